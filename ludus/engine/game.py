@@ -1,0 +1,112 @@
+"""A game: validated options and the factory of states (OpenSpiel's Game, declaratively)."""
+
+from __future__ import annotations
+
+import json
+import secrets
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from .errors import IllegalActionError, OptionError
+
+if TYPE_CHECKING:
+    from .action import Action
+    from .state import State
+
+
+@dataclass(frozen=True)
+class Option:
+    """One game option: its valid values, its default and what it changes."""
+
+    name: str
+    choices: tuple[Any, ...]
+    default: Any
+    doc: str = ""
+
+
+class Game(ABC):
+    """The rules of one game in one configuration.
+
+    Subclasses declare ``name`` and ``options``; ``config`` holds every option's value
+    (defaults filled in), which is what a record stores.
+    """
+
+    name: ClassVar[str]
+    options: ClassVar[tuple[Option, ...]]
+    state_class: ClassVar[type[State]]
+
+    def __init__(self, **options: Any) -> None:
+        self.config = self.validate_options(options)
+
+    @classmethod
+    def validate_options(cls, options: dict[str, Any]) -> dict[str, Any]:
+        """Fill defaults and refuse unknown names or values, listing the valid ones."""
+        known = {opt.name: opt for opt in cls.options}
+        for key, value in options.items():
+            if key not in known:
+                raise OptionError(
+                    f"{cls.name} has no option {key!r}; valid options: {', '.join(known)}"
+                )
+            choices = known[key].choices
+            if value not in choices or type(value) is not type(_match(value, choices)):
+                shown = ", ".join(repr(c) for c in choices)
+                raise OptionError(f"{cls.name}: {key}={value!r} is not valid; choose one of {shown}")
+        config = {name: options.get(name, opt.default) for name, opt in known.items()}
+        cls.check_config(config)
+        return config
+
+    @classmethod
+    def check_config(cls, config: dict[str, Any]) -> None:
+        """Refuse combinations of options that do not go together (raise OptionError)."""
+
+    @property
+    @abstractmethod
+    def num_players(self) -> int:
+        """Number of seats."""
+
+    def new_initial_state(self, seed: int | None = None) -> State:
+        """A new game; the same seed and the same actions always give the same game."""
+        if seed is None:
+            seed = secrets.randbits(63)
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise TypeError(f"seed must be an int, got {seed!r}")
+        return self._new_state(seed)
+
+    @abstractmethod
+    def _new_state(self, seed: int) -> State: ...
+
+    @abstractmethod
+    def parse_action(self, text: str) -> Action:
+        """Notation to Action; text that is not notation raises IllegalActionError."""
+
+    def state_from_json(self, text: str) -> State:
+        """Resume a state written by ``State.to_json`` (hidden information and RNG included)."""
+        from .state import State
+
+        try:
+            data = json.loads(text)
+        except (TypeError, json.JSONDecodeError) as exc:
+            raise ValueError(f"not a saved {self.name} state: {exc}") from None
+        if not isinstance(data, dict) or data.get("game") != self.name:
+            raise ValueError(f"not a saved {self.name} state")
+        if data.get("config") != self.config:
+            raise ValueError(
+                f"the saved state was played with options {data.get('config')}, not {self.config}"
+            )
+        return State.from_dict(self, data)
+
+    def __repr__(self) -> str:
+        opts = ", ".join(f"{k}={v!r}" for k, v in self.config.items())
+        return f"load_game({self.name!r}, {opts})"
+
+    def _refuse(self, text: str, why: str) -> IllegalActionError:
+        return IllegalActionError(f"{text!r} is not {self.name} notation: {why}")
+
+
+def _match(value: Any, choices: tuple[Any, ...]) -> Any:
+    """The choice equal to ``value`` (so that True is not accepted for 1)."""
+    for choice in choices:
+        if choice == value and type(choice) is type(value):
+            return choice
+    return object()

@@ -1,0 +1,210 @@
+"""The state of a game in play: the one interface bots, adapters and the server use."""
+
+from __future__ import annotations
+
+import json
+import random
+from abc import ABC, abstractmethod
+from typing import TYPE_CHECKING, Any
+
+from .errors import IllegalActionError
+
+if TYPE_CHECKING:
+    from .action import Action
+    from .game import Game
+
+TERMINAL = -4
+"""``current_player()`` once the game is over (OpenSpiel's value)."""
+
+
+class State(ABC):
+    """A game in progress. Subclasses implement the ``_``-prefixed hooks.
+
+    ``apply_action`` checks legality against ``legal_actions()`` before anything
+    changes, so an illegal action or garbage text leaves the state exactly as it was.
+    Chance comes from ``self.rng``, seeded once, so that a seed and the actions
+    replay the same game.
+    """
+
+    def __init__(self, game: Game, seed: int) -> None:
+        self.game = game
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self._history: list[str] = []
+        self._legal: list[Action] | None = None
+
+    # -- the turn ---------------------------------------------------------------
+    @abstractmethod
+    def current_player(self) -> int:
+        """Seat to move, or TERMINAL."""
+
+    def is_terminal(self) -> bool:
+        return self.current_player() == TERMINAL
+
+    def legal_actions(self) -> list[Action]:
+        """Every action the seat to move may take now (empty once the game is over)."""
+        if self._legal is None:
+            self._legal = [] if self.is_terminal() else self._legal_actions()
+        return list(self._legal)
+
+    @abstractmethod
+    def _legal_actions(self) -> list[Action]: ...
+
+    def apply_action(self, action: Action | str) -> None:
+        """Apply an Action or its notation; refuse anything illegal without changing the state."""
+        if isinstance(action, str):
+            action = self.game.parse_action(action)
+        if self.is_terminal():
+            raise IllegalActionError(f"{action} is not legal: the game is over")
+        if self._legal is None:
+            self._legal = self._legal_actions()
+        canonical = self._canonical(action)
+        if canonical not in self._legal:
+            raise IllegalActionError(self._why_illegal(action))
+        self._apply(canonical)
+        self._history.append(str(canonical))
+        self._legal = None
+
+    def _canonical(self, action: Action) -> Action:
+        """The listed action equivalent to ``action`` (hook for games with synonyms)."""
+        return action
+
+    def _why_illegal(self, action: Action) -> str:
+        """A message saying why ``action`` is not legal now (games give better reasons)."""
+        legal = ", ".join(str(a) for a in self._legal[:12])
+        more = "" if len(self._legal) <= 12 else f" and {len(self._legal) - 12} more"
+        return f"{action} is not legal now; legal: {legal}{more}"
+
+    @abstractmethod
+    def _apply(self, action: Action) -> None:
+        """Change the state by a legal action and run any automatic steps after it."""
+
+    # -- results ------------------------------------------------------------------
+    @abstractmethod
+    def scores(self) -> list[int]:
+        """Points of each seat so far (final once terminal)."""
+
+    def _tiebreak(self, seat: int) -> tuple:
+        """Higher is better among seats tied on score (games override)."""
+        return ()
+
+    def winners(self) -> list[int]:
+        """Seats that win (ties share); empty until the game is over."""
+        if not self.is_terminal():
+            return []
+        scores = self.scores()
+        best = max((scores[s], self._tiebreak(s)) for s in range(len(scores)))
+        return [s for s in range(len(scores)) if (scores[s], self._tiebreak(s)) == best]
+
+    def returns(self) -> list[float]:
+        """1 for a sole winner, 1/k for each of k sharing the win, 0 otherwise; 0s before the end."""
+        n = self.game.num_players
+        out = [0.0] * n
+        won = self.winners()
+        for s in won:
+            out[s] = 1.0 / len(won)
+        return out
+
+    # -- information ------------------------------------------------------------------
+    def observation(self, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` may see (JSON-serialisable); ``None`` for the public view."""
+        self._check_seat(seat)
+        return self._observation(seat)
+
+    @abstractmethod
+    def _observation(self, seat: int | None) -> dict[str, Any]: ...
+
+    def resample(self, seat: int, rng: random.Random | int | None = None) -> State:
+        """A full state consistent with everything ``seat`` has seen; hidden parts re-dealt."""
+        self._check_seat(seat)
+        if not isinstance(rng, random.Random):
+            rng = random.Random(rng)
+        other = self.clone()
+        other._resample(seat, rng)
+        other.rng = random.Random(rng.getrandbits(64))
+        other._legal = None
+        return other
+
+    @abstractmethod
+    def _resample(self, seat: int, rng: random.Random) -> None:
+        """Re-deal, in place, everything ``seat`` cannot see."""
+
+    def _check_seat(self, seat: int | None) -> None:
+        if seat is None:
+            return
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.game.num_players:
+            raise ValueError(f"seat must be None or 0..{self.game.num_players - 1}, got {seat!r}")
+
+    # -- copies, records ----------------------------------------------------------------
+    def clone(self) -> State:
+        other = object.__new__(type(self))
+        other.game = self.game
+        other.seed = self.seed
+        other.rng = random.Random()
+        other.rng.setstate(self.rng.getstate())
+        other._history = list(self._history)
+        other._legal = self._legal
+        self._copy_into(other)
+        return other
+
+    @abstractmethod
+    def _copy_into(self, other: State) -> None:
+        """Copy the game fields into ``other`` (deep enough that the two never share mutables)."""
+
+    def history(self) -> list[str]:
+        """Notation of every action applied, in order."""
+        return list(self._history)
+
+    def record(self) -> dict[str, Any]:
+        """The game record: enough to replay this game from its start."""
+        return {
+            "game": self.game.name,
+            "config": dict(self.game.config),
+            "seed": self.seed,
+            "actions": self.history(),
+        }
+
+    def to_json(self) -> str:
+        """The full state, hidden information and RNG included, to resume it exactly."""
+        version, internal, gauss = self.rng.getstate()
+        return json.dumps(
+            {
+                "game": self.game.name,
+                "config": self.game.config,
+                "seed": self.seed,
+                "history": self._history,
+                "rng": [version, list(internal), gauss],
+                "state": self._dump(),
+            },
+            separators=(",", ":"),
+        )
+
+    @abstractmethod
+    def _dump(self) -> dict[str, Any]:
+        """The game fields as JSON-able data."""
+
+    @abstractmethod
+    def _load(self, data: dict[str, Any]) -> None:
+        """Set the game fields from ``_dump`` output."""
+
+    @classmethod
+    def from_dict(cls, game: Game, data: dict[str, Any]) -> State:
+        state = object.__new__(game.state_class)
+        try:
+            state.game = game
+            state.seed = int(data["seed"])
+            version, internal, gauss = data["rng"]
+            state.rng = random.Random()
+            state.rng.setstate((version, tuple(internal), gauss))
+            state._history = [str(a) for a in data["history"]]
+            state._legal = None
+            state._load(data["state"])
+        except (KeyError, TypeError, ValueError, IndexError) as exc:
+            raise ValueError(f"not a saved {game.name} state: {exc!r}") from None
+        return state
+
+    def __str__(self) -> str:
+        return self._text()
+
+    def _text(self) -> str:
+        return json.dumps(self.observation(None))
