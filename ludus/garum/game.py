@@ -1,0 +1,132 @@
+"""Garum: tile laying in Roman brine tanks, for 2 to 4 players.
+
+Scope: the whole rulebook (Troia and Baelo Claudia boards; 2, 3 with the ghost, and 4
+players; the Emperor and Haruspex variants) plus the options our rulings name. Not the
+"Privileges" mini-expansion, whose rules are not in the rulebook. Perfect recall,
+imperfect information: hands and pile orders are hidden, and so is the aureus order in
+the standard game. Chance is drawn from the state's seeded RNG.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+from ..engine.action import Action
+from ..engine.errors import OptionError
+from ..engine.game import Game, Option
+from .actions import PASS, SPECIES, Choose, Place, Worker, parse
+from .data import BOARDS, load_board, load_tiles
+from .seats import seating
+from .state import GarumState
+
+
+def _rotate(fish: str) -> str:
+    """The fish of a tile turned a quarter clockwise (reading order tl, tr, bl, br)."""
+    return fish[2] + fish[0] + fish[3] + fish[1]
+
+
+@cache
+def orientations(fish: str, rotation: bool) -> tuple[str, ...]:
+    """Distinct ways a tile can lie: itself, and its turns when rotation is allowed."""
+    out = [fish]
+    if rotation:
+        for _ in range(3):
+            fish = _rotate(fish)
+            if fish not in out:
+                out.append(fish)
+    return tuple(out)
+
+
+class GarumGame(Game):
+    name = "garum"
+    state_class = GarumState
+    options = (
+        Option("players", (2, 3, 4), 4, "2 players play two colours each; 3 players add the ghost colour"),
+        Option("board", BOARDS, "troia", "Troia (16 rounds) or Baelo Claudia (12 rounds, hand of 3)"),
+        Option("variant", ("standard", "emperor", "haruspex"), "standard",
+               "Emperor: the first player chooses each round's cetarium; Haruspex: the aureus order is public"),
+        Option("rotation", (True, False), True, "tiles may be turned before placing (ruling 3)"),
+        Option("species_bonus", ("any", "own"), "any",
+               "who gains a species bonus: any placer covering it with its species, or only that species' colour"),
+        Option("two_player_workers", ("per_colour", "shared"), "per_colour",
+               "2 players: a worker set per colour, or one set per player for both colours (ruling 15)"),
+    )
+
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
+        self.board = load_board(self.config["board"])
+        self.tiles = load_tiles()
+        self.seating = seating(self.config["players"])
+        self.tile_ids = tuple(t for t in range(1, 17) if t not in self.board.removed_tiles)
+        self._fish = {(c, t): "".join(SPECIES[f] for f in self.tiles.tile_fish(c, t))
+                      for c in range(4) for t in range(1, 17)}
+        self._placements: dict[tuple, list[Action]] = {}
+        self._workers = {}
+        for line in range(2 * self.board.size):
+            name = self.board.line_name(line)
+            for kind in "VD":
+                self._workers[kind, line] = Worker(kind, line, name)
+
+    @classmethod
+    def check_config(cls, config: dict[str, Any]) -> None:
+        if config["two_player_workers"] == "shared" and config["players"] != 2:
+            raise OptionError("garum: two_player_workers='shared' applies to 2-player games only")
+
+    @property
+    def num_players(self) -> int:
+        return self.config["players"]
+
+    def _new_state(self, seed: int) -> GarumState:
+        return GarumState(self, seed)
+
+    def parse_action(self, text: str) -> Action:
+        action = parse(text, self.board.size)
+        if isinstance(action, Worker):
+            return self._workers[action.kind, action.line]
+        return action
+
+    # -- helpers the state uses ------------------------------------------------------------
+    def fish_text(self, colour: int, tile: int) -> str:
+        """A tile's fish as letters, unrotated."""
+        return self._fish[colour, tile]
+
+    def orientations(self, colour: int, tile: int) -> tuple[str, ...]:
+        return orientations(self._fish[colour, tile], self.config["rotation"])
+
+    def pool_owner(self, colour: int) -> int:
+        """Index of the worker pool a colour draws from (its own, or its player's if shared)."""
+        if self.config["two_player_workers"] == "shared":
+            return self.seating.owner[colour]  # type: ignore[return-value]
+        return colour
+
+    def worker_action(self, kind: str, line: int) -> Worker:
+        return self._workers[kind, line]
+
+    def placements(self, cetarium: int, slots: list[int], colour: int, tiles: list[int]) -> list[Action]:
+        """Every distinct placement of one of ``tiles`` in the free slots of ``cetarium``."""
+        key = (cetarium, tuple(slots), colour, tuple(sorted(tiles)))
+        out = self._placements.get(key)
+        if out is None:
+            rotation = self.config["rotation"]
+            layouts = dict.fromkeys(
+                f for t in sorted(set(tiles)) for f in orientations(self._fish[colour, t], rotation)
+            )
+            out = [Place(cetarium, s + 1, f) for s in range(4) if slots[s] < 0 for f in layouts]
+            if len(self._placements) > 200_000:
+                self._placements.clear()
+            self._placements[key] = out
+        return out
+
+    def all_actions(self) -> list[Action]:
+        """Every action that can ever be legal in this configuration, in a stable order."""
+        rotation = self.config["rotation"]
+        layouts = sorted({f for c in range(4) for t in self.tile_ids
+                          for f in orientations(self._fish[c, t], rotation)})
+        out: list[Action] = [Place(c, s, f) for c in self.board.cetaria for s in range(1, 5) for f in layouts]
+        out += [self._workers[k, line] for line in range(2 * self.board.size)
+                if self.board.line_cells[line] for k in "VD"]
+        out.append(PASS)
+        if self.config["variant"] == "emperor":
+            out += [Choose(c) for c in self.board.cetaria]
+        return out

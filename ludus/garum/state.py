@@ -1,0 +1,399 @@
+"""The rules of Garum: rounds, turns, placements, workers, bonuses and the end.
+
+A colour's turn is two decisions: place a tile (``Place``), then a worker or ``pass``
+(skipped when no worker can go). The draw that ends the turn is automatic. The round's
+cetarium comes from the aureus (pre-shuffled, hidden until flipped), from the public
+Haruspex order, or from the first player's ``Choose`` in the Emperor variant. Decisions
+with a single possible action (the ghost's orientation when it cannot change, the last
+Emperor choice) are taken automatically.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING, Any
+
+from ..engine.action import Action
+from ..engine.state import TERMINAL, State
+from .actions import PASS, SPECIES, Choose, Pass, Place, Worker
+from .data import JOKER
+from .scoring import score_lines
+
+if TYPE_CHECKING:
+    from .game import GarumGame
+
+EMPTY = -1
+HOLE = -2
+PHASES = ("choose", "place", "worker", "ghost", "over")
+
+
+class GarumState(State):
+    game: GarumGame
+
+    def __init__(self, game: GarumGame, seed: int) -> None:
+        super().__init__(game, seed)
+        g = game
+        board = g.board
+        size = board.size
+        self.cells = [HOLE] * (size * size)
+        for cells in board.slot_cells.values():
+            for cell in cells:
+                self.cells[cell] = EMPTY
+        self.slots = {cet: [EMPTY] * 4 for cet in board.cetaria}  # colour that filled each slot
+        self.placed: list[list[Any]] = []  # [colour, tile, cetarium, slot, fish]
+        self.hands: list[list[int]] = []
+        self.piles: list[list[int]] = []
+        for colour in range(4):
+            pile = list(g.tile_ids)
+            self.rng.shuffle(pile)
+            hand_size = 0 if colour == g.seating.ghost else board.hand_size
+            self.hands.append([pile.pop() for _ in range(hand_size)])
+            self.piles.append(pile)
+        owners = g.seating.players if g.config["two_player_workers"] == "shared" else 4
+        self.pool = [[g.tiles.vilicus, g.tiles.dominus] for _ in range(owners)]
+        self.workers: list[list[Any] | None] = [None] * (2 * size)  # line -> [colour, "V"|"D"]
+        self.bonus = [0] * 4
+        self.aureus = list(board.aureus)
+        if g.config["variant"] != "emperor":
+            self.rng.shuffle(self.aureus)
+        self.revealed: list[int] = []
+        self.amphora = self.rng.randrange(len(g.seating.turn_colours))
+        self.round = 0
+        self.turn = 0
+        self.cetarium = 0
+        self.closed = [False, False]
+        self.ghost_tile = 0
+        self.phase = "place"
+        self.final: list[list[Any]] = []
+        self.turn_start = 0
+        self._start_round()
+
+    # -- whose turn --------------------------------------------------------------------
+    def current_colour(self) -> int | None:
+        seating = self.game.seating
+        if self.phase == "ghost":
+            return seating.ghost
+        if self.phase in ("place", "worker"):
+            order = seating.turn_colours
+            return order[(self.amphora + self.turn) % len(order)]
+        return None
+
+    def current_player(self) -> int:
+        if self.phase == "over":
+            return TERMINAL
+        seating = self.game.seating
+        if self.phase in ("place", "worker"):
+            return seating.owner[self.current_colour()]  # type: ignore[return-value]
+        return seating.owner[seating.turn_colours[self.amphora]]  # type: ignore[return-value]
+
+    def undo_barrier(self) -> int:
+        """History length at the start of the current turn: earlier actions may not be taken back."""
+        return self.turn_start
+
+    # -- legal actions -------------------------------------------------------------------
+    def _legal_actions(self) -> list[Action]:
+        phase = self.phase
+        if phase == "place":
+            colour = self.current_colour()
+            return self.game.placements(self.cetarium, self.slots[self.cetarium], colour, self.hands[colour])
+        if phase == "worker":
+            return self._worker_actions(self.current_colour())
+        if phase == "ghost":
+            return self.game.placements(self.cetarium, self.slots[self.cetarium], self.game.seating.ghost,
+                                        [self.ghost_tile])
+        if phase == "choose":
+            return [Choose(c) for c in self.game.board.cetaria if EMPTY in self.slots[c]]
+        return []
+
+    def _worker_actions(self, colour: int) -> list[Action]:
+        game = self.game
+        pool = self.pool[game.pool_owner(colour)]
+        kinds = ("V",) * (pool[0] > 0) + ("D",) * (pool[1] > 0)
+        out: list[Action] = []
+        if not kinds:
+            return out
+        lines = game.board.lines[self.cetarium]
+        workers = self.workers
+        for i, line in enumerate(lines):
+            if workers[line] is None and not self.closed[i >= 4]:
+                for kind in kinds:
+                    out.append(game.worker_action(kind, line))
+        if out:
+            out.append(PASS)
+        return out
+
+    def _why_illegal(self, action: Action) -> str:
+        phase = self.phase
+        if phase == "choose" and not isinstance(action, Choose):
+            return f"{action} is not legal: the first player must first choose the round's cetarium"
+        if isinstance(action, Place):
+            if phase not in ("place", "ghost"):
+                return f"{action} is not legal: this colour has placed its tile; place a worker or pass"
+            if action.cetarium != self.cetarium:
+                return f"{action} is not legal: this round's tiles go into cetarium {self.cetarium}"
+            if not 1 <= action.slot <= 4 or self.slots[self.cetarium][action.slot - 1] != EMPTY:
+                return f"{action} is not legal: slot {action.slot} of cetarium {self.cetarium} is taken"
+            if not self.game.config["rotation"]:
+                return f"{action} is not legal: no tile in hand shows those fish unrotated (rotation is off)"
+            return f"{action} is not legal: no tile in hand shows those fish in any orientation"
+        if isinstance(action, Worker | Pass):
+            if phase != "worker":
+                return f"{action} is not legal: a worker may only follow this colour's tile placement"
+            if isinstance(action, Worker):
+                board = self.game.board
+                lines = board.lines[self.cetarium]
+                if action.line not in lines:
+                    return f"{action} is not legal: line {action.name} does not cross cetarium {self.cetarium}"
+                if self.workers[action.line] is not None:
+                    return f"{action} is not legal: line {action.name} already holds a worker"
+                if self.closed[lines.index(action.line) >= 4]:
+                    return (f"{action} is not legal: the other cetaria of that area were all full before "
+                            "this round, so no worker may go on its lines")
+                who = "dominus" if action.dominus else "vilicus"
+                return f"{action} is not legal: no {who} left"
+        if isinstance(action, Choose):
+            if phase != "choose":
+                return f"{action} is not legal: the cetarium is chosen only by the first player in the Emperor variant"
+            return f"{action} is not legal: cetarium {action.cetarium} is full or not on this board"
+        return super()._why_illegal(action)
+
+    # -- applying actions ----------------------------------------------------------------
+    def _apply(self, action: Action) -> None:
+        if isinstance(action, Place):
+            self._place(action)
+        elif isinstance(action, Worker):
+            colour = self.current_colour()
+            self.workers[action.line] = [colour, action.kind]
+            self.pool[self.game.pool_owner(colour)][action.dominus] -= 1
+            self._end_turn()
+        elif isinstance(action, Pass):
+            self._end_turn()
+        elif isinstance(action, Choose):
+            self._set_cetarium(action.cetarium)
+        self._settle()
+
+    def _place(self, action: Place) -> None:
+        game = self.game
+        colour = game.seating.ghost if self.phase == "ghost" else self.current_colour()
+        if self.phase == "ghost":
+            tile = self.ghost_tile
+            self.ghost_tile = 0
+        else:
+            hand = self.hands[colour]
+            tile = next(t for t in hand if action.fish in game.orientations(colour, t))
+            hand.remove(tile)
+        board = game.board
+        cells = board.slot_cells[action.cetarium, action.slot]
+        gained = 0
+        for cell, letter in zip(cells, action.fish, strict=True):
+            fish = SPECIES.index(letter)
+            self.cells[cell] = fish
+            kind = board.bonus_cells.get(cell)
+            if kind is None:
+                continue
+            if kind == JOKER:
+                gained += board.joker_bonus
+            elif fish == kind and (game.config["species_bonus"] == "any" or kind == colour):
+                gained += board.species_bonus
+        if self.phase != "ghost":
+            self.bonus[colour] += gained  # the ghost scores nothing (ruling 9)
+        self.slots[action.cetarium][action.slot - 1] = colour
+        self.placed.append([colour, tile, action.cetarium, action.slot, action.fish])
+        if self.phase == "ghost":
+            self._end_round()
+        elif self._worker_actions(colour):
+            self.phase = "worker"
+        else:
+            self._end_turn()
+
+    def _end_turn(self) -> None:
+        colour = self.current_colour()
+        pile = self.piles[colour]
+        if pile:
+            self.hands[colour].append(pile.pop())
+        self.turn += 1
+        self.turn_start = len(self._history) + 1
+        if self.turn < len(self.game.seating.turn_colours):
+            self.phase = "place"
+        elif self.game.seating.ghost is not None:
+            self.phase = "ghost"
+            self.ghost_tile = self.piles[self.game.seating.ghost].pop()
+        else:
+            self._end_round()
+
+    def _end_round(self) -> None:
+        self.round += 1
+        self.amphora = (self.amphora + 1) % len(self.game.seating.turn_colours)
+        self.turn = 0
+        self.turn_start = len(self._history) + 1
+        self._start_round()
+
+    def _start_round(self) -> None:
+        if self.round == self.game.board.rounds:
+            self.phase = "over"
+            self.cetarium = 0
+            self.final = score_lines(self.game.board, self.cells, self.workers)
+            return
+        if self.game.config["variant"] == "emperor":
+            self.phase = "choose"
+            self.cetarium = 0
+        else:
+            self.revealed.append(self.aureus[self.round])
+            self._set_cetarium(self.aureus[self.round])
+
+    def _set_cetarium(self, cetarium: int) -> None:
+        board = self.game.board
+        self.cetarium = cetarium
+        if self.phase == "choose":
+            self.revealed.append(cetarium)
+        self.phase = "place"
+        for i, axis in enumerate("hv"):
+            others = [c for c in board.area_of[cetarium, axis] if c != cetarium]
+            self.closed[i] = all(EMPTY not in self.slots[c] for c in others)
+        for colour in self.game.seating.turn_colours:  # ruling 10: hands never run dry
+            assert self.hands[colour], f"colour {colour} has no tile in round {self.round + 1}"
+
+    def _settle(self) -> None:
+        """Take decisions that offer a single choice (ghost orientation, last Emperor choice)."""
+        while self.phase in ("ghost", "choose"):
+            legal = self._legal_actions()
+            if len(legal) != 1:
+                return
+            if self.phase == "ghost":
+                self._place(legal[0])  # type: ignore[arg-type]
+            else:
+                self._set_cetarium(legal[0].cetarium)  # type: ignore[attr-defined]
+
+    # -- results -------------------------------------------------------------------------
+    def colour_scores(self) -> list[int]:
+        """Points of each colour: bonuses so far, plus its lines once the game is over."""
+        out = list(self.bonus)
+        for _line, colour, _kind, _count, points in self.final:
+            out[colour] += points
+        return out
+
+    def scores(self) -> list[int]:
+        per_colour = self.colour_scores()
+        seating = self.game.seating
+        return [sum(per_colour[c] for c in seating.colours_of(s)) for s in range(seating.players)]
+
+    def vilicus_on_board(self, seat: int) -> int:
+        mine = self.game.seating.colours_of(seat)
+        return sum(1 for w in self.workers if w is not None and w[1] == "V" and w[0] in mine)
+
+    def _tiebreak(self, seat: int) -> tuple:
+        return (-self.vilicus_on_board(seat),)  # ruling 13: fewer vilicus wins a tie
+
+    # -- information ---------------------------------------------------------------------
+    def _observation(self, seat: int | None) -> dict[str, Any]:
+        game = self.game
+        board = game.board
+        seating = game.seating
+        size = board.size
+        letters = {EMPTY: ".", HOLE: " "}
+        fish = ["".join(letters.get(v) or SPECIES[v] for v in self.cells[r * size:(r + 1) * size])
+                for r in range(size)]
+        mine = () if seat is None else seating.colours_of(seat)
+        colours = []
+        for c, sp in enumerate(game.tiles.species):
+            pool = self.pool[game.pool_owner(c)]
+            colours.append({
+                "colour": sp.letter, "name": sp.colour, "species": sp.name,
+                "player": seating.owner[c], "ghost": c == seating.ghost,
+                "vilicus": pool[0], "dominus": pool[1],
+                "hand": [game.fish_text(c, t) for t in self.hands[c]] if c in mine else None,
+                "hand_size": len(self.hands[c]), "pile": len(self.piles[c]), "bonus": self.bonus[c],
+            })
+        current = self.current_colour()
+        variant = game.config["variant"]
+        return {
+            "game": "garum",
+            "config": dict(game.config),
+            "seat": seat,
+            "board": board.name,
+            "size": size,
+            "grid": [list(row) for row in board.grid],
+            "fish": fish,
+            "slots": {str(c): [None if v == EMPTY else SPECIES[v] for v in s] for c, s in self.slots.items()},
+            "bonuses": [{"cell": [cell // size, cell % size],
+                         "kind": "*" if kind == JOKER else SPECIES[kind]} for cell, kind in board.bonus_cells.items()],
+            "workers": [{"line": board.line_name(line), "colour": SPECIES[w[0]], "kind": w[1]}
+                        for line, w in enumerate(self.workers) if w is not None],
+            "colours": colours,
+            "scores": self.scores(),
+            "round": min(self.round + 1, board.rounds),
+            "rounds": board.rounds,
+            "cetarium": self.cetarium or None,
+            "closed": {"h": self.closed[0], "v": self.closed[1]} if self.cetarium else None,
+            "aureus": {
+                "revealed": list(self.revealed),
+                "remaining": board.rounds - len(self.revealed),
+                "order": list(self.aureus) if variant == "haruspex" else None,
+            },
+            "amphora": seating.owner[seating.turn_colours[self.amphora]],
+            "phase": self.phase,
+            "current_player": self.current_player(),
+            "current_colour": None if current is None else SPECIES[current],
+            "ghost_tile": game.fish_text(seating.ghost, self.ghost_tile) if self.ghost_tile else None,
+            "placed": [{"colour": SPECIES[c], "cetarium": cet, "slot": slot, "fish": f}
+                       for c, _t, cet, slot, f in self.placed],
+            "lines": [{"line": board.line_name(line), "colour": SPECIES[c], "kind": k,
+                       "specimens": n, "points": p} for line, c, k, n, p in self.final],
+            "winners": self.winners(),
+        }
+
+    def _resample(self, seat: int, rng: random.Random) -> None:
+        mine = self.game.seating.colours_of(seat)
+        for c in range(4):
+            pile = self.piles[c]
+            if c in mine:
+                rng.shuffle(pile)  # own pile: order unknown, contents known
+                continue
+            hand = self.hands[c]
+            unseen = hand + pile
+            rng.shuffle(unseen)
+            self.hands[c] = unseen[:len(hand)]
+            self.piles[c] = unseen[len(hand):]
+        if self.game.config["variant"] == "standard":
+            rest = self.aureus[len(self.revealed):]
+            rng.shuffle(rest)
+            self.aureus[len(self.revealed):] = rest
+
+    # -- copies --------------------------------------------------------------------------
+    _FIELDS = ("cells", "slots", "placed", "hands", "piles", "pool", "workers", "bonus", "aureus",
+               "revealed", "amphora", "round", "turn", "cetarium", "closed", "ghost_tile", "phase",
+               "final", "turn_start")
+
+    def _copy_into(self, other: State) -> None:
+        o = other.__dict__
+        o["cells"] = self.cells[:]
+        o["slots"] = {c: s[:] for c, s in self.slots.items()}
+        o["placed"] = self.placed[:]  # rows are never mutated
+        o["hands"] = [h[:] for h in self.hands]
+        o["piles"] = [p[:] for p in self.piles]
+        o["pool"] = [p[:] for p in self.pool]
+        o["workers"] = self.workers[:]  # entries are never mutated
+        o["bonus"] = self.bonus[:]
+        o["aureus"] = self.aureus[:]
+        o["revealed"] = self.revealed[:]
+        o["closed"] = self.closed[:]
+        o["final"] = self.final[:]
+        for name in ("amphora", "round", "turn", "cetarium", "ghost_tile", "phase", "turn_start"):
+            o[name] = self.__dict__[name]
+
+    def _dump(self) -> dict[str, Any]:
+        data = {name: getattr(self, name) for name in self._FIELDS}
+        data["slots"] = {str(c): s for c, s in self.slots.items()}
+        return data
+
+    def _load(self, data: dict[str, Any]) -> None:
+        for name in self._FIELDS:
+            setattr(self, name, data[name])
+        self.slots = {int(c): s for c, s in data["slots"].items()}
+        if self.phase not in PHASES:
+            raise ValueError(f"unknown phase {self.phase!r}")
+
+    def _text(self) -> str:
+        from .render import render_text
+
+        return render_text(self.observation(None), color=False)

@@ -1,0 +1,265 @@
+"""Storage: a game is its config, seed and ordered actions, in SQLite or PostgreSQL.
+
+Everything goes through SQLAlchemy Core so that one code path serves both databases.
+Writes take the database's write lock first (``BEGIN IMMEDIATE`` on SQLite, ``SELECT ... FOR
+UPDATE`` on PostgreSQL) so that several server processes can share one database: the
+game row's ``version`` is the arbiter of who moved first.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    Column,
+    Connection,
+    Engine,
+    Float,
+    ForeignKey,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    create_engine,
+    event,
+    select,
+    text,
+)
+from sqlalchemy.engine import make_url
+
+DEFAULT_URL = "sqlite:///./ludus.db"
+NOTIFY_CHANNEL = "ludus_games"
+
+metadata = MetaData()
+
+games = Table(
+    "games", metadata,
+    Column("id", String(32), primary_key=True),
+    Column("game", String(32), nullable=False),
+    Column("config", Text, nullable=False),
+    Column("seed", BigInteger, nullable=False),
+    Column("turn_seconds", Float, nullable=True),
+    Column("version", Integer, nullable=False),
+    Column("meta_version", Integer, nullable=False),
+    Column("num_actions", Integer, nullable=False),
+    Column("status", String(16), nullable=False),
+    Column("created_at", Float, nullable=False),
+    Column("updated_at", Float, nullable=False),
+)
+
+seats = Table(
+    "seats", metadata,
+    Column("game_id", String(32), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("kind", String(32), nullable=False),
+    Column("token_hash", String(64), nullable=True),
+    Column("claimed", Boolean, nullable=False),
+    Column("left_to", String(32), nullable=True),
+)
+
+actions = Table(
+    "actions", metadata,
+    Column("game_id", String(32), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("ply", Integer, primary_key=True),
+    Column("seat", Integer, nullable=False),
+    Column("action", Text, nullable=False),
+    Column("created_at", Float, nullable=False),
+)
+
+
+@dataclass
+class GameRow:
+    id: str
+    game: str
+    config: dict[str, Any]
+    seed: int
+    turn_seconds: float | None
+    version: int
+    meta_version: int
+    num_actions: int
+    status: str
+
+
+@dataclass
+class SeatRow:
+    seat: int
+    kind: str
+    token_hash: str | None
+    claimed: bool
+    left_to: str | None
+
+    @property
+    def is_human(self) -> bool:
+        return self.kind == "human" and self.left_to is None
+
+    @property
+    def bot(self) -> str | None:
+        """The bot playing this seat, if any (its own kind, or the one that took over)."""
+        return self.left_to or (None if self.kind == "human" else self.kind)
+
+    @property
+    def free(self) -> bool:
+        return self.kind == "human" and not self.claimed and self.left_to is None
+
+
+def database_url(url: str | None = None) -> str:
+    """The URL to use: the argument, else ``LUDUS_DATABASE_URL``, else ``./ludus.db``."""
+    url = url or os.environ.get("LUDUS_DATABASE_URL") or DEFAULT_URL
+    parsed = make_url(url)
+    if parsed.drivername in ("postgresql", "postgres"):
+        parsed = parsed.set(drivername="postgresql+psycopg")
+    if not parsed.drivername.startswith(("sqlite", "postgresql")):
+        raise ValueError(f"unsupported database {parsed.drivername!r}: use sqlite:///file or postgresql+psycopg://")
+    return parsed.render_as_string(hide_password=False)
+
+
+def _row(r: Any) -> GameRow:
+    return GameRow(r.id, r.game, json.loads(r.config), int(r.seed), r.turn_seconds, r.version,
+                   r.meta_version, r.num_actions, r.status)
+
+
+class Store:
+    """The database of games; thread-safe (one connection per call from the pool)."""
+
+    def __init__(self, url: str | None = None) -> None:
+        self.url = database_url(url)
+        self.is_sqlite = self.url.startswith("sqlite")
+        self.engine = self._make_engine()
+
+    def _make_engine(self) -> Engine:
+        if self.is_sqlite:
+            path = make_url(self.url).database
+            if path and path != ":memory:":
+                Path(path).parent.mkdir(parents=True, exist_ok=True)
+            engine = create_engine(self.url, pool_size=8, max_overflow=32,
+                                   connect_args={"check_same_thread": False, "timeout": 30})
+
+            @event.listens_for(engine, "connect")
+            def _connect(dbapi_conn: Any, _record: Any) -> None:
+                dbapi_conn.isolation_level = None  # we issue BEGIN ourselves
+                cur = dbapi_conn.cursor()
+                cur.execute("PRAGMA journal_mode=WAL")
+                # FULL: a commit is on disk before the action is acknowledged.
+                cur.execute("PRAGMA synchronous=FULL")
+                cur.execute("PRAGMA foreign_keys=ON")
+                cur.execute("PRAGMA busy_timeout=30000")
+                cur.close()
+
+            @event.listens_for(engine, "begin")
+            def _begin(conn: Connection) -> None:
+                mode = "IMMEDIATE" if conn.get_execution_options().get("ludus_write") else "DEFERRED"
+                conn.exec_driver_sql(f"BEGIN {mode}")
+
+            return engine
+        return create_engine(self.url, pool_size=10, max_overflow=30, pool_pre_ping=True)
+
+    # -- schema --------------------------------------------------------------------
+    def migrate(self) -> None:
+        """Bring the schema to the newest alembic revision (safe with several processes)."""
+        from .migrations import upgrade
+
+        upgrade(self.engine, self.is_sqlite)
+
+    # -- transactions -----------------------------------------------------------------
+    @contextmanager
+    def read(self) -> Iterator[Connection]:
+        with self.engine.connect() as conn, conn.begin():
+            yield conn
+
+    @contextmanager
+    def write(self) -> Iterator[Connection]:
+        with self.engine.connect().execution_options(ludus_write=True) as conn, conn.begin():
+            yield conn
+
+    def lock_game(self, conn: Connection, game_id: str) -> GameRow | None:
+        """The game row, locked against other writers until the transaction ends."""
+        query = select(games).where(games.c.id == game_id)
+        if not self.is_sqlite:
+            query = query.with_for_update()
+        r = conn.execute(query).first()
+        return _row(r) if r else None
+
+    # -- reads ---------------------------------------------------------------------------
+    def game(self, conn: Connection, game_id: str) -> GameRow | None:
+        r = conn.execute(select(games).where(games.c.id == game_id)).first()
+        return _row(r) if r else None
+
+    def seats(self, conn: Connection, game_id: str) -> list[SeatRow]:
+        rows = conn.execute(select(seats).where(seats.c.game_id == game_id).order_by(seats.c.seat))
+        return [SeatRow(r.seat, r.kind, r.token_hash, bool(r.claimed), r.left_to) for r in rows]
+
+    def actions(self, conn: Connection, game_id: str) -> list[tuple[int, str]]:
+        """(seat, notation) of every action, in order."""
+        rows = conn.execute(
+            select(actions.c.seat, actions.c.action).where(actions.c.game_id == game_id).order_by(actions.c.ply)
+        )
+        return [(r.seat, r.action) for r in rows]
+
+    def open_games(self, conn: Connection, limit: int = 100) -> list[tuple[GameRow, list[SeatRow]]]:
+        free = (
+            select(seats.c.game_id)
+            .where(seats.c.kind == "human", seats.c.claimed.is_(False), seats.c.left_to.is_(None))
+            .distinct()
+        )
+        rows = conn.execute(
+            select(games).where(games.c.status == "playing", games.c.id.in_(free))
+            .order_by(games.c.created_at.desc()).limit(limit)
+        )
+        out = [_row(r) for r in rows]
+        return [(g, self.seats(conn, g.id)) for g in out]
+
+    def playing_ids(self, conn: Connection) -> list[str]:
+        return [r.id for r in conn.execute(select(games.c.id).where(games.c.status == "playing"))]
+
+    # -- writes --------------------------------------------------------------------------
+    def insert_game(self, conn: Connection, row: GameRow, seat_rows: list[SeatRow]) -> None:
+        now = time.time()
+        conn.execute(games.insert().values(
+            id=row.id, game=row.game, config=json.dumps(row.config), seed=row.seed,
+            turn_seconds=row.turn_seconds, version=row.version, meta_version=row.meta_version,
+            num_actions=row.num_actions, status=row.status, created_at=now, updated_at=now,
+        ))
+        conn.execute(seats.insert(), [
+            {"game_id": row.id, "seat": s.seat, "kind": s.kind, "token_hash": s.token_hash,
+             "claimed": s.claimed, "left_to": s.left_to} for s in seat_rows
+        ])
+
+    def append_action(self, conn: Connection, game_id: str, ply: int, seat: int, action: str,
+                      version: int, status: str) -> None:
+        now = time.time()
+        conn.execute(actions.insert().values(game_id=game_id, ply=ply, seat=seat, action=action, created_at=now))
+        conn.execute(games.update().where(games.c.id == game_id).values(
+            version=version, num_actions=ply + 1, status=status, updated_at=now))
+
+    def truncate_actions(self, conn: Connection, game_id: str, keep: int, version: int) -> None:
+        """Drop every action after the first ``keep`` (undo)."""
+        conn.execute(actions.delete().where(actions.c.game_id == game_id, actions.c.ply >= keep))
+        conn.execute(games.update().where(games.c.id == game_id).values(
+            version=version, num_actions=keep, status="playing", updated_at=time.time()))
+
+    def update_seat(self, conn: Connection, game_id: str, seat: int, meta_version: int, **values: Any) -> None:
+        conn.execute(seats.update().where(seats.c.game_id == game_id, seats.c.seat == seat).values(**values))
+        conn.execute(games.update().where(games.c.id == game_id).values(meta_version=meta_version))
+
+    def notify(self, conn: Connection, payload: str) -> None:
+        """Tell the other server processes (PostgreSQL only; delivered when the transaction commits)."""
+        if not self.is_sqlite:
+            conn.execute(text("SELECT pg_notify(:channel, :payload)"),
+                         {"channel": NOTIFY_CHANNEL, "payload": payload})
+
+    def listen_url(self) -> str:
+        """A libpq URL for a LISTEN connection of its own."""
+        return make_url(self.url).set(drivername="postgresql").render_as_string(hide_password=False)
+
+    def dispose(self) -> None:
+        self.engine.dispose()
