@@ -59,6 +59,7 @@ class Game(ABC):
     @classmethod
     def check_config(cls, config: dict[str, Any]) -> None:
         """Refuse combinations of options that do not go together (raise OptionError)."""
+        return None
 
     @property
     @abstractmethod
