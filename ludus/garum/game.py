@@ -62,6 +62,7 @@ class GarumGame(Game):
         self._fish = {(c, t): "".join(SPECIES[f] for f in self.tiles.tile_fish(c, t))
                       for c in range(4) for t in range(1, 17)}
         self._placements: dict[tuple, list[Action]] = {}
+        self._layouts: dict[tuple, tuple[str, ...]] = {}
         self._workers = {}
         for line in range(2 * self.board.size):
             name = self.board.line_name(line)
@@ -105,15 +106,17 @@ class GarumGame(Game):
 
     def placements(self, cetarium: int, slots: list[int], colour: int, tiles: list[int]) -> list[Action]:
         """Every distinct placement of one of ``tiles`` in the free slots of ``cetarium``."""
-        key = (cetarium, tuple(slots), colour, tuple(sorted(tiles)))
+        hand = (colour, *sorted(tiles))
+        layouts = self._layouts.get(hand)
+        if layouts is None:
+            rotation = self.config["rotation"]
+            layouts = self._layouts[hand] = tuple(dict.fromkeys(
+                f for t in hand[1:] for f in orientations(self._fish[colour, t], rotation)))
+        key = (cetarium, *slots, layouts)
         out = self._placements.get(key)
         if out is None:
-            rotation = self.config["rotation"]
-            layouts = dict.fromkeys(
-                f for t in sorted(set(tiles)) for f in orientations(self._fish[colour, t], rotation)
-            )
             out = [Place(cetarium, s + 1, f) for s in range(4) if slots[s] < 0 for f in layouts]
-            if len(self._placements) > 200_000:
+            if len(self._placements) > 100_000:
                 self._placements.clear()
             self._placements[key] = out
         return out

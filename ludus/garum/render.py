@@ -1,0 +1,383 @@
+"""Garum boards drawn from an observation dict: text for terminals, SVG for browsers.
+
+Both functions are pure: they read only the observation (``GarumState.observation``),
+so the server and the web client can draw exactly what a seat may see. Every colour
+is also written as its letter (B tuna, G mackerel, Y mollusc, R shellfish) so that
+the board reads without colour vision.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from xml.sax.saxutils import escape, quoteattr
+
+SPECIES_NAMES = {"B": "tuna", "G": "mackerel", "Y": "mollusc", "R": "shellfish"}
+
+# -- text -----------------------------------------------------------------------------------
+
+_ANSI = {
+    "B": "\x1b[1;34m", "G": "\x1b[1;32m", "Y": "\x1b[1;33m", "R": "\x1b[1;31m",
+    "b": "\x1b[2;34m", "g": "\x1b[2;32m", "y": "\x1b[2;33m", "r": "\x1b[2;31m",
+    "*": "\x1b[1;35m", "hi": "\x1b[1;36m", "dim": "\x1b[2m", "bold": "\x1b[1m",
+}
+_RESET = "\x1b[0m"
+_CELL = 3  # characters per fish cell
+
+
+def _paint(text: str, style: str | None, color: bool) -> str:
+    if not color or not style or style not in _ANSI:
+        return text
+    return f"{_ANSI[style]}{text}{_RESET}"
+
+
+def _workers_by_line(observation: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    return {w["line"]: w for w in observation.get("workers", [])}
+
+
+def _board_lines(obs: dict[str, Any], color: bool) -> list[str]:
+    size = obs["size"]
+    grid = obs["grid"]
+    block = size // len(grid)  # fish per cetarium side
+    half = block // 2  # fish per tile side
+    fish = obs["fish"]
+    bonus = {tuple(b["cell"]): b["kind"] for b in obs.get("bonuses", [])}
+    workers = _workers_by_line(obs)
+    current = obs.get("cetarium")
+    closed = obs.get("closed") or {}
+
+    def real(gr: int, gc: int) -> bool:
+        return 0 <= gr < len(grid) and 0 <= gc < len(grid) and grid[gr][gc] != 0
+
+    def is_current(gr: int, gc: int) -> bool:
+        return real(gr, gc) and current is not None and grid[gr][gc] == current
+
+    cur_pos = next(((r, c) for r, row in enumerate(grid) for c, n in enumerate(row) if n and n == current), None)
+
+    def label_style(axis: str, index: int) -> str | None:
+        if cur_pos is None or index // block != cur_pos[0 if axis == "h" else 1]:
+            return None
+        return "dim" if closed.get(axis) else "hi"
+
+    def row_sep(gr: int, c: int) -> str:
+        """The separator before fish column ``c`` (``c == size`` for the right edge)."""
+        gc = c // block
+        if c % block == 0:
+            return "|" if real(gr, gc - 1) or real(gr, gc) else " "
+        if c % half == 0:
+            return ":" if real(gr, gc) else " "
+        return ""
+
+    out: list[str] = []
+    pad = " " * 5
+    header = [pad]
+    for c in range(size):
+        header.append(" " * len(row_sep(0, c)))
+        header.append(_paint(f"v{c + 1}".ljust(_CELL), label_style("v", c), color))
+    out.append("".join(header).rstrip())
+
+    def border(gb: int) -> str:
+        """The horizontal border above cetarium row ``gb`` (``gb == len(grid)`` for the bottom)."""
+        parts = [pad]
+        for gc in range(len(grid)):
+            above, below = real(gb - 1, gc), real(gb, gc)
+            left = real(gb - 1, gc - 1) or real(gb, gc - 1) or above or below
+            parts.append("+" if left else " ")
+            width = block * _CELL + (block // half - 1)
+            if not (above or below):
+                parts.append(" " * width)
+                continue
+            hot = is_current(gb, gc) or is_current(gb - 1, gc)
+            dash = "=" if hot else "-"
+            if below:
+                number = grid[gb][gc]
+                tag = f"[{number}]" if hot and is_current(gb, gc) else f" {number} "
+                seg = tag.center(width, dash)
+            else:
+                seg = dash * width
+            parts.append(_paint(seg, "hi" if hot else None, color))
+        last = real(gb - 1, len(grid) - 1) or real(gb, len(grid) - 1)
+        parts.append("+" if last else " ")
+        return "".join(parts).rstrip()
+
+    for r in range(size):
+        gr = r // block
+        if r % block == 0:
+            out.append(border(gr))
+        name = f"h{r + 1}"
+        parts = [_paint(f"{name:>4}", label_style("h", r), color), " "]
+        for c in range(size):
+            sep = row_sep(gr, c)
+            if sep == "|" and (is_current(gr, c // block) or is_current(gr, c // block - 1)):
+                sep = _paint(sep, "hi", color)
+            parts.append(sep)
+            ch = fish[r][c]
+            if ch == " ":
+                parts.append(" " * _CELL)
+            elif ch == ".":
+                kind = bonus.get((r, c))
+                if kind is None:
+                    parts.append(_paint(" . ", "dim", color))
+                elif kind == "*":
+                    parts.append(_paint(" * ", "*", color))
+                else:
+                    parts.append(_paint(f" {kind.lower()} ", kind.lower(), color))
+            else:
+                parts.append(_paint(f" {ch} ", ch, color))
+        sep = row_sep(gr, size)
+        if sep == "|" and is_current(gr, len(grid) - 1):
+            sep = _paint(sep, "hi", color)
+        parts.append(sep)
+        worker = workers.get(name)
+        if worker:
+            parts.append(" " + _paint(worker["colour"] + worker["kind"], worker["colour"], color))
+        out.append("".join(parts).rstrip())
+    out.append(border(len(grid)))
+
+    footer = [pad]
+    for c in range(size):
+        footer.append(" " * len(row_sep(len(grid) - 1, c)))
+        worker = workers.get(f"v{c + 1}")
+        token = (worker["colour"] + worker["kind"]) if worker else ""
+        footer.append(_paint(token.ljust(_CELL), worker["colour"] if worker else None, color))
+    line = "".join(footer).rstrip()
+    if workers and any(w["line"].startswith("v") for w in workers.values()):
+        out.append(line)
+    return out
+
+
+def _colour_tag(letter: str, color: bool) -> str:
+    return _paint(letter, letter, color)
+
+
+def _info_lines(obs: dict[str, Any], color: bool) -> list[str]:
+    cfg = obs.get("config", {})
+    out = []
+    over = obs.get("phase") == "over"
+    head = [
+        f"Garum - {obs.get('board', '?')}",
+        f"{cfg.get('players', '?')} players",
+        str(cfg.get("variant", "standard")),
+        f"round {obs.get('round')}/{obs.get('rounds')}",
+    ]
+    if obs.get("cetarium"):
+        head.append(f"cetarium {obs['cetarium']}")
+    out.append(_paint(" | ".join(head), "bold", color))
+    if over:
+        out.append("The game is over.")
+    else:
+        who = obs.get("current_player")
+        col = obs.get("current_colour")
+        phase = obs.get("phase")
+        doing = {"place": "places a tile", "worker": "may place a worker or pass",
+                 "ghost": "places the ghost's tile", "choose": "chooses the round's cetarium"}.get(phase, phase)
+        colour_text = f" ({_colour_tag(col, color)} {SPECIES_NAMES.get(col, '')})" if col else ""
+        out.append(f"To play: seat {who}{colour_text} {doing}; amphora: seat {obs.get('amphora')}")
+        closed = obs.get("closed") or {}
+        shut = [name for axis, name in (("h", "rows"), ("v", "columns")) if closed.get(axis)]
+        if shut:
+            out.append(f"No worker may go on this cetarium's {' or '.join(shut)} (their area is full).")
+    aureus = obs.get("aureus") or {}
+    revealed = " ".join(str(n) for n in aureus.get("revealed", []))
+    text = f"Aureus: flipped {revealed or '-'} | {aureus.get('remaining', 0)} left"
+    if aureus.get("order"):
+        text += f" | order {' '.join(str(n) for n in aureus['order'])}"
+    out.append(text)
+    if obs.get("ghost_tile"):
+        out.append(f"Ghost tile: {_fish_text(obs['ghost_tile'], color)}")
+
+    line_points: dict[str, int] = {}
+    for line in obs.get("lines", []):
+        line_points[line["colour"]] = line_points.get(line["colour"], 0) + line["points"]
+    out.append("")
+    out.append(f"  {'colour':<14} {'seat':<5} {'V':>2} {'D':>2}  {'pile':>4}  {'bonus':>5}  {'lines':>5}  hand")
+    for c in obs.get("colours", []):
+        letter = c["colour"]
+        seat = "ghost" if c.get("ghost") else str(c.get("player"))
+        hand = c.get("hand")
+        hand_text = " ".join(_fish_text(t, color) for t in hand) if hand is not None else f"({c['hand_size']} hidden)"
+        if c.get("ghost"):
+            hand_text = "-"
+        lines = str(line_points[letter]) if letter in line_points else "-"
+        name = f"{c['name']} {c['species']}"
+        out.append(
+            f"  {_colour_tag(letter, color)} {name:<12} {seat:<5} {c['vilicus']:>2} {c['dominus']:>2}  "
+            f"{c['pile']:>4}  {c['bonus']:>5}  {lines:>5}  {hand_text}"
+        )
+    out.append("")
+    scores = obs.get("scores", [])
+    out.append("Scores: " + ", ".join(f"seat {s} {v}" for s, v in enumerate(scores)))
+    if over:
+        if obs.get("lines"):
+            out.append("Lines: " + ", ".join(
+                f"{ln['line']} {_colour_tag(ln['colour'], color)}{ln['kind']} {ln['specimens']} fish "
+                f"{ln['points']:+d}" for ln in obs["lines"]))
+        winners = obs.get("winners", [])
+        out.append("Winner: " + (" and ".join(f"seat {s}" for s in winners) or "-"))
+    out.append(_paint("Fish: B tuna, G mackerel, Y mollusc, R shellfish; b g y r = bonus spaces still empty, "
+                      "* = joker; slots 1 2 / 3 4; workers: colour + V (vilicus) or D (dominus).", "dim", color))
+    return out
+
+
+def _fish_text(fish: str, color: bool) -> str:
+    return "".join(_paint(ch, ch, color) for ch in fish)
+
+
+def render_text(observation: dict[str, Any], color: bool = True) -> str:
+    """The board and the table of colours, as lines for a terminal (ANSI colours if ``color``)."""
+    return "\n".join(_board_lines(observation, color) + [""] + _info_lines(observation, color))
+
+
+# -- SVG ------------------------------------------------------------------------------------
+
+FILL = {"B": "#2b5fb8", "G": "#2e8b3e", "Y": "#e3b51c", "R": "#c8372d"}
+INK = {"B": "#ffffff", "G": "#ffffff", "Y": "#1d1d1d", "R": "#ffffff"}
+_U = 10  # SVG units per fish cell
+
+
+def _n(x: float) -> str:
+    """Numbers written the same way every time (so the output is byte-for-byte stable)."""
+    text = f"{x:.2f}".rstrip("0").rstrip(".")
+    return "0" if text == "-0" else text
+
+
+def _star(cx: float, cy: float, outer: float, inner: float) -> str:
+    import math
+
+    pts = []
+    for i in range(10):
+        r = outer if i % 2 == 0 else inner
+        a = -math.pi / 2 + i * math.pi / 5
+        pts.append(f"{_n(cx + r * math.cos(a))},{_n(cy + r * math.sin(a))}")
+    return " ".join(pts)
+
+
+def _worker_svg(worker: dict[str, Any], cx: float, cy: float) -> str:
+    colour, kind = worker["colour"], worker["kind"]
+    r = 4.6 if kind == "D" else 3.6
+    ring = ' stroke="#1d1d1d" stroke-width="1.4"' if kind == "D" else ' stroke="#1d1d1d" stroke-width="0.5"'
+    return (
+        f'<g class="worker" data-line={quoteattr(worker["line"])} data-colour="{colour}" data-kind="{kind}">'
+        f'<circle cx="{_n(cx)}" cy="{_n(cy)}" r="{_n(r)}" fill="{FILL.get(colour, "#888")}"{ring}/>'
+        f'<text x="{_n(cx)}" y="{_n(cy + 1.3)}" font-size="{"3.6" if kind == "D" else "3.2"}" '
+        f'text-anchor="middle" fill="{INK.get(colour, "#000")}" font-weight="bold">{escape(colour + kind)}</text></g>'
+    )
+
+
+def render_svg(
+    observation: dict[str, Any],
+    *,
+    size: int = 640,
+    show_bonuses: bool = True,
+    show_coordinates: bool = True,
+    highlight: int | None = None,
+) -> str:
+    """A standalone SVG of the board: cetaria, fish (coloured and lettered), bonuses, workers, holes.
+
+    ``size`` is the width in pixels; ``highlight`` names a cetarium to outline.
+    """
+    obs = observation
+    n = obs["size"]
+    grid = obs["grid"]
+    block = n // len(grid)
+    half = block // 2
+    fish = obs["fish"]
+    workers = _workers_by_line(obs)
+    left = (1.8 if show_coordinates else 0.4) * _U
+    top = (1.4 if show_coordinates else 0.4) * _U
+    right = 1.4 * _U
+    bottom = 1.4 * _U
+    width = left + n * _U + right
+    height = top + n * _U + bottom
+    px_h = size * height / width
+
+    def x(col: float) -> float:
+        return left + col * _U
+
+    def y(row: float) -> float:
+        return top + row * _U
+
+    title = f"Garum, {obs.get('board', '')}, round {obs.get('round')} of {obs.get('rounds')}"
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{size}" height="{_n(px_h)}" '
+        f'viewBox="0 0 {_n(width)} {_n(height)}" font-family="sans-serif" class="garum-board">',
+        f"<title>{escape(title)}</title>",
+        f'<rect class="background" x="0" y="0" width="{_n(width)}" height="{_n(height)}" fill="#efe6d2"/>',
+    ]
+    # cetaria and holes
+    for gr, row in enumerate(grid):
+        for gc, number in enumerate(row):
+            x0, y0, side = x(gc * block), y(gr * block), block * _U
+            if not number:
+                out.append(f'<rect class="hole" x="{_n(x0)}" y="{_n(y0)}" width="{_n(side)}" height="{_n(side)}" '
+                           'fill="#7d7466" stroke="#5b5347" stroke-width="0.6"/>')
+                continue
+            out.append(f'<rect class="cetarium" data-cetarium="{number}" x="{_n(x0)}" y="{_n(y0)}" '
+                       f'width="{_n(side)}" height="{_n(side)}" fill="#d8ecf0" stroke="#3d3528" stroke-width="1"/>')
+    # cells
+    bonus = {tuple(b["cell"]): b["kind"] for b in obs.get("bonuses", [])}
+    for r in range(n):
+        for c in range(n):
+            ch = fish[r][c]
+            if ch == " ":
+                continue
+            cx, cy = x(c + 0.5), y(r + 0.5)
+            if ch == ".":
+                kind = bonus.get((r, c))
+                if show_bonuses and kind is not None:
+                    if kind == "*":
+                        out.append(f'<g class="bonus" data-kind="*" data-cell="{r},{c}">'
+                                   f'<polygon points="{_star(cx, cy, 4, 1.7)}" fill="#8e44ad" stroke="#4a235a" '
+                                   'stroke-width="0.4"/></g>')
+                    else:
+                        out.append(f'<g class="bonus" data-kind="{kind}" data-cell="{r},{c}">'
+                                   f'<circle cx="{_n(cx)}" cy="{_n(cy)}" r="3.8" fill="#ffffff" '
+                                   f'stroke="{FILL[kind]}" stroke-width="1.2"/>'
+                                   f'<text x="{_n(cx)}" y="{_n(cy + 1.5)}" font-size="4.4" text-anchor="middle" '
+                                   f'fill="{FILL[kind]}" font-weight="bold">{kind}</text></g>')
+                continue
+            out.append(
+                f'<g class="fish" data-cell="{r},{c}" data-species="{escape(ch)}">'
+                f'<rect x="{_n(x(c) + 0.5)}" y="{_n(y(r) + 0.5)}" width="{_n(_U - 1)}" height="{_n(_U - 1)}" '
+                f'rx="1.5" fill="{FILL.get(ch, "#888")}"/>'
+                f'<text x="{_n(cx)}" y="{_n(cy + 1.9)}" font-size="5.4" text-anchor="middle" '
+                f'fill="{INK.get(ch, "#000")}" font-weight="bold">{escape(ch)}</text></g>'
+            )
+    # slot dividers and cetarium numbers, above the fish
+    for gr, row in enumerate(grid):
+        for gc, number in enumerate(row):
+            if not number:
+                continue
+            x0, y0, side = x(gc * block), y(gr * block), block * _U
+            for k in range(half, block, half):
+                out.append(f'<line class="slot" x1="{_n(x0 + k * _U)}" y1="{_n(y0)}" x2="{_n(x0 + k * _U)}" '
+                           f'y2="{_n(y0 + side)}" stroke="#3d3528" stroke-width="0.5" stroke-dasharray="1.5 1.5"/>')
+                out.append(f'<line class="slot" x1="{_n(x0)}" y1="{_n(y0 + k * _U)}" x2="{_n(x0 + side)}" '
+                           f'y2="{_n(y0 + k * _U)}" stroke="#3d3528" stroke-width="0.5" stroke-dasharray="1.5 1.5"/>')
+            out.append(f'<g class="cetarium-number" data-cetarium="{number}">'
+                       f'<rect x="{_n(x0 + 0.6)}" y="{_n(y0 + 0.6)}" width="{_n(7.6 if number > 9 else 5.6)}" '
+                       f'height="5.2" rx="1" fill="#3d3528" opacity="0.85"/>'
+                       f'<text x="{_n(x0 + (4.4 if number > 9 else 3.4))}" y="{_n(y0 + 4.7)}" font-size="4.4" '
+                       f'text-anchor="middle" fill="#ffffff">{number}</text></g>')
+    if highlight is not None:
+        for gr, row in enumerate(grid):
+            for gc, number in enumerate(row):
+                if number and number == highlight:
+                    out.append(f'<rect class="highlight" data-cetarium="{number}" x="{_n(x(gc * block) - 1)}" '
+                               f'y="{_n(y(gr * block) - 1)}" width="{_n(block * _U + 2)}" '
+                               f'height="{_n(block * _U + 2)}" fill="none" stroke="#ff7f00" stroke-width="2"/>')
+    # coordinates
+    if show_coordinates:
+        for i in range(n):
+            out.append(f'<text class="coordinate" x="{_n(left - 1.5)}" y="{_n(y(i + 0.5) + 1.4)}" font-size="3.8" '
+                       f'text-anchor="end" fill="#3d3528">h{i + 1}</text>')
+            out.append(f'<text class="coordinate" x="{_n(x(i + 0.5))}" y="{_n(top - 3)}" font-size="3.8" '
+                       f'text-anchor="middle" fill="#3d3528">v{i + 1}</text>')
+    # workers beside their lines: rows at the right edge, columns along the bottom
+    for name in sorted(workers, key=lambda s: (s[0], int(s[1:]))):
+        index = int(name[1:]) - 1
+        if name.startswith("h"):
+            out.append(_worker_svg(workers[name], x(n) + right / 2, y(index + 0.5)))
+        else:
+            out.append(_worker_svg(workers[name], x(index + 0.5), y(n) + bottom / 2))
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
