@@ -69,10 +69,13 @@ def _board_lines(obs: dict[str, Any], color: bool) -> list[str]:
 
     out: list[str] = []
     pad = " " * 5
-    header = [pad]
+    header = ["   v "]
     for c in range(size):
         header.append(" " * len(row_sep(0, c)))
-        header.append(_paint(f"v{c + 1}".ljust(_CELL), label_style("v", c), color))
+        label = f"{c + 1:^{_CELL}}"
+        lead = len(label) - len(label.lstrip())
+        number = label.strip()
+        header.append(" " * lead + _paint(number, label_style("v", c), color) + " " * (_CELL - lead - len(number)))
     out.append("".join(header).rstrip())
 
     def border(gb: int) -> str:
@@ -138,7 +141,7 @@ def _board_lines(obs: dict[str, Any], color: bool) -> list[str]:
         footer.append(" " * len(row_sep(len(grid) - 1, c)))
         worker = workers.get(f"v{c + 1}")
         token = (worker["colour"] + worker["kind"]) if worker else ""
-        footer.append(_paint(token.ljust(_CELL), worker["colour"] if worker else None, color))
+        footer.append(_paint(token, worker["colour"] if worker else None, color) + " " * (_CELL - len(token)))
     line = "".join(footer).rstrip()
     if workers and any(w["line"].startswith("v") for w in workers.values()):
         out.append(line)
@@ -189,28 +192,32 @@ def _info_lines(obs: dict[str, Any], color: bool) -> list[str]:
     for line in obs.get("lines", []):
         line_points[line["colour"]] = line_points.get(line["colour"], 0) + line["points"]
     out.append("")
-    out.append(f"  {'colour':<14} {'seat':<5} {'V':>2} {'D':>2}  {'pile':>4}  {'bonus':>5}  {'lines':>5}  hand")
+    out.append(f"  {'colour':<18} {'seat':<5} {'V':>2} {'D':>2}  {'pile':>4}  {'bonus':>5}  {'lines':>5}  hand")
     for c in obs.get("colours", []):
         letter = c["colour"]
         seat = "ghost" if c.get("ghost") else str(c.get("player"))
         hand = c.get("hand")
-        hand_text = " ".join(_fish_text(t, color) for t in hand) if hand is not None else f"({c['hand_size']} hidden)"
-        if c.get("ghost"):
+        if c.get("ghost") or (hand is not None and not hand):
             hand_text = "-"
+        elif hand is not None:
+            hand_text = " ".join(_fish_text(t, color) for t in hand)
+        else:
+            hand_text = f"({c['hand_size']} hidden)"
         lines = str(line_points[letter]) if letter in line_points else "-"
         name = f"{c['name']} {c['species']}"
         out.append(
-            f"  {_colour_tag(letter, color)} {name:<12} {seat:<5} {c['vilicus']:>2} {c['dominus']:>2}  "
+            f"  {_colour_tag(letter, color)} {name:<16} {seat:<5} {c['vilicus']:>2} {c['dominus']:>2}  "
             f"{c['pile']:>4}  {c['bonus']:>5}  {lines:>5}  {hand_text}"
         )
     out.append("")
     scores = obs.get("scores", [])
     out.append("Scores: " + ", ".join(f"seat {s} {v}" for s, v in enumerate(scores)))
     if over:
-        if obs.get("lines"):
-            out.append("Lines: " + ", ".join(
-                f"{ln['line']} {_colour_tag(ln['colour'], color)}{ln['kind']} {ln['specimens']} fish "
-                f"{ln['points']:+d}" for ln in obs["lines"]))
+        for c in obs.get("colours", []):
+            mine = [ln for ln in obs.get("lines", []) if ln["colour"] == c["colour"]]
+            if mine:
+                out.append(f"Lines of {_colour_tag(c['colour'], color)}: " + ", ".join(
+                    f"{ln['line']} {ln['kind']} {ln['specimens']} fish {ln['points']:+d}" for ln in mine))
         winners = obs.get("winners", [])
         out.append("Winner: " + (" and ".join(f"seat {s}" for s in winners) or "-"))
     out.append(_paint("Fish: B tuna, G mackerel, Y mollusc, R shellfish; b g y r = bonus spaces still empty, "
@@ -342,6 +349,13 @@ def render_svg(
                 f'<text x="{_n(cx)}" y="{_n(cy + 1.9)}" font-size="5.4" text-anchor="middle" '
                 f'fill="{INK.get(ch, "#000")}" font-weight="bold">{escape(ch)}</text></g>'
             )
+    if highlight is not None:
+        for gr, row in enumerate(grid):
+            for gc, number in enumerate(row):
+                if number and number == highlight:
+                    out.append(f'<rect class="highlight" data-cetarium="{number}" x="{_n(x(gc * block) - 1)}" '
+                               f'y="{_n(y(gr * block) - 1)}" width="{_n(block * _U + 2)}" '
+                               f'height="{_n(block * _U + 2)}" fill="none" stroke="#ff7f00" stroke-width="2"/>')
     # slot dividers and cetarium numbers, above the fish
     for gr, row in enumerate(grid):
         for gc, number in enumerate(row):
@@ -353,18 +367,12 @@ def render_svg(
                            f'y2="{_n(y0 + side)}" stroke="#3d3528" stroke-width="0.5" stroke-dasharray="1.5 1.5"/>')
                 out.append(f'<line class="slot" x1="{_n(x0)}" y1="{_n(y0 + k * _U)}" x2="{_n(x0 + side)}" '
                            f'y2="{_n(y0 + k * _U)}" stroke="#3d3528" stroke-width="0.5" stroke-dasharray="1.5 1.5"/>')
+            wide = 4.4 if number > 9 else 2.9
             out.append(f'<g class="cetarium-number" data-cetarium="{number}">'
-                       f'<rect x="{_n(x0 + 0.6)}" y="{_n(y0 + 0.6)}" width="{_n(7.6 if number > 9 else 5.6)}" '
-                       f'height="5.2" rx="1" fill="#3d3528" opacity="0.85"/>'
-                       f'<text x="{_n(x0 + (4.4 if number > 9 else 3.4))}" y="{_n(y0 + 4.7)}" font-size="4.4" '
+                       f'<rect x="{_n(x0 + 0.2)}" y="{_n(y0 + 0.2)}" width="{_n(wide)}" '
+                       f'height="3.4" rx="0.6" fill="#3d3528" opacity="0.9"/>'
+                       f'<text x="{_n(x0 + 0.2 + wide / 2)}" y="{_n(y0 + 2.85)}" font-size="3" '
                        f'text-anchor="middle" fill="#ffffff">{number}</text></g>')
-    if highlight is not None:
-        for gr, row in enumerate(grid):
-            for gc, number in enumerate(row):
-                if number and number == highlight:
-                    out.append(f'<rect class="highlight" data-cetarium="{number}" x="{_n(x(gc * block) - 1)}" '
-                               f'y="{_n(y(gr * block) - 1)}" width="{_n(block * _U + 2)}" '
-                               f'height="{_n(block * _U + 2)}" fill="none" stroke="#ff7f00" stroke-width="2"/>')
     # coordinates
     if show_coordinates:
         for i in range(n):

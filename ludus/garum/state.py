@@ -397,3 +397,9 @@ class GarumState(State):
         from .render import render_text
 
         return render_text(self.observation(None), color=False)
+
+    def _repr_svg_(self) -> str:
+        """The public board as SVG, for notebooks."""
+        from .render import render_svg
+
+        return render_svg(self.observation(None))

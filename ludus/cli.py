@@ -1,0 +1,563 @@
+"""The ``ludus`` command: play, replay, render and simulate any game of the registry.
+
+Generic over games through the contract: options come from the game class's ``Option``
+declarations, boards from the game package's ``render`` module. Every bad input ends in
+one line ``error: ...`` and exit code 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import sys
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import click
+
+import ludus
+from ludus import bots as bot_registry
+from ludus.engine import State, read_record, write_record
+from ludus.engine.errors import DataFileError, IllegalActionError, OptionError, RecordError
+from ludus.engine.registry import game_class
+
+EXIT_BAD_INPUT = 2
+_TRUE = ("true", "yes", "on", "1")
+_FALSE = ("false", "no", "off", "0")
+
+
+class CLIError(click.ClickException):
+    """Bad input: reported as one line, exit code 2."""
+
+    exit_code = EXIT_BAD_INPUT
+
+
+def _one_line(text: str) -> str:
+    return " ".join(str(text).split())
+
+
+class LudusGroup(click.Group):
+    """A group that turns every error into ``error: ...`` on one line, exit code 2."""
+
+    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):  # type: ignore[override]
+        try:
+            code = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except click.UsageError as exc:
+            hint = f" (see '{exc.ctx.command_path} --help')" if exc.ctx is not None else ""
+            _fail(_one_line(exc.format_message()) + hint, standalone_mode)
+        except click.ClickException as exc:
+            _fail(_one_line(exc.format_message()), standalone_mode)
+        except (OptionError, RecordError, IllegalActionError, DataFileError) as exc:
+            _fail(_one_line(str(exc)), standalone_mode)
+        except click.Abort:
+            click.echo("aborted", err=True)
+            if not standalone_mode:
+                raise
+            sys.exit(1)
+        if not standalone_mode:
+            return code
+        sys.exit(code if isinstance(code, int) else 0)
+
+
+def _fail(message: str, standalone_mode: bool) -> None:
+    click.echo(f"error: {message}", err=True)
+    if not standalone_mode:
+        raise CLIError(message)
+    sys.exit(EXIT_BAD_INPUT)
+
+
+@click.group(cls=LudusGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(ludus.__version__, prog_name="ludus")
+def main() -> None:
+    """Play, replay, render and simulate the games of ludus (Garum, Celtae)."""
+
+
+# -- games and options ----------------------------------------------------------------------
+
+def _check_game(name: str) -> str:
+    if name not in ludus.game_names():
+        raise CLIError(f"unknown game {name!r}; known games: {', '.join(ludus.game_names())}")
+    return name
+
+
+def _convert(game: str, key: str, text: str, choices: tuple[Any, ...]) -> Any:
+    """The declared choice that ``text`` spells (case-insensitive; yes/no for booleans)."""
+    low = text.strip().lower()
+    for choice in choices:
+        if isinstance(choice, bool):
+            if (choice and low in _TRUE) or (not choice and low in _FALSE):
+                return choice
+        elif str(choice).lower() == low:
+            return choice
+    shown = ", ".join(str(c).lower() if isinstance(c, bool) else str(c) for c in choices)
+    raise CLIError(f"{game}: {key}={text} is not valid; choose one of {shown}")
+
+
+def game_options(name: str, extra: tuple[str, ...] = (), **common: Any) -> dict[str, Any]:
+    """Options for ``load_game`` from ``--option key=value`` texts and the common flags."""
+    _check_game(name)
+    declared = {opt.name: opt for opt in game_class(name).options}
+    options: dict[str, Any] = {}
+    for key, value in common.items():
+        if value is None:
+            continue
+        if key not in declared:
+            raise CLIError(f"{name} has no option {key!r}; valid options: {', '.join(declared)}")
+        options[key] = value
+    for item in extra:
+        key, sep, text = item.partition("=")
+        key = key.strip().replace("-", "_")
+        if not sep or not key:
+            raise CLIError(f"--option wants KEY=VALUE, got {item!r}")
+        if key not in declared:
+            raise CLIError(f"{name} has no option {key!r}; valid options: {', '.join(declared)}")
+        options[key] = _convert(name, key, text, declared[key].choices)
+    return options
+
+
+def _load(name: str, options: dict[str, Any]) -> ludus.engine.Game:
+    try:
+        return ludus.load_game(name, **options)
+    except OptionError as exc:
+        raise CLIError(_one_line(str(exc))) from None
+
+
+def _with_game_options(func):
+    """The option flags every game command shares."""
+    decorators = [
+        click.option("--players", type=int, help="Number of players."),
+        click.option("--board", help="Board (Garum: troia, baelo_claudia)."),
+        click.option("--variant", help="Variant (Garum: standard, emperor, haruspex)."),
+        click.option("--rotation/--no-rotation", default=None, help="Whether tiles may be turned (Garum)."),
+        click.option("--option", "-o", "extra", multiple=True, metavar="KEY=VALUE",
+                     help="Any option the game declares, e.g. -o difficulty=hard (repeatable)."),
+    ]
+    for decorator in reversed(decorators):
+        func = decorator(func)
+    return func
+
+
+def _renderer(name: str) -> ModuleType:
+    try:
+        return importlib.import_module(f"ludus.{name}.render")
+    except ImportError:
+        raise CLIError(f"the game {name!r} has no board renderer yet") from None
+
+
+def _use_color(color: bool | None) -> bool:
+    if color is not None:
+        return color
+    try:
+        return sys.stdout.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def _echo_board(text: str, color: bool) -> None:
+    """Print a rendered board: ANSI text as it is, rich markup turned into ANSI."""
+    if color and "\x1b[" not in text and "[" in text:
+        from rich.console import Console
+        from rich.errors import MarkupError
+        from rich.text import Text
+
+        try:
+            console = Console(force_terminal=True, width=1000, highlight=False, color_system="standard")
+            with console.capture() as capture:
+                console.print(Text.from_markup(text), end="")
+            text = capture.get()
+        except MarkupError:
+            pass
+    click.echo(text, color=color or None)  # an explicit --color keeps colours in a pipe
+
+
+def _show(state: State, seat: int | None, color: bool) -> None:
+    _echo_board(_renderer(state.game.name).render_text(state.observation(seat), color=color), color)
+
+
+def _results(state: State) -> None:
+    scores = state.scores()
+    click.echo("Scores: " + ", ".join(f"seat {s} {v}" for s, v in enumerate(scores)))
+    winners = state.winners()
+    click.echo("Winner" + ("s" if len(winners) > 1 else "") + ": " + ", ".join(f"seat {s}" for s in winners))
+
+
+# -- play -----------------------------------------------------------------------------------
+
+HELP_TEXT = """\
+Commands: a move's number or its notation; 'help'; 'board' (show the board again);
+'undo' (take back your last decision of this turn); 'save FILE' (write the game record);
+'quit' (leave the game)."""
+
+
+def _default_bot() -> str:
+    names = bot_registry.names()
+    return "greedy" if "greedy" in names else "random"
+
+
+def _seats(text: str | None, players: int) -> list[str]:
+    if text is None:
+        return ["human"] + [_default_bot()] * (players - 1)
+    seats = [s.strip() for s in text.split(",")]
+    known = bot_registry.names()
+    for name in seats:
+        if name != "human" and name not in known:
+            raise CLIError(f"unknown seat {name!r}; use human or a bot: {', '.join(known)}")
+    if len(seats) != players:
+        raise CLIError(f"{len(seats)} seats given but the game has {players} players")
+    return seats
+
+
+def _moves_table(actions: list[Any]) -> str:
+    items = [f"{i:>3}. {a}" for i, a in enumerate(actions, 1)]
+    width = max(len(s) for s in items) + 3
+    per_line = max(1, 96 // width)
+    lines = []
+    for start in range(0, len(items), per_line):
+        lines.append("".join(s.ljust(width) for s in items[start:start + per_line]).rstrip())
+    return "\n".join(lines)
+
+
+class HumanTurns:
+    """The prompt of a human seat: moves by number or notation, help, undo, save, quit."""
+
+    def __init__(self, state: State, actors: list[int], color: bool) -> None:
+        self.state = state
+        self.actors = actors  # seat that took each action of the history
+        self.color = color
+        self.quit = False
+
+    def decide(self, seat: int) -> None:
+        """Read lines until the seat makes one decision (or quits)."""
+        state = self.state
+        _show(state, seat, self.color)
+        legal = state.legal_actions()
+        click.echo(f"\nSeat {seat}, your move ({len(legal)} legal):")
+        click.echo(_moves_table(legal))
+        while True:
+            try:
+                line = click.prompt(f"seat {seat}", default="", show_default=False, prompt_suffix="> ")
+            except click.Abort:
+                self.quit = True
+                return
+            line = line.strip()
+            if not line:
+                continue
+            word, _, rest = line.partition(" ")
+            word = word.lower()
+            if word in ("quit", "exit", "q"):
+                self.quit = True
+                return
+            if word in ("help", "?"):
+                click.echo(HELP_TEXT)
+                continue
+            if word == "board":
+                _show(self.state, seat, self.color)
+                click.echo(_moves_table(self.state.legal_actions()))
+                continue
+            if word == "save":
+                self._save(rest.strip())
+                continue
+            if word == "undo":
+                if self._undo(seat):
+                    return
+                continue
+            if line.isdigit():
+                number = int(line)
+                if not 1 <= number <= len(legal):
+                    click.echo(f"error: choose a move from 1 to {len(legal)}")
+                    continue
+                action: Any = legal[number - 1]
+            else:
+                action = line
+            try:
+                state.apply_action(action)
+            except IllegalActionError as exc:
+                click.echo(f"error: {_one_line(str(exc))}")
+                continue
+            self.actors.append(seat)
+            click.echo(f"seat {seat}: {state.history()[-1]}")
+            return
+
+    def _save(self, path: str) -> None:
+        if not path:
+            click.echo("error: save wants a file name, e.g. 'save game.json'")
+            return
+        try:
+            write_record(self.state, path)
+        except OSError as exc:
+            click.echo(f"error: cannot write {path}: {exc.strerror}")
+            return
+        click.echo(f"saved the record to {path}")
+
+    def _undo(self, seat: int) -> bool:
+        state = self.state
+        history = state.history()
+        barrier = state.undo_barrier() if hasattr(state, "undo_barrier") else 0
+        if not history or len(history) <= barrier:
+            click.echo("error: nothing to undo in this turn")
+            return False
+        if self.actors[-1] != seat:
+            click.echo("error: the last decision was not yours")
+            return False
+        record = state.record()
+        record["actions"] = history[:-1]
+        self.state = ludus.replay(record)
+        self.actors.pop()
+        click.echo(f"undone: {history[-1]}")
+        return True
+
+
+@main.command()
+@click.argument("game")
+@_with_game_options
+@click.option("--seed", type=int, help="Seed of the deal (same seed + same moves = same game).")
+@click.option("--seats", help="Comma-separated: human or a bot name per seat (default: human, then bots).")
+@click.option("--save", "save_to", type=click.Path(dir_okay=False), help="Write the record here at the end.")
+@click.option("--color/--no-color", default=None, help="Coloured board (default: when on a terminal).")
+def play(game: str, players: int | None, board: str | None, variant: str | None, rotation: bool | None,
+         extra: tuple[str, ...], seed: int | None, seats: str | None, save_to: str | None,
+         color: bool | None) -> None:
+    """Play GAME at the terminal: hotseat humans and bots.
+
+    Example: ludus play garum --players 3 --seats human,greedy,random --seed 7
+    """
+    options = game_options(game, extra, players=players, board=board, variant=variant, rotation=rotation)
+    the_game = _load(game, options)
+    lineup = _seats(seats, the_game.num_players)
+    use_color = _use_color(color)
+    state = the_game.new_initial_state(seed=seed)
+    from ludus.arena.simulate import bot_seed, make_bot
+
+    bots = {s: make_bot(name, bot_seed(state.seed, s)) for s, name in enumerate(lineup) if name != "human"}
+    click.echo(f"{game} {' '.join(f'{k}={v}' for k, v in the_game.config.items())} seed={state.seed}")
+    click.echo("Seats: " + ", ".join(f"{s} {name}" for s, name in enumerate(lineup)))
+    humans = HumanTurns(state, [], use_color)
+    while not humans.state.is_terminal():
+        state = humans.state
+        seat = state.current_player()
+        if seat in bots:
+            try:
+                state.apply_action(bots[seat].step(state))
+            except IllegalActionError as exc:
+                raise CLIError(f"bot {lineup[seat]} in seat {seat} chose an illegal action: {exc}") from None
+            humans.actors.append(seat)
+            click.echo(f"seat {seat} ({lineup[seat]}): {state.history()[-1]}")
+            continue
+        humans.decide(seat)
+        if humans.quit:
+            click.echo(f"game left after {len(humans.state.history())} actions")
+            return
+    state = humans.state
+    click.echo("")
+    _show(state, None, use_color)
+    click.echo("")
+    _results(state)
+    if save_to:
+        try:
+            write_record(state, save_to)
+        except OSError as exc:
+            raise CLIError(f"cannot write {save_to}: {exc.strerror}") from None
+        click.echo(f"saved the record to {save_to}")
+
+
+# -- records: replay and render ------------------------------------------------------------
+
+def _states(record: dict[str, Any]) -> list[State]:
+    """The state before the first action and after each one (the record is fully checked)."""
+    try:
+        game = ludus.load_game(record["game"], **record["config"])
+    except OptionError as exc:
+        raise CLIError(f"the record's game cannot be loaded: {_one_line(str(exc))}") from None
+    state = game.new_initial_state(seed=record["seed"])
+    states = [state.clone()]
+    for i, text in enumerate(record["actions"]):
+        try:
+            state.apply_action(text)
+        except IllegalActionError as exc:
+            raise CLIError(f"action {i + 1} ({text!r}) cannot be replayed: {_one_line(str(exc))}") from None
+        states.append(state.clone())
+    return states
+
+
+def _read(path: str) -> dict[str, Any]:
+    try:
+        return read_record(path)
+    except RecordError as exc:
+        raise CLIError(_one_line(str(exc))) from None
+    except UnicodeDecodeError:
+        raise CLIError(f"{path} is not a text file (a record is JSON)") from None
+
+
+def _check_seat(seat: int | None, state: State) -> None:
+    n = state.game.num_players
+    if seat is not None and not 0 <= seat < n:
+        raise CLIError(f"--seat must be 0..{n - 1}, got {seat}")
+
+
+def _step_header(states: list[State], step: int, record: dict[str, Any]) -> str:
+    last = f"; last action: {record['actions'][step - 1]}" if step else ""
+    return f"step {step}/{len(states) - 1}{last}"
+
+
+@main.command()
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--to", "to", type=int, help="Print the board after N actions and stop.")
+@click.option("--end", is_flag=True, help="Print the final board and stop.")
+@click.option("--seat", type=int, help="View as this seat (default: the public view).")
+@click.option("--color/--no-color", default=None, help="Coloured board (default: when on a terminal).")
+def replay(file: str, to: int | None, end: bool, seat: int | None, color: bool | None) -> None:
+    """Step through a game record: enter = next, b = back, a number = jump, q = quit.
+
+    Example: ludus replay game.json --end
+    """
+    record = _read(file)
+    states = _states(record)
+    _check_seat(seat, states[0])
+    use_color = _use_color(color)
+    last = len(states) - 1
+    if to is not None or end:
+        step = last if end else to
+        if not 0 <= step <= last:
+            raise CLIError(f"--to must be 0..{last}, got {step}")
+        click.echo(_step_header(states, step, record))
+        _show(states[step], seat, use_color)
+        if states[step].is_terminal():
+            _results(states[step])
+        return
+    step = 0
+    while True:
+        click.echo(_step_header(states, step, record))
+        _show(states[step], seat, use_color)
+        if states[step].is_terminal():
+            _results(states[step])
+        while True:
+            try:
+                line = click.prompt("[enter] next, b back, N jump, q quit", default="", show_default=False,
+                                    prompt_suffix="> ").strip().lower()
+            except click.Abort:
+                return
+            if line in ("q", "quit", "exit"):
+                return
+            if line == "":
+                if step == last:
+                    click.echo("error: this is the last step")
+                    continue
+                step += 1
+            elif line in ("b", "back"):
+                if step == 0:
+                    click.echo("error: this is the first step")
+                    continue
+                step -= 1
+            elif line.isdigit() and int(line) <= last:
+                step = int(line)
+            else:
+                click.echo(f"error: {line!r} is not a command; steps run 0..{last}")
+                continue
+            break
+
+
+@main.command()
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--svg", "svg_out", type=click.Path(dir_okay=False), help="Write the board as SVG here ('-': stdout).")
+@click.option("--text", is_flag=True, help="Print the board as text.")
+@click.option("--step", type=int, help="After this many actions (default: the end of the record).")
+@click.option("--seat", type=int, help="View as this seat (default: the public view).")
+@click.option("--color/--no-color", default=None, help="Coloured text (default: when on a terminal).")
+def render(file: str, svg_out: str | None, text: bool, step: int | None, seat: int | None,
+           color: bool | None) -> None:
+    """Draw a record's board as SVG (--svg OUT) or text (--text).
+
+    Example: ludus render game.json --svg board.svg --step 40
+    """
+    record = _read(file)
+    states = _states(record)
+    _check_seat(seat, states[0])
+    last = len(states) - 1
+    if step is None:
+        step = last
+    if not 0 <= step <= last:
+        raise CLIError(f"--step must be 0..{last}, got {step}")
+    state = states[step]
+    renderer = _renderer(state.game.name)
+    if svg_out:
+        svg = renderer.render_svg(state.observation(seat))
+        if svg_out == "-":
+            click.echo(svg, nl=False)
+        else:
+            try:
+                Path(svg_out).write_text(svg, encoding="utf-8")
+            except OSError as exc:
+                raise CLIError(f"cannot write {svg_out}: {exc.strerror}") from None
+            click.echo(f"wrote {svg_out} (step {step}/{last})", err=True)
+    if text or not svg_out:
+        _show(state, seat, _use_color(color))
+
+
+# -- simulate -------------------------------------------------------------------------------
+
+def _table(title: str, key: str, rows: list[dict[str, Any]]):
+    from rich.table import Table
+
+    table = Table(title=title)
+    table.add_column(key)
+    for name in ("games", "mean", "stdev", "min", "max", "win rate"):
+        table.add_column(name, justify="right")
+    for row in rows:
+        table.add_row(str(row[key]), str(row["games"]), f"{row['mean']:.2f}", f"{row['stdev']:.2f}",
+                      str(row["min"]), str(row["max"]), f"{100 * row['win_rate']:.1f}%")
+    return table
+
+
+@main.command()
+@click.argument("game")
+@_with_game_options
+@click.option("--games", "-n", type=click.IntRange(min=1), default=10, show_default=True, help="Games to play.")
+@click.option("--bots", default="random", show_default=True,
+              help="Comma-separated bot names, rotated over the seats from game to game.")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True, help="Processes.")
+@click.option("--seed", type=int, help="Master seed (each game's seed is drawn from it).")
+@click.option("--json", "json_out", type=click.Path(dir_okay=False), help="Write per-game results as JSON lines.")
+@click.option("--progress/--no-progress", default=True, help="Show a progress bar on stderr.")
+def simulate(game: str, players: int | None, board: str | None, variant: str | None, rotation: bool | None,
+             extra: tuple[str, ...], games: int, bots: str, jobs: int, seed: int | None, json_out: str | None,
+             progress: bool) -> None:
+    """Play bots against each other and print score statistics per seat and per bot.
+
+    Example: ludus simulate garum --games 200 --bots random,greedy --jobs 2 --seed 1
+    """
+    from rich.console import Console
+
+    from ludus.arena.simulate import SimulationError, summarize
+    from ludus.arena.simulate import simulate as run
+
+    options = game_options(game, extra, players=players, board=board, variant=variant, rotation=rotation)
+    the_game = _load(game, options)
+    names = [b.strip() for b in bots.split(",") if b.strip()]
+    try:
+        results = run(game, options, names, games, jobs=jobs, seed=seed, progress=progress)
+    except SimulationError as exc:
+        raise click.ClickException(_one_line(str(exc))) from None
+    except ValueError as exc:
+        raise CLIError(_one_line(str(exc))) from None
+    if json_out:
+        try:
+            with open(json_out, "w", encoding="utf-8") as out:
+                for r in results:
+                    out.write(json.dumps({"game": game, "config": the_game.config, **r}) + "\n")
+        except OSError as exc:
+            raise CLIError(f"cannot write {json_out}: {exc.strerror}") from None
+    summary = summarize(results)
+    console = Console(file=sys.stdout, width=100)
+    config = " ".join(f"{k}={v}" for k, v in the_game.config.items())
+    console.print(f"{game} {config}: {summary['games']} games, bots {', '.join(names)}")
+    console.print(_table("Per seat", "seat", summary["seats"]))
+    console.print(_table("Per bot", "bot", summary["bots"]))
+
+
+# `ludus serve` (the HTTP/WebSocket server) is added here by the server package:
+#     main.add_command(serve)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

@@ -1,0 +1,264 @@
+"""The ``ludus`` command: play (bots and a human at the prompt), replay, render, simulate, bad input."""
+
+from __future__ import annotations
+
+import json
+import xml.etree.ElementTree as ET
+
+import pytest
+from click.testing import CliRunner
+
+import ludus
+from ludus.arena import lineup, simulate, summarize
+from ludus.cli import main
+
+BOTS_ONLY = ["play", "garum", "--seats", "random,random,random,random", "--seed", "3"]
+HUMAN_FIRST = ["play", "garum", "--seats", "human,random,random,random", "--seed", "5"]
+
+
+def run(args, input=None):
+    return CliRunner().invoke(main, args, input=input)
+
+
+def error_lines(output: str) -> list[str]:
+    """Error lines, without any prompt the terminal showed before them."""
+    return [line[line.index("error:"):] for line in output.splitlines() if "error:" in line]
+
+
+@pytest.fixture
+def record_file(tmp_path):
+    path = tmp_path / "game.json"
+    result = run(BOTS_ONLY + ["--save", str(path)])
+    assert result.exit_code == 0, result.output
+    return path
+
+
+def seats_of_actions(record):
+    """The seat that took each action of a record."""
+    state = ludus.load_game(record["game"], **record["config"]).new_initial_state(seed=record["seed"])
+    seats = []
+    for text in record["actions"]:
+        seats.append(state.current_player())
+        state.apply_action(text)
+    return seats
+
+
+# -- play ---------------------------------------------------------------------------------
+
+def test_play_bots_only_plays_a_whole_game_and_saves_a_record_that_replays(record_file):
+    result = run(BOTS_ONLY)
+    assert result.exit_code == 0, result.output
+    assert "Winner" in result.output
+    record = json.loads(record_file.read_text())
+    state = ludus.replay(record)
+    assert state.is_terminal()
+    scores = ", ".join(f"seat {s} {v}" for s, v in enumerate(state.scores()))
+    assert f"Scores: {scores}" in result.output
+    assert result.output.count("seat 1 (random):") == seats_of_actions(record).count(1)
+
+
+def test_play_is_reproducible_from_its_seed(record_file, tmp_path):
+    again = tmp_path / "again.json"
+    assert run(BOTS_ONLY + ["--save", str(again)]).exit_code == 0
+    assert json.loads(again.read_text()) == json.loads(record_file.read_text())
+
+
+def test_play_generic_options_reach_the_game(tmp_path):
+    path = tmp_path / "g.json"
+    result = run(["play", "garum", "--players", "3", "--board", "baelo_claudia", "--no-rotation",
+                  "-o", "variant=haruspex", "--seats", "random,random,random", "--seed", "1", "--save", str(path)])
+    assert result.exit_code == 0, result.output
+    config = json.loads(path.read_text())["config"]
+    assert (config["players"], config["board"], config["rotation"], config["variant"]) == (
+        3, "baelo_claudia", False, "haruspex")
+
+
+def _human_session(tmp_path, name, lines):
+    path = tmp_path / name
+    result = run(HUMAN_FIRST, input="\n".join([*lines, f"save {path}", "quit"]) + "\n")
+    assert result.exit_code == 0, result.output
+    assert "Traceback" not in result.output
+    return result, json.loads(path.read_text())
+
+
+def test_human_moves_by_number_then_save_and_quit(tmp_path):
+    result, record = _human_session(tmp_path, "h.json", ["1", "1"])
+    seats = seats_of_actions(record)
+    assert seats.count(0) == 2  # the tile, then the first worker choice
+    first = seats.index(0)
+    before = ludus.replay(record, upto=first)
+    assert record["actions"][first] == str(before.legal_actions()[0])
+    assert ludus.replay(record).current_player() == 0  # bots played on until the human's next turn
+    assert "game left after" in result.output
+    replayed = run(["replay", str(tmp_path / "h.json"), "--end"])
+    assert replayed.exit_code == 0, replayed.output
+
+
+def test_human_may_give_notation_instead_of_a_number(tmp_path):
+    _, by_number = _human_session(tmp_path, "n.json", ["3", "1"])
+    first = seats_of_actions(by_number).index(0)
+    text = by_number["actions"][first]
+    _, by_text = _human_session(tmp_path, "t.json", [text.lower(), "1"])
+    assert by_text == by_number
+
+
+def test_undo_takes_back_the_own_decision_within_the_turn(tmp_path):
+    _, plain = _human_session(tmp_path, "plain.json", ["1", "1"])
+    result, undone = _human_session(tmp_path, "undo.json", ["2", "undo", "1", "1"])
+    assert undone == plain
+    assert "undone:" in result.output
+
+
+def test_undo_at_the_start_of_a_turn_is_refused_and_changes_nothing(tmp_path):
+    _, plain = _human_session(tmp_path, "plain.json", ["1", "1"])
+    result, refused = _human_session(tmp_path, "refused.json", ["undo", "1", "1"])
+    assert refused == plain
+    assert error_lines(result.output) == ["error: nothing to undo in this turn"]
+
+
+def test_undo_never_crosses_the_end_of_the_turn(tmp_path):
+    _, plain = _human_session(tmp_path, "plain.json", ["1", "1"])
+    result, after = _human_session(tmp_path, "after.json", ["1", "1", "undo"])
+    assert after == plain
+    assert len(error_lines(result.output)) == 1
+
+
+def test_illegal_and_garbage_lines_give_one_line_errors_and_change_nothing(tmp_path):
+    _, plain = _human_session(tmp_path, "plain.json", ["1", "1"])
+    bad = ["hello there", "999", "0", "pass", "D h99", "c99.1 BBBB", "save"]
+    result, noisy = _human_session(tmp_path, "noisy.json", [*bad, "help", "1", "1"])
+    assert noisy == plain
+    errors = error_lines(result.output)
+    assert len(errors) == len(bad)
+    assert "undo" in result.output  # the help text
+
+
+def test_end_of_input_leaves_the_game_quietly():
+    result = run(HUMAN_FIRST, input="1\n")
+    assert result.exit_code == 0
+    assert "game left after" in result.output
+
+
+@pytest.mark.parametrize("args, says", [
+    (["play", "garum", "-o", "colour=pink"], "has no option 'colour'"),
+    (["play", "garum", "-o", "players=5"], "players=5 is not valid"),
+    (["play", "garum", "-o", "players"], "KEY=VALUE"),
+    (["play", "garum", "--variant", "tsar"], "variant='tsar' is not valid"),
+    (["play", "chess"], "unknown game 'chess'"),
+    (["play", "garum", "--seats", "human,robot,random,random"], "unknown seat 'robot'"),
+    (["play", "garum", "--seats", "human,random"], "2 seats given but the game has 4 players"),
+    (["play", "garum", "--no-such-flag"], "No such option"),
+])
+def test_bad_play_arguments_exit_2_with_one_error_line(args, says):
+    result = run(args)
+    assert result.exit_code == 2
+    assert result.output.startswith("error: ")
+    assert says in result.output
+    assert len(result.output.strip().splitlines()) == 1
+
+
+# -- replay and render ----------------------------------------------------------------------
+
+def test_replay_steps_forward_back_and_jumps(record_file):
+    result = run(["replay", str(record_file)], input="\n\nb\n7\nwhat\nq\n")
+    assert result.exit_code == 0, result.output
+    steps = [line.split(";")[0].split("> ")[-1] for line in result.output.splitlines() if "step " in line]
+    total = len(json.loads(record_file.read_text())["actions"])
+    assert steps == [f"step {n}/{total}" for n in (0, 1, 2, 1, 7)]
+    assert len(error_lines(result.output)) == 1
+
+
+def test_replay_to_a_step_and_to_the_end(record_file):
+    record = json.loads(record_file.read_text())
+    result = run(["replay", str(record_file), "--to", "3"])
+    assert result.exit_code == 0
+    assert result.output.startswith(f"step 3/{len(record['actions'])}; last action: {record['actions'][2]}")
+    end = run(["replay", str(record_file), "--end", "--seat", "1"])
+    assert end.exit_code == 0
+    assert "Winner" in end.output
+
+
+def test_render_writes_svg_and_text(record_file, tmp_path):
+    out = tmp_path / "board.svg"
+    result = run(["render", str(record_file), "--svg", str(out), "--step", "8", "--text"])
+    assert result.exit_code == 0, result.output
+    root = ET.fromstring(out.read_text())
+    fish = [g for g in root.iter("{http://www.w3.org/2000/svg}g") if g.get("class") == "fish"]
+    placed = ludus.replay(json.loads(record_file.read_text()), upto=8).observation(None)["placed"]
+    assert len(fish) == 4 * len(placed)
+    assert "cetarium" in result.output
+
+
+@pytest.mark.parametrize("content, says", [
+    (None, "cannot read"),
+    (b"\xff\xfe\x00garbage", "not a text file"),
+    ("{not json", "is not JSON"),
+    ("[1, 2]", "must be a JSON object"),
+    ('{"game": "garum", "config": {}, "seed": 1}', "lacks actions"),
+    ('{"game": "garum", "config": {"players": 9}, "seed": 1, "actions": []}', "cannot be loaded"),
+    ('{"game": "garum", "config": {}, "seed": 1, "actions": ["pass"]}', "action 1 ('pass') cannot be replayed"),
+    ('{"game": "garum", "config": {}, "seed": 1, "actions": ["fish"]}', "is not Garum notation"),
+])
+@pytest.mark.parametrize("command", [["replay"], ["render", "--text"]])
+def test_bad_record_files_exit_2_with_one_error_line(tmp_path, content, says, command):
+    path = tmp_path / "bad.json"
+    if isinstance(content, bytes):
+        path.write_bytes(content)
+    elif content is not None:
+        path.write_text(content)
+    result = run([command[0], str(path), *command[1:]])
+    assert result.exit_code == 2
+    assert result.output.startswith("error: ") and says in result.output
+    assert len(result.output.strip().splitlines()) == 1
+    assert "Traceback" not in result.output
+
+
+def test_render_refuses_a_step_beyond_the_record(record_file):
+    result = run(["render", str(record_file), "--step", "100000"])
+    assert result.exit_code == 2 and result.output.startswith("error: --step must be")
+
+
+# -- simulate -------------------------------------------------------------------------------
+
+def test_simulate_in_two_processes_writes_json_lines_and_a_table(tmp_path):
+    out = tmp_path / "games.jsonl"
+    result = run(["simulate", "garum", "--games", "4", "--bots", "random", "--jobs", "2", "--seed", "1",
+                  "--players", "2", "--json", str(out), "--no-progress"])
+    assert result.exit_code == 0, result.output
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [r["index"] for r in rows] == [0, 1, 2, 3]
+    assert all(r["game"] == "garum" and len(r["scores"]) == 2 for r in rows)
+    assert "Per seat" in result.output and "Per bot" in result.output and "win rate" in result.output
+
+
+def test_simulate_results_do_not_depend_on_the_number_of_jobs():
+    one = simulate("garum", {"players": 3}, ["random"], games=3, jobs=1, seed=9, progress=False)
+    two = simulate("garum", {"players": 3}, ["random"], games=3, jobs=2, seed=9, progress=False)
+    assert one == two
+    assert len({r["seed"] for r in one}) == 3
+
+
+def test_every_bot_plays_every_seat_over_rotated_games():
+    bots = ["random", "greedy"]
+    for players in (2, 3, 4):
+        seen = {(seat, name) for i in range(len(bots)) for seat, name in enumerate(lineup(bots, players, i))}
+        assert seen == {(seat, name) for seat in range(players) for name in bots}
+
+
+def test_summary_counts_shared_wins_as_fractions():
+    results = [
+        {"seats": ["a", "b"], "scores": [3, 3], "returns": [0.5, 0.5]},
+        {"seats": ["b", "a"], "scores": [5, 1], "returns": [1.0, 0.0]},
+    ]
+    summary = summarize(results)
+    by_bot = {row["bot"]: row for row in summary["bots"]}
+    assert by_bot["a"]["win_rate"] == 0.25 and by_bot["b"]["win_rate"] == 0.75
+    assert (by_bot["b"]["min"], by_bot["b"]["max"], by_bot["b"]["mean"]) == (3, 5, 4)
+    assert summary["seats"][0]["mean"] == 4 and summary["seats"][1]["stdev"] == pytest.approx(1.4142, abs=1e-3)
+
+
+def test_simulate_refuses_unknown_bots_and_options():
+    result = run(["simulate", "garum", "--bots", "random,oracle"])
+    assert result.exit_code == 2 and "unknown bot 'oracle'" in result.output
+    result = run(["simulate", "garum", "-o", "board=atlantis"])
+    assert result.exit_code == 2 and "board=atlantis is not valid" in result.output
