@@ -1,0 +1,100 @@
+"""Solitairix, the solo opponent: its whole turn runs automatically from the state's RNG.
+
+It draws the top card: same colour as the discard pile's top card moves the marker 2
+corners (else 1); same icon rotates the solo tile twice (else once). The active quarter
+lists actions in priority (ending in Farm), the worker swap and the market positions a
+Farm discards. Build, Battle and Recruit give it no bonus; markers beside stacks it
+empties are discarded. A summary of the turn is kept in ``state.last_sx`` for display.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from . import board as G
+
+if TYPE_CHECKING:
+    from .state import CeltaeState
+
+SX = 1  # Solitairix's owner index in solo games
+
+
+def solitairix_turn(state: CeltaeState) -> None:
+    d = state.data
+    card = state._draw_card()
+    top = state.discard[-1] if state.discard else -1
+    same_colour = card >= 0 and top >= 0 and card // 3 == top // 3
+    same_icon = card >= 0 and top >= 0 and card % 3 == top % 3
+    steps = 2 if same_colour else 1
+    state._move(SX, steps)
+    state.sx_quarter = (state.sx_quarter + (2 if same_icon else 1)) % 4
+    actions, swap, discards = d.solo_sides[state.sx_side][state.sx_quarter]
+    region = G.CORNER_REGION[state.marker]
+    adjacent = {k for k, r in G.ADJACENT[state.marker]}
+    chosen = G.FARM
+    for kind in actions:
+        if state.game.config["solo_adjacent"] and kind not in adjacent:
+            continue
+        if possible(state, kind, region, card):
+            chosen = kind
+            break
+    area = G.area_of(chosen, region)
+    do_swap(state, area, swap)
+    perform(state, chosen, region, card, discards)
+    if card >= 0:
+        state.discard.append(card)
+    state.last_sx = [card, steps, state.sx_quarter, chosen, region, swap]
+
+
+def possible(state: CeltaeState, kind: int, region: int, card: int) -> bool:
+    """Whether Solitairix can take ``kind`` (it skips only for the rulebook's reasons)."""
+    if kind == G.FARM:
+        return True
+    if kind == G.BUILD:
+        return card >= 0 and state.discs[SX] < len(state.data.disc_costs) \
+            and -1 in state.citadels[region * 4 + card // 3]
+    if kind == G.BATTLE:
+        return bool(state.roman[region])
+    return bool(state.druid[region])
+
+
+def do_swap(state: CeltaeState, area: int, swap: int) -> None:
+    """Refresh (free, no swap) or swap its worker with the left, middle or right one."""
+    if swap == 0:
+        state._refresh(area)
+        return
+    slot = swap - 1
+    row = state.areas[area]
+    if row[slot] < 0 or state.sx_worker < 0:
+        return
+    row[slot], state.sx_worker = state.sx_worker, row[slot]
+
+
+def perform(state: CeltaeState, kind: int, region: int, card: int, discards: tuple[int, ...]) -> None:
+    if kind == G.FARM:
+        row = state.market[region]
+        for i in discards:
+            if row[i] >= 0:
+                state.discard.append(row[i])
+                row[i] = -1
+        state._refill_market(region)
+    elif kind == G.BUILD:
+        idx = region * 4 + card // 3
+        cit = state.citadels[idx]
+        cit[cit.index(-1)] = SX
+        state.discs[SX] += 1
+        if -1 not in cit:
+            state.bonus_owner[idx] = SX
+    elif kind == G.BATTLE:
+        state.roman_won[SX].append(state.roman[region].pop())
+        if not state.roman[region]:
+            state._stack_emptied(SX, region)
+        if card >= 0 and state.cubes[SX] < state.data.cubes:
+            state._place_cube(SX, region, card % 3)
+    else:
+        state.druid_won[SX].append(state.druid[region].pop())
+        if not state.druid[region]:
+            state._stack_emptied(SX, region, druid=True)
+        if state.druid_supply[region] > 0:
+            state.druid_supply[region] -= 1
+            state.tribe[SX][G.D] += 1
