@@ -1,0 +1,180 @@
+"""Fixed-size numeric views of a game for learning code: actions as indices, observations as vectors.
+
+Every adapter (PettingZoo, Gymnasium, OpenSpiel) uses the same two pieces:
+
+* :class:`ActionMap` numbers ``game.all_actions()`` in its stable order, so that an action
+  index means the same move in every state of a configuration (``Discrete(n)``); the mask
+  of a state has a 1 at each legal action's index.
+* an :class:`Encoder` turns ``state.observation(seat)`` -- the seat's own view, never the
+  true state -- into a float32 vector of fixed length, and ``decode`` turns a vector back
+  into the facts it holds (so the layout is checked against the engine, not just written
+  down). Encoders are registered per game name; :func:`encoder_for` finds the one for a game.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..engine import Action, Game, IllegalActionError, State
+
+ENCODERS = {
+    "garum": "ludus.rl.encode_garum:GarumEncoder",
+    "celtae": "ludus.rl.encode_celtae:CeltaeEncoder",
+}
+"""Game name -> ``module:Class`` of its encoder (imported on first use)."""
+
+
+class ActionMap:
+    """The fixed numbering of every action that can ever be legal in one configuration."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.actions: list[Action] = list(game.all_actions())
+        self.index: dict[Action, int] = {}
+        self._by_text: dict[str, int] = {}
+        for i, action in enumerate(self.actions):
+            text = str(action)
+            if action in self.index or text in self._by_text:
+                raise ValueError(f"{game!r}.all_actions() lists {text} twice")
+            self.index[action] = i
+            self._by_text[text] = i
+
+    def __len__(self) -> int:
+        return len(self.actions)
+
+    def to_index(self, action: Action | str) -> int:
+        """The index of an Action or of its notation."""
+        if isinstance(action, str):
+            action = self.game.parse_action(action)
+        i = self.index.get(action)
+        if i is None:
+            i = self._by_text.get(str(action))
+        if i is None:
+            raise IllegalActionError(f"{action} can never be legal in {self.game!r}")
+        return i
+
+    def to_action(self, index: int) -> Action:
+        """The Action at ``index`` (an int, a NumPy integer, or a 0-d array)."""
+        i = int(index)
+        if not 0 <= i < len(self.actions):
+            raise IllegalActionError(f"action index {index!r} is outside 0..{len(self.actions) - 1}")
+        return self.actions[i]
+
+    def notation(self, index: int) -> str:
+        return str(self.to_action(index))
+
+    def legal_indices(self, state: State) -> list[int]:
+        return sorted(self.to_index(a) for a in state.legal_actions())
+
+    def mask(self, state: State) -> np.ndarray:
+        """int8 vector with 1 at every legal action of the seat to move (all 0 once over)."""
+        out = np.zeros(len(self.actions), dtype=np.int8)
+        legal = state.legal_actions()
+        if legal:
+            out[[self.to_index(a) for a in legal]] = 1
+        return out
+
+
+@dataclass(frozen=True)
+class Block:
+    """A named slice of the observation vector: ``vector[start:stop].reshape(shape)``."""
+
+    name: str
+    start: int
+    stop: int
+    shape: tuple[int, ...]
+    doc: str
+
+
+class Encoder:
+    """Base of the per-game encoders: a layout of named blocks and the bounds of each value.
+
+    Subclasses call :meth:`_block` in ``__init__`` to lay the vector out, then implement
+    :meth:`encode` (observation dict -> vector) and :meth:`decode` (vector -> facts).
+    """
+
+    game_name = ""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.blocks: dict[str, Block] = {}
+        self.size = 0
+        self._bounds: list[tuple[Block, float, float]] = []
+
+    def _block(self, name: str, shape: tuple[int, ...], doc: str, high: float = 1.0,
+               low: float = 0.0) -> Block:
+        block = Block(name, self.size, self.size + int(np.prod(shape)), shape, doc)
+        self.blocks[name] = block
+        self.size = block.stop
+        self._bounds.append((block, low, high))
+        return block
+
+    @property
+    def low(self) -> np.ndarray:
+        """Lower bound of every entry (0 except for quantities that can be negative)."""
+        out = np.zeros(self.size, dtype=np.float32)
+        for block, low, _high in self._bounds:
+            out[block.start:block.stop] = low
+        return out
+
+    @property
+    def high(self) -> np.ndarray:
+        """Upper bound of every entry."""
+        out = np.ones(self.size, dtype=np.float32)
+        for block, _low, high in self._bounds:
+            out[block.start:block.stop] = high
+        return out
+
+    def view(self, vector: np.ndarray, name: str) -> np.ndarray:
+        """The block ``name`` of ``vector`` in its shape (a view: writes go through)."""
+        b = self.blocks[name]
+        return vector[b.start:b.stop].reshape(b.shape)
+
+    def zeros(self) -> np.ndarray:
+        return np.zeros(self.size, dtype=np.float32)
+
+    def layout(self) -> str:
+        """The layout as a text table (used in the docs)."""
+        rows = [f"{'block':<16} {'slice':<14} {'shape':<12} meaning"]
+        for b in self.blocks.values():
+            rows.append(f"{b.name:<16} {f'{b.start}:{b.stop}':<14} {str(b.shape):<12} {b.doc}")
+        return "\n".join(rows)
+
+    def encode(self, observation: dict[str, Any]) -> np.ndarray:
+        raise NotImplementedError
+
+    def decode(self, vector: np.ndarray) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def max_game_length(self) -> int:
+        """An upper bound on the decisions of one game (OpenSpiel's GameInfo needs one)."""
+        raise NotImplementedError
+
+
+def encoder_for(game: Game) -> Encoder:
+    """The registered encoder of ``game``'s kind, bound to its configuration."""
+    target = ENCODERS.get(game.name)
+    if target is None:
+        raise ValueError(f"no observation encoder for game {game.name!r}; known: {', '.join(ENCODERS)}")
+    module, _, cls = target.partition(":")
+    return getattr(importlib.import_module(module), cls)(game)
+
+
+def has_encoder(name: str) -> bool:
+    """Whether the game ``name`` and its encoder can both be imported here."""
+    target = ENCODERS.get(name)
+    if target is None:
+        return False
+    module, _, cls = target.partition(":")
+    try:
+        importlib.import_module(module)
+        from ..engine import load_game
+
+        load_game(name)
+    except Exception:  # noqa: BLE001 - any failure means "not available in this checkout"
+        return False
+    return True
