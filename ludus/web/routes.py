@@ -1,0 +1,174 @@
+"""The routes the browser client adds to the server: pages, static files, metadata, SVG, replay.
+
+Rendering takes an observation the page already holds (the seat's own view, as the game API
+sent it), so this module never needs a seat's token or the hidden state: it cannot leak.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from typing import Annotated, Any
+
+from fastapi import Body, FastAPI
+from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+
+import ludus
+from ludus.engine import RecordError
+from ludus.engine.record import check_record
+from ludus.engine.registry import game_class
+
+from . import STATIC_DIR
+
+MAX_RECORD_ACTIONS = 20_000
+
+
+def _error(status: int, detail: str) -> JSONResponse:
+    return JSONResponse({"detail": detail}, status_code=status)
+
+
+def _page(name: str) -> FileResponse:
+    return FileResponse(STATIC_DIR / name, media_type="text/html", headers={"Cache-Control": "no-cache"})
+
+
+def _renderer(game: str) -> Any:
+    """The game's ``render_svg``, or None when that game has no SVG renderer yet."""
+    try:
+        module = importlib.import_module(f"ludus.{game}.render")
+    except ImportError:
+        return None
+    return getattr(module, "render_svg", None)
+
+
+def _svg(observation: Any, options: Any = None) -> str | None:
+    """The SVG of an observation, None if its game cannot draw one; ValueError for a bad one.
+
+    ``options`` are the renderer's keyword options (scalars only, e.g. ``highlight``).
+    """
+    if not isinstance(observation, dict) or observation.get("game") not in ludus.game_names():
+        raise ValueError(f"an observation must be an object whose 'game' is one of {ludus.game_names()}")
+    options = options or {}
+    if not isinstance(options, dict) or not all(
+        isinstance(k, str) and (v is None or isinstance(v, str | int | float | bool)) for k, v in options.items()
+    ):
+        raise ValueError("render options must be an object of names to numbers, strings or booleans")
+    render = _renderer(observation["game"])
+    if render is None:
+        return None
+    try:
+        return render(observation, **options)
+    except Exception as exc:  # a malformed observation must give an answer, not a crash
+        raise ValueError(f"cannot draw this observation: {type(exc).__name__}: {exc}") from None
+
+
+def _summary(cls: type) -> str:
+    """The first line of a game's docstring (its module's when the class has none)."""
+    doc = cls.__doc__ or sys.modules[cls.__module__].__doc__ or ""
+    return doc.strip().split("\n")[0]
+
+
+def meta() -> dict[str, Any]:
+    """Games with every option (name, choices, default, doc), and the bots a seat may hold."""
+    from ludus import bots
+
+    games = []
+    for name in ludus.game_names():
+        cls = game_class(name)
+        default = ludus.load_game(name)
+        games.append({
+            "name": name,
+            "doc": _summary(cls),
+            "options": [{"name": o.name, "choices": list(o.choices), "default": o.default, "doc": o.doc}
+                        for o in cls.options],
+            "default_players": default.num_players,
+            "svg": _renderer(name) is not None,
+        })
+    return {"games": games, "bots": bots.names()}
+
+
+def _highlight(observation: dict[str, Any]) -> dict[str, Any]:
+    """Garum's renderer outlines the round's cetarium when asked to."""
+    if observation.get("game") == "garum" and observation.get("cetarium"):
+        return {"highlight": observation["cetarium"]}
+    return {}
+
+
+def replay_step(record: Any, step: Any) -> dict[str, Any]:
+    """The public view after the first ``step`` actions of ``record`` (RecordError if unreadable)."""
+    check_record(record)
+    total = len(record["actions"])
+    if total > MAX_RECORD_ACTIONS:
+        raise RecordError(f"the record has {total} actions; at most {MAX_RECORD_ACTIONS} can be replayed")
+    if not isinstance(step, int) or isinstance(step, bool):
+        raise RecordError("step must be an integer")
+    if not 0 <= step <= total:
+        raise RecordError(f"step must be 0..{total}, got {step}")
+    state = ludus.replay(record, upto=step)
+    observation = state.observation(None)
+    return {
+        "game": record["game"],
+        "config": state.game.config,
+        "step": step,
+        "steps": total,
+        "action": record["actions"][step - 1] if step else None,
+        "actions": record["actions"],
+        "current_player": state.current_player(),
+        "terminal": state.is_terminal(),
+        "scores": state.scores(),
+        "winners": state.winners(),
+        "observation": observation,
+        "svg": _svg(observation, _highlight(observation)),
+        "breakdown": _breakdown(state),
+    }
+
+
+def _breakdown(state: Any) -> list[dict[str, Any]] | None:
+    """Each seat's score by category, for games whose state can tell it (a replay is public)."""
+    explain = getattr(state, "score_breakdown", None)
+    if not callable(explain):
+        return None
+    return [explain(seat) for seat in range(state.game.num_players)]
+
+
+def mount(app: FastAPI) -> None:
+    """Add the client's pages, static files and helper endpoints to ``app``."""
+
+    @app.get("/", include_in_schema=False)
+    def lobby_page() -> FileResponse:
+        return _page("index.html")
+
+    @app.get("/games/{game_id}", include_in_schema=False)
+    def game_page(game_id: str) -> FileResponse:
+        return _page("game.html")
+
+    @app.get("/replay", include_in_schema=False)
+    def replay_page() -> FileResponse:
+        return _page("replay.html")
+
+    @app.get("/api/meta")
+    def get_meta() -> dict[str, Any]:
+        return meta()
+
+    @app.post("/api/render")
+    def post_render(observation: Annotated[Any, Body()], options: Annotated[Any, Body()] = None) -> Response:
+        """SVG of an observation the caller already holds (its own seat's view)."""
+        try:
+            svg = _svg(observation, options)
+        except ValueError as exc:
+            return _error(422, str(exc))
+        if svg is None:
+            return _error(404, f"{observation['game']} has no SVG renderer yet")
+        return Response(svg, media_type="image/svg+xml", headers={"Cache-Control": "no-store"})
+
+    @app.post("/api/replay")
+    def post_replay(record: Annotated[Any, Body()], step: Annotated[Any, Body()] = 0) -> Any:
+        """Replay a posted record to ``step`` and return the public view there."""
+        try:
+            return replay_step(record, step)
+        except RecordError as exc:
+            return _error(422, str(exc))
+        except ValueError as exc:
+            return _error(422, str(exc))
+
+    app.mount("/static", StaticFiles(directory=STATIC_DIR), name="ludus-web-static")

@@ -1,0 +1,58 @@
+// The board on a page: the server's SVG (one renderer shared with `ludus render`), or the game
+// module's fallback drawing, plus a clickable overlay laid over the 16 x 16 board box.
+
+import * as celtae from "./celtae.js";
+import * as garum from "./garum.js";
+import * as generic from "./generic.js";
+import {svg} from "./util.js";
+
+const MODULES = {garum, celtae};
+
+export function gameModule(name) {
+  return MODULES[name] || generic;
+}
+
+/** Parse SVG text into an element, or null when it is not SVG. */
+export function parseSvg(text) {
+  if (!text) return null;
+  const doc = new DOMParser().parseFromString(text, "image/svg+xml");
+  const root = doc.documentElement;
+  if (!root || root.nodeName.toLowerCase() !== "svg" || doc.querySelector("parsererror")) return null;
+  return document.importNode(root, true);
+}
+
+/**
+ * Put a board into `wrap`: `svgText` from the server if given, else the module's own drawing.
+ * Returns {root, box}: box is where overlays go ([x, y, w, h] in the root's units) or null.
+ */
+export function showBoard(wrap, module, obs, svgText) {
+  let root = parseSvg(svgText);
+  const holder = document.createElement("div");
+  holder.className = "board-svg";
+  wrap.replaceChildren(holder);
+  if (root) {
+    holder.append(root);
+    const box = module.boardBox(root);
+    if (box || !module.overlays) return {root, box, units: box && module.units ? module.units(root) : [16, 16]};
+  }
+  root = module.drawBoard(obs);
+  holder.replaceChildren(root);
+  return {root, box: root instanceof SVGElement ? module.boardBox(root) : null, units: [16, 16]};
+}
+
+/** Lay `group` (drawn in the board's units, Garum: cells 0..16) over the board, replacing any previous one. */
+export function setOverlay(wrap, board, group) {
+  wrap.querySelector(".board-overlay")?.remove();
+  if (!group || !board?.box || !(board.root instanceof SVGElement)) return null;
+  const [x, y, w, h] = board.box;
+  const vb = board.root.getAttribute("viewBox") ||
+    `0 0 ${parseFloat(board.root.getAttribute("width")) || 100} ${parseFloat(board.root.getAttribute("height")) || 100}`;
+  const overlay = svg("svg", {class: "board-overlay", viewBox: vb,
+    preserveAspectRatio: board.root.getAttribute("preserveAspectRatio") || "xMidYMid meet"});
+  const [uw, uh] = board.units || [16, 16];
+  const inner = svg("g", {transform: `translate(${x} ${y}) scale(${w / uw} ${h / uh})`});
+  inner.append(group);
+  overlay.append(inner);
+  wrap.append(overlay);
+  return overlay;
+}

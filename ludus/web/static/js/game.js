@@ -1,0 +1,437 @@
+// The game page, /games/{id}?token=...: the seat's view, live over a WebSocket, moves by clicks.
+//
+// Every legal action of the seat to move is one button carrying data-action="<notation>" in the
+// list; the board adds clickable overlays (data-board-action) for two-step moves. The end screen
+// carries data-testid="game-over". Tools outside ludus can drive the page by those attributes.
+
+import {api, ApiError, apiText, meta, renderSvg, tokens, wsUrl} from "./api.js";
+import {gameModule, setOverlay, showBoard} from "./board.js";
+import {rulesButton} from "./rules.js";
+import {download, el, fill, say, seatName} from "./util.js";
+
+const $ = (id) => document.getElementById(id);
+const gameId = decodeURIComponent(location.pathname.replace(/\/+$/, "").split("/").pop());
+const params = new URLSearchParams(location.search);
+let token = params.get("token") || null;
+
+const page = {
+  view: null,
+  module: null,
+  hasSvg: false,
+  board: null,
+  boardKey: null,
+  boardSeq: 0,
+  selection: null,
+  busy: false,
+  seen: loadSeen(),
+  socket: null,
+  retries: 0,
+  overShown: false,
+  record: null,
+  keyHandler: () => false,
+};
+
+function loadSeen() {
+  try { return JSON.parse(sessionStorage.getItem(`ludus:seen:${gameId}`)) || {}; } catch { return {}; }
+}
+
+function saveSeen() {
+  try { sessionStorage.setItem(`ludus:seen:${gameId}`, JSON.stringify(page.seen)); } catch { /* private mode */ }
+}
+
+function message(text, kind = "error") {
+  say($("message"), text, kind);
+}
+
+function mySeat() {
+  return page.view ? page.view.seat : null;
+}
+
+function myTurn() {
+  const v = page.view;
+  return !!v && !v.terminal && v.legal_actions.length > 0;
+}
+
+function seatLabel(seat) {
+  const info = page.view?.seats?.find((s) => s.seat === seat);
+  let who = "";
+  if (info?.left) who = ` (${seat === mySeat() ? "you " : ""}left; ${info.bot || "a bot"} plays)`;
+  else if (seat === mySeat()) who = " (you)";
+  else if (info?.bot) who = ` (bot: ${info.bot})`;
+  else if (info?.free) who = " (open seat)";
+  return `${seatName(seat)}${who}`;
+}
+
+// -- rendering ------------------------------------------------------------------------------
+function render(view) {
+  if (page.view && view.version < page.view.version) return; // an older push arrived late
+  const prev = page.view;
+  const changed = !prev || prev.version !== view.version || prev.seat !== view.seat;
+  if (changed) {
+    page.selection = null;
+    if (prev && prev.observation && view.observation && prev.version !== view.version) {
+      page.seen = page.module.trackWorkers(prev.observation, view.observation, page.seen);
+      saveSeen();
+    }
+  }
+  page.view = view;
+  const body = document.body.dataset;
+  body.version = view.version;
+  body.myTurn = String(myTurn());
+  body.terminal = String(view.terminal);
+  body.seat = view.seat === null ? "spectator" : String(view.seat);
+  if (view.observation?.phase) body.phase = view.observation.phase;
+
+  $("title").textContent = `${view.game} · ${view.seat === null ? "spectating" : seatName(view.seat)}`;
+  document.title = `ludus — ${view.game}${myTurn() ? " (your turn)" : ""}`;
+  renderTurn(view);
+  renderSeats(view);
+  renderHands(view);
+  renderInteraction();
+  renderLog(view);
+  renderBoard(view);
+  if (view.terminal) renderOver(view);
+}
+
+function renderTurn(view) {
+  let turn;
+  if (view.terminal) {
+    turn = "Game over";
+  } else if (myTurn()) {
+    turn = "Your turn";
+  } else if (view.current_player >= 0) {
+    turn = `${seatLabel(view.current_player)} to move`;
+  } else {
+    turn = "Waiting";
+  }
+  $("turn").textContent = turn;
+  const timer = view.options?.turn_seconds;
+  fill($("phase"), page.module.status(view),
+    timer && !view.terminal ? ` · ${timer} s per turn, then a bot plays it` : "");
+  page.module.fillSummary($("summary"), view.observation);
+}
+
+function renderSeats(view) {
+  const rows = view.scores.map((score, seat) => el("tr", {class: seat === view.seat ? "seat-you" : null},
+    el("td", {}, view.current_player === seat && !view.terminal ? "▶ " : "", seatLabel(seat)),
+    el("td", {}, page.module.describeSeat(view.observation, seat)),
+    el("td", {class: "num", "data-testid": `score-${seat}`}, score)));
+  fill($("seats"), el("thead", {}, el("tr", {}, el("th", {}, "Seat"), el("th", {}, page.module.words.seatInfo), el("th", {class: "num"}, "Points"))),
+    el("tbody", {}, rows));
+}
+
+function renderHands(view) {
+  const content = page.module.hands(view.observation);
+  $("hands-panel").hidden = !content;
+  fill($("hands"), content);
+}
+
+function renderInteraction() {
+  const view = page.view;
+  const legal = myTurn() ? view.legal_actions : [];
+  const ctx = {
+    obs: view.observation,
+    legal,
+    board: page.board,
+    selection: page.selection,
+    setSelection(sel) {
+      page.selection = sel;
+      renderInteraction();
+      // the pressed control was redrawn: carry the keyboard on to the board's targets
+      document.querySelector(".board-overlay [data-board-action]")?.focus();
+    },
+    play,
+  };
+  const part = legal.length ? page.module.interaction(ctx) : {controls: null, overlay: null, onKey: () => false};
+  page.keyHandler = part.onKey;
+  let info = null;
+  if (view.terminal) info = el("p", {}, "The game is over.");
+  else if (view.seat === null) info = el("p", {}, "You are watching. Moves are made by the seats.");
+  else if (!legal.length) info = el("p", {}, "Waiting for the other seats…");
+  fill($("controls"), info, part.controls);
+  $("undo").disabled = view.seat === null || view.terminal || !legal.length;
+  $("leave").disabled = view.seat === null || view.terminal || !!view.seats?.find((s) => s.seat === view.seat)?.left;
+  $("play-panel").hidden = view.seat === null && !view.terminal;
+  fill($("legal"), legal.map((action) => el("button", {type: "button", "data-action": action,
+    onclick: () => play(action)}, action)));
+  $("moves").hidden = view.seat === null || view.terminal;
+  $("typed").hidden = !legal.length;
+  page.overlayGroup = part.overlay;
+  placeOverlay();
+}
+
+function placeOverlay() {
+  const overlay = setOverlay($("board"), page.board, page.overlayGroup);
+  if (!overlay) return;
+  const activate = (e) => {
+    const target = e.target.closest("[data-board-action], [data-board-area]");
+    if (!target) return false;
+    if (target.hasAttribute("data-board-action")) {
+      play(target.getAttribute("data-board-action"));
+    } else {
+      page.selection = {area: target.getAttribute("data-board-area")}; // a two-step move: which action there
+      renderInteraction();
+      document.querySelector("[data-choice]")?.focus();
+    }
+    return true;
+  };
+  overlay.addEventListener("click", activate);
+  overlay.addEventListener("keydown", (e) => {
+    if ((e.key === "Enter" || e.key === " ") && activate(e)) e.preventDefault();
+  });
+}
+
+async function renderBoard(view) {
+  const obs = view.observation;
+  const key = JSON.stringify(obs);
+  if (key === page.boardKey) return;
+  page.boardKey = key;
+  const seq = ++page.boardSeq;
+  let text = null;
+  if (page.hasSvg) {
+    try {
+      text = await renderSvg(obs, page.module.renderOptions(obs));
+    } catch (exc) {
+      message(`The board could not be drawn by the server (${exc.message}); showing a plain drawing.`);
+    }
+  }
+  if (seq !== page.boardSeq) return; // a newer view is being drawn
+  page.board = showBoard($("board"), page.module, obs, text);
+  document.body.dataset.boardVersion = view.version;
+  if (page.module.overlays) placeOverlay();
+  else renderInteraction(); // board targets are found in the drawing: build them once it is there
+}
+
+function renderLog(view) {
+  let entries;
+  if (page.record) {
+    entries = page.record.actions.map((text) => ({text}));
+  } else {
+    entries = page.module.moveLog(view.observation, page.seen);
+  }
+  fill($("log"), entries.map((e) => el("li", {}, page.module.logItem(e))));
+  $("log").scrollTop = $("log").scrollHeight;
+}
+
+async function renderOver(view) {
+  if (page.overShown) return;
+  page.overShown = true;
+  const winners = view.winners || [];
+  const section = el("section", {class: "panel game-over", "data-testid": "game-over", "aria-labelledby": "over-title"},
+    el("h2", {id: "over-title", tabindex: -1}, "Game over"),
+    el("p", {"data-testid": "winners"}, page.module.verdict?.(view) || (winners.length
+      ? `${winners.length > 1 ? "Shared win" : "Winner"}: ${winners.map(seatLabel).join(", ")}`
+      : "No winner")),
+    el("div", {id: "breakdown"}, page.module.breakdown(view, seatLabel)),
+    el("p", {class: "row"},
+      el("button", {type: "button", class: "primary", "data-testid": "download-record", onclick: downloadRecord},
+        "Download the record"),
+      el("a", {class: "button", href: `/replay?game=${encodeURIComponent(gameId)}`}, "Replay this game"),
+      el("a", {class: "button", href: "/"}, "New game")));
+  fill($("over-slot"), section);
+  section.querySelector("h2").focus();
+  try {
+    await loadRecord();
+    renderLog(view);
+    if (page.module.wantsBreakdown) {
+      // the record is public now: the server's replay of it tells each seat's score by category
+      const body = `{"step": ${page.record.actions.length}, "record": ${page.recordText}}`;
+      const end = JSON.parse(await apiText("POST", "/api/replay", {body}));
+      if (end.breakdown) fill($("breakdown"), page.module.breakdown({...view, breakdown: end.breakdown}, seatLabel));
+    }
+  } catch (exc) {
+    message(`The record is not available: ${exc.message}`);
+  }
+}
+
+async function loadRecord() {
+  if (page.recordText) return;
+  const text = await api("GET", `/api/games/${encodeURIComponent(gameId)}/record`, {raw: true});
+  page.record = JSON.parse(text); // for the actions; the text keeps the exact seed
+  page.recordText = text;
+}
+
+async function downloadRecord() {
+  try {
+    await loadRecord();
+    download(`ludus-${page.view.game}-${gameId}.json`, page.recordText);
+  } catch (exc) {
+    message(`Cannot download the record: ${exc.message}`);
+  }
+}
+
+// -- acting ---------------------------------------------------------------------------------
+async function play(action) {
+  if (page.busy) return;
+  if (!token) { message("You are watching: open the game with your seat's link to play."); return; }
+  page.busy = true;
+  document.body.dataset.busy = "true";
+  try {
+    const view = await api("POST", `/api/games/${encodeURIComponent(gameId)}/actions`,
+      {token, body: {action, version: page.view.version}});
+    message("");
+    page.seen = page.module.noteMove(page.seen, action);
+    saveSeen();
+    render(view);
+  } catch (exc) {
+    refused(exc, `Move "${action}" refused`);
+  } finally {
+    page.busy = false;
+    document.body.dataset.busy = "false";
+  }
+}
+
+async function undo() {
+  if (page.busy || !token) return;
+  page.busy = true;
+  try {
+    const view = await api("POST", `/api/games/${encodeURIComponent(gameId)}/undo`,
+      {token, body: {version: page.view.version}});
+    message("Your last decision was taken back.", "info");
+    page.seen = page.module.forgetMove(page.seen);
+    saveSeen();
+    render(view);
+  } catch (exc) {
+    refused(exc, "Undo refused");
+  } finally {
+    page.busy = false;
+  }
+}
+
+async function leave() {
+  if (!token || !confirm("Leave this game? A bot will play your seat so the others can finish.")) return;
+  try {
+    const left = await api("POST", `/api/games/${encodeURIComponent(gameId)}/leave`, {token});
+    message(`You left; ${left.bot} plays seat ${left.seat + 1} now.`, "info");
+    await refresh();
+  } catch (exc) {
+    refused(exc, "Leaving refused");
+  }
+}
+
+function refused(exc, what) {
+  const detail = exc instanceof ApiError ? exc.detail : String(exc);
+  const status = exc instanceof ApiError && exc.status ? ` (${exc.status})` : "";
+  message(`${what}${status}: ${detail}`);
+  document.body.dataset.refused = String(Number(document.body.dataset.refused || 0) + 1);
+  if (exc instanceof ApiError && (exc.status === 409 || exc.status === 403)) refresh();
+}
+
+async function refresh() {
+  try {
+    render(await api("GET", `/api/games/${encodeURIComponent(gameId)}`, {token}));
+  } catch (exc) {
+    message(`Cannot load the game: ${exc.message}`);
+  }
+}
+
+// -- live updates -----------------------------------------------------------------------------
+function connect() {
+  const conn = $("conn");
+  let socket;
+  try {
+    socket = new WebSocket(wsUrl(gameId, token));
+  } catch (exc) {
+    conn.className = "conn down";
+    conn.textContent = "offline";
+    return;
+  }
+  page.socket = socket;
+  socket.addEventListener("open", () => {
+    page.retries = 0;
+    conn.className = "conn live";
+    conn.textContent = "live";
+    document.body.dataset.live = "true";
+    document.body.dataset.connections = String(Number(document.body.dataset.connections || 0) + 1);
+  });
+  socket.addEventListener("message", (event) => {
+    let data;
+    try { data = JSON.parse(event.data); } catch { return; }
+    if (data.error) {
+      message(`Server: ${data.error.detail}`);
+      return;
+    }
+    if (data.observation !== undefined && data.version !== undefined) render(data);
+  });
+  socket.addEventListener("close", (event) => {
+    document.body.dataset.live = "false";
+    if (page.socket !== socket) return;
+    if (event.code >= 4400 && event.code < 4500) {
+      conn.className = "conn down";
+      conn.textContent = "closed";
+      return;
+    }
+    const delay = Math.min(5000, 300 * 2 ** page.retries++);
+    conn.className = "conn down";
+    conn.textContent = "reconnecting…";
+    if (page.retries > 1) refresh(); // meanwhile keep the view current over HTTP
+    setTimeout(connect, delay);
+  });
+}
+
+// -- invites ----------------------------------------------------------------------------------
+function renderInvites() {
+  const saved = tokens.load(gameId);
+  const invites = Object.entries(saved.invites || {});
+  if (!invites.length) return;
+  const section = $("invites");
+  section.hidden = false;
+  fill(section, el("h2", {}, "Invite links"), el("p", {class: "hint"}, "Send each link to one player: it opens that seat."),
+    invites.map(([seat, tok]) => {
+      const url = `${location.origin}/games/${encodeURIComponent(gameId)}?token=${encodeURIComponent(tok)}`;
+      return el("p", {}, `${seatName(Number(seat))}: `, el("input", {value: url, readonly: true, size: 30,
+        "aria-label": `invite link for ${seatName(Number(seat))}`, onfocus: (e) => e.target.select()}));
+    }),
+    el("p", {}, "Spectators: ", el("a", {href: `/games/${encodeURIComponent(gameId)}`}, "watch link")));
+}
+
+// -- start ------------------------------------------------------------------------------------
+document.addEventListener("keydown", (e) => {
+  if (e.target.closest && e.target.closest("input, textarea, select")) return;
+  if (e.key === "Escape") {
+    if (page.selection) { page.selection = null; renderInteraction(); e.preventDefault(); }
+    return;
+  }
+  if (e.ctrlKey || e.metaKey || e.altKey || !myTurn()) return;
+  if (page.keyHandler(e)) { e.preventDefault(); return; }
+  if (e.key === "u" || e.key === "U") { e.preventDefault(); undo(); }
+});
+
+$("undo").addEventListener("click", undo);
+$("leave").addEventListener("click", leave);
+$("typed").addEventListener("submit", (e) => {
+  e.preventDefault();
+  const text = $("typed-move").value.trim();
+  if (text) play(text).then(() => { $("typed-move").value = ""; });
+});
+
+async function start() {
+  let view;
+  try {
+    const info = await meta();
+    view = await api("GET", `/api/games/${encodeURIComponent(gameId)}`, {token});
+    page.module = gameModule(view.game);
+    page.hasSvg = !!info.games.find((g) => g.name === view.game)?.svg;
+  } catch (exc) {
+    if (exc instanceof ApiError && exc.status === 401 && token) {
+      message(`This link's seat token is not valid for this game (${exc.detail}). Showing the spectator view.`);
+      token = null;
+      return window.ludusGame = page; // for tests and debugging: the page's state (read-only by convention)
+start();
+    }
+    $("turn").textContent = "Cannot open this game";
+    message(exc instanceof ApiError && exc.status === 404 ? `No game "${gameId}".` : `Cannot load the game: ${exc.message}`);
+    return;
+  }
+  if (token) tokens.save(gameId, {mine: token});
+  $("rules").append(rulesButton(view.game));
+  const words = page.module.words;
+  $("hands-title").textContent = words.hands;
+  $("typed-move").placeholder = words.placeholder;
+  render(view);
+  renderInvites();
+  connect();
+}
+
+window.ludusGame = page; // for tests and debugging: the page's state (read-only by convention)
+start();

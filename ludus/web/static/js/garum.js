@@ -1,0 +1,403 @@
+// Garum in the browser: clickable overlays on the board, the hand picker, the log, the end tally.
+//
+// The board itself comes from the server's render_svg (the same renderer as `ludus render`);
+// drawBoard() below is a plain fallback used only when that renderer is missing.
+// Board geometry: 16 x 16 fish cells; cetarium n sits at grid[r][c] (4 x 4 cells); slot s of
+// a cetarium is its quarter 1 top-left, 2 top-right, 3 bottom-left, 4 bottom-right;
+// line hN is fish row N, vN fish column N.
+
+import {chip, el, fill, svg} from "./util.js";
+
+export const SPECIES = {
+  // the same fills as the server's renderer; a letter is always drawn on them
+  B: {colour: "blue", name: "tuna", fill: "#2b5fb8", ink: "#fff"},
+  G: {colour: "green", name: "mackerel", fill: "#2e8b3e", ink: "#fff"},
+  Y: {colour: "yellow", name: "mollusc", fill: "#e3b51c", ink: "#1d1d1d"},
+  R: {colour: "red", name: "shellfish", fill: "#c8372d", ink: "#fff"},
+};
+const PLACE = /^c(\d+)\.([1-4]) ([BGYR]{4})$/;
+const WORKER = /^([VD]) ([hv])(\d+)$/;
+const CHOOSE = /^choose c(\d+)$/;
+
+export const name = "garum";
+export const words = {hands: "Your tiles", seatInfo: "Colours", placeholder: "e.g. c14.2 BBGY, V h5, pass"};
+export const overlays = true; // moves are also clicked on the board
+
+/** A quarter turn clockwise of a tile's fish (reading order tl, tr, bl, br). */
+export function rotate(fish) {
+  return fish[2] + fish[0] + fish[3] + fish[1];
+}
+
+function turns(fish) {
+  const out = [fish];
+  for (let i = 0; i < 3; i++) {
+    fish = rotate(fish);
+    if (!out.includes(fish)) out.push(fish);
+  }
+  return out;
+}
+
+function cetariumAt(obs, n) {
+  for (let r = 0; r < obs.grid.length; r++) {
+    const c = obs.grid[r].indexOf(n);
+    if (c >= 0) return [r, c];
+  }
+  return null;
+}
+
+function slotOrigin(obs, cet, slot) {
+  const [gr, gc] = cetariumAt(obs, cet);
+  return [gc * 4 + 2 * ((slot - 1) % 2), gr * 4 + 2 * Math.floor((slot - 1) / 2)]; // x, y
+}
+
+function colourOf(obs, letter) {
+  return obs.colours.find((c) => c.colour === letter);
+}
+
+export function describeSeat(obs, seat) {
+  return obs.colours.filter((c) => c.player === seat).map((c) => chip(c.colour, `${c.name} (${c.species})`));
+}
+
+export function status(view) {
+  const obs = view.observation;
+  if (view.terminal) return "";
+  const who = obs.current_colour ? [" · colour ", chip(obs.current_colour, SPECIES[obs.current_colour].colour)] : [];
+  const doing = {
+    place: "place a tile", worker: "place a worker or pass", ghost: "place the ghost's tile",
+    choose: "choose the round's cetarium",
+  }[obs.phase] || obs.phase;
+  return [
+    `Round ${obs.round}/${obs.rounds}`,
+    obs.cetarium ? ` · cetarium ${obs.cetarium}` : "",
+    ...who,
+    ` · to ${doing}`,
+  ];
+}
+
+// -- tiles ------------------------------------------------------------------------------
+/** A 2 x 2 tile drawing with a letter on every fish. */
+export function tileSvg(fish, size = 2) {
+  const g = svg("svg", {viewBox: `0 0 ${size} ${size}`, role: "img", "aria-label": `tile ${fish}`});
+  g.append(fishCells(fish, 0, 0, size / 2));
+  return g;
+}
+
+function fishCells(fish, x, y, cell = 1) {
+  const g = svg("g");
+  [...fish].forEach((letter, i) => {
+    const sp = SPECIES[letter];
+    const cx = x + (i % 2) * cell;
+    const cy = y + Math.floor(i / 2) * cell;
+    g.append(
+      svg("rect", {x: cx + cell * 0.04, y: cy + cell * 0.04, width: cell * 0.92, height: cell * 0.92, rx: cell * 0.12,
+        fill: sp.fill, stroke: "#222", "stroke-width": cell * 0.04}),
+      svg("text", {x: cx + cell / 2, y: cy + cell * 0.68, "text-anchor": "middle", "font-size": cell * 0.55,
+        "font-family": "sans-serif", "font-weight": "700", fill: sp.ink}, letter),
+    );
+  });
+  return g;
+}
+
+// -- fallback board -------------------------------------------------------------------------
+/** The board drawn in the browser, only when the server has no SVG renderer. */
+export function drawBoard(obs) {
+  const root = svg("svg", {viewBox: "-1.4 -1.4 18.6 18.6", role: "img", "aria-label": "Garum board",
+    "data-board-box": "0 0 16 16"});
+  root.append(svg("rect", {x: -1.4, y: -1.4, width: 18.6, height: 18.6, fill: "#f6efe0"}));
+  const bonusAt = new Map(obs.bonuses.map((b) => [`${b.cell[0]},${b.cell[1]}`, b.kind]));
+  obs.grid.forEach((row, gr) => row.forEach((cet, gc) => {
+    if (!cet) return;
+    const x = gc * 4;
+    const y = gr * 4;
+    const current = cet === obs.cetarium;
+    root.append(svg("rect", {x, y, width: 4, height: 4, fill: "#e9dcc0", stroke: current ? "#ff9f1c" : "#6b5b3e",
+      "stroke-width": current ? 0.2 : 0.1}));
+    root.append(svg("path", {d: `M${x + 2} ${y}v4M${x} ${y + 2}h4`, stroke: "#6b5b3e", "stroke-width": 0.04,
+      "stroke-dasharray": "0.15 0.1"}));
+  }));
+  obs.fish.forEach((line, r) => [...line].forEach((ch, c) => {
+    if (SPECIES[ch]) {
+      root.append(fishCells(ch, c, r));
+    } else if (ch === "." && bonusAt.has(`${r},${c}`)) {
+      const kind = bonusAt.get(`${r},${c}`);
+      const sp = SPECIES[kind];
+      root.append(
+        svg("circle", {cx: c + 0.5, cy: r + 0.5, r: 0.36, fill: sp ? sp.fill : "#fff", stroke: "#222", "stroke-width": 0.04}),
+        svg("text", {x: c + 0.5, y: r + 0.68, "text-anchor": "middle", "font-size": 0.45, "font-weight": 700,
+          fill: sp ? sp.ink : "#000"}, kind === "*" ? "★" : kind),
+      );
+    }
+  }));
+  obs.grid.forEach((row, gr) => row.forEach((cet, gc) => {
+    if (!cet) return;
+    root.append(
+      svg("rect", {x: gc * 4 + 1.55, y: gr * 4 + 1.7, width: 0.9, height: 0.6, rx: 0.1, fill: "#fff", opacity: 0.85}),
+      svg("text", {x: gc * 4 + 2, y: gr * 4 + 2.15, "text-anchor": "middle", "font-size": 0.45, "font-weight": 700}, cet),
+    );
+  }));
+  for (let i = 0; i < 16; i++) {
+    root.append(
+      svg("text", {x: 16.15, y: i + 0.65, "font-size": 0.38, fill: "#555"}, `h${i + 1}`),
+      svg("text", {x: i + 0.5, y: 16.55, "font-size": 0.34, fill: "#555", "text-anchor": "middle"}, `v${i + 1}`),
+    );
+  }
+  for (const w of obs.workers) {
+    const axis = w.line[0];
+    const n = Number(w.line.slice(1)) - 1;
+    const [cx, cy] = axis === "h" ? [-0.7, n + 0.5] : [n + 0.5, -0.7];
+    const sp = SPECIES[w.colour];
+    const shape = w.kind === "D"
+      ? svg("rect", {x: cx - 0.45, y: cy - 0.45, width: 0.9, height: 0.9, fill: sp.fill, stroke: "#000", "stroke-width": 0.1})
+      : svg("circle", {cx, cy, r: 0.38, fill: sp.fill, stroke: "#000", "stroke-width": 0.05});
+    const g = svg("g", {}, svg("title", {}, `${sp.colour} ${w.kind === "D" ? "dominus" : "vilicus"} on ${w.line}`), shape,
+      svg("text", {x: cx, y: cy + 0.17, "text-anchor": "middle", "font-size": 0.45, "font-weight": 700, fill: sp.ink},
+        w.colour + (w.kind === "D" ? "D" : "")));
+    root.append(g);
+  }
+  return root;
+}
+
+export function renderOptions(obs) {
+  return obs.cetarium ? {highlight: obs.cetarium} : {};
+}
+
+/** Where the 16 x 16 fish grid lies in a board SVG, in its user units: [x, y, w, h] or null. */
+export function boardBox(root) {
+  const marked = root.getAttribute("data-board-box") || root.querySelector("[data-board-box]")?.getAttribute("data-board-box");
+  if (marked) {
+    const box = marked.trim().split(/[\s,]+/).map(Number);
+    if (box.length === 4 && box.every(Number.isFinite)) return box;
+  }
+  // the server's renderer draws every grid square as rect.cetarium or rect.hole: their union is the grid
+  const squares = [...root.querySelectorAll("rect.cetarium, rect.hole")];
+  if (squares.length) {
+    const num = (r, a) => parseFloat(r.getAttribute(a));
+    const x0 = Math.min(...squares.map((r) => num(r, "x")));
+    const y0 = Math.min(...squares.map((r) => num(r, "y")));
+    const x1 = Math.max(...squares.map((r) => num(r, "x") + num(r, "width")));
+    const y1 = Math.max(...squares.map((r) => num(r, "y") + num(r, "height")));
+    if ([x0, y0, x1, y1].every(Number.isFinite) && x1 > x0 && y1 > y0) return [x0, y0, x1 - x0, y1 - y0];
+  }
+  const node = root.querySelector("#board, [data-board], .board-grid");
+  if (node && typeof node.getBBox === "function") {
+    const b = node.getBBox();
+    if (b.width > 0 && b.height > 0) return [b.x, b.y, b.width, b.height];
+  }
+  return null;
+}
+
+// -- interaction -----------------------------------------------------------------------------
+/**
+ * The interactive part for the seat to move: returns {controls, overlay(group), onKey(e)}.
+ * ctx: {obs, legal, selection, setSelection(sel), play(action)}.
+ */
+export function interaction(ctx) {
+  const {obs, legal} = ctx;
+  const sel = ctx.selection || {};
+  const places = legal.map((a) => [a, a.match(PLACE)]).filter(([, m]) => m);
+  const workers = legal.map((a) => [a, a.match(WORKER)]).filter(([, m]) => m);
+  const chooses = legal.map((a) => [a, a.match(CHOOSE)]).filter(([, m]) => m);
+  const controls = el("div", {class: "garum-controls"});
+  const overlay = svg("g");
+  let onKey = () => false;
+
+  if (places.length) {
+    const legalFish = new Set(places.map(([, m]) => m[3]));
+    const tiles = obs.phase === "ghost" ? [obs.ghost_tile] : (colourOf(obs, obs.current_colour)?.hand || []);
+    const options = tiles.map((fish) => turns(fish).filter((f) => legalFish.has(f)));
+    const chosen = sel.tile !== undefined && options[sel.tile]?.length ? sel.tile : null;
+    const fish = chosen === null ? null : (options[chosen].includes(sel.fish) ? sel.fish : options[chosen][0]);
+    const pick = (i) => options[i]?.length && ctx.setSelection({tile: i, fish: options[i][0]});
+    const turn = () => {
+      if (chosen === null) return;
+      const list = options[chosen];
+      ctx.setSelection({tile: chosen, fish: list[(list.indexOf(fish) + 1) % list.length]});
+    };
+    const who = obs.phase === "ghost" ? "The ghost's tile" : "Your hand";
+    controls.append(
+      el("h3", {}, `${who} (colour `, chip(obs.current_colour), ")"),
+      el("p", {class: "hint", id: "garum-step"},
+        chosen === null ? "Step 1: pick a tile (keys 1–4)." : "Step 2: click a highlighted quarter of the cetarium, R turns the tile, Esc cancels."),
+      el("div", {class: "hand", role: "group", "aria-label": "tiles in hand"}, tiles.map((f, i) =>
+        el("button", {type: "button", class: "tile-btn", "data-tile": i, "aria-pressed": String(chosen === i),
+          "aria-label": `tile ${i + 1}: ${f}`, disabled: !options[i].length, onclick: () => pick(i)},
+        tileSvg(chosen === i ? fish : f), el("span", {}, String(i + 1))))),
+    );
+    if (chosen !== null) {
+      controls.append(
+        el("div", {class: "orientations", role: "group", "aria-label": "orientation"},
+          options[chosen].map((f) => el("button", {type: "button", class: "tile-btn", "data-orientation": f,
+            "aria-pressed": String(f === fish), "aria-label": `orientation ${f}`,
+            onclick: () => ctx.setSelection({tile: chosen, fish: f})}, tileSvg(f)))),
+        el("div", {class: "row"},
+          el("button", {type: "button", onclick: turn, disabled: options[chosen].length < 2}, "Turn (R)"),
+          el("button", {type: "button", "data-testid": "cancel", onclick: () => ctx.setSelection(null)}, "Cancel (Esc)")),
+      );
+      for (const [action, m] of places) {
+        if (m[3] !== fish) continue;
+        const cet = Number(m[1]);
+        const slot = Number(m[2]);
+        const [x, y] = slotOrigin(obs, cet, slot);
+        const hit = svg("rect", {x, y, width: 2, height: 2, class: "hit", tabindex: 0, role: "button",
+          "data-board-action": action, "aria-label": `place ${fish} in cetarium ${cet}, quarter ${slot}`});
+        const preview = svg("g", {class: "preview"}, fishCells(fish, x, y));
+        overlay.append(hit, preview);
+      }
+    }
+    onKey = (e) => {
+      if (/^[1-4]$/.test(e.key) && Number(e.key) <= tiles.length) { pick(Number(e.key) - 1); return true; }
+      if ((e.key === "r" || e.key === "R") && chosen !== null) { turn(); return true; }
+      return false;
+    };
+  }
+
+  if (workers.length || (legal.includes("pass") && obs.phase === "worker")) {
+    const kinds = [...new Set(workers.map(([, m]) => m[1]))];
+    const kind = kinds.includes(sel.kind) ? sel.kind : kinds[0];
+    const me = colourOf(obs, obs.current_colour);
+    controls.append(
+      el("h3", {}, "Place a worker (colour ", chip(obs.current_colour), ") or pass"),
+      el("div", {class: "row", role: "group", "aria-label": "worker"},
+        kinds.map((k) => el("button", {type: "button", "data-worker": k, "aria-pressed": String(k === kind),
+          onclick: () => ctx.setSelection({kind: k})},
+        k === "V" ? `Vilicus (${me?.vilicus ?? "?"} left)` : `Dominus (${me?.dominus ?? "?"} left)`)),
+        legal.includes("pass") ? el("button", {type: "button", onclick: () => ctx.play("pass")}, "Pass") : null),
+      el("p", {class: "hint"}, "Click a highlighted row or column (keys V / D pick the worker)."),
+    );
+    const [gr, gc] = cetariumAt(obs, obs.cetarium) || [0, 0];
+    for (const [action, m] of workers) {
+      if (m[1] !== kind) continue;
+      const n = Number(m[3]) - 1;
+      const label = `${kind === "V" ? "vilicus" : "dominus"} on ${m[2] === "h" ? "row" : "column"} ${m[2]}${n + 1}`;
+      const g = svg("g", {class: "hit line", tabindex: 0, role: "button", "data-board-action": action, "aria-label": label});
+      if (m[2] === "h") {
+        g.append(svg("rect", {x: -1.3, y: n + 0.1, width: gc * 4 + 1.3, height: 0.8}),
+          svg("rect", {x: gc * 4 + 4, y: n + 0.1, width: 13.3 - gc * 4, height: 0.8}));
+      } else {
+        g.append(svg("rect", {x: n + 0.1, y: -1.3, width: 0.8, height: gr * 4 + 1.3}),
+          svg("rect", {x: n + 0.1, y: gr * 4 + 4, width: 0.8, height: 13.3 - gr * 4}));
+      }
+      g.append(svg("title", {}, label));
+      overlay.append(g);
+    }
+    onKey = (e) => {
+      const k = e.key.toUpperCase();
+      if ((k === "V" || k === "D") && kinds.includes(k)) { ctx.setSelection({kind: k}); return true; }
+      if (k === "P" && legal.includes("pass")) { ctx.play("pass"); return true; }
+      return false;
+    };
+  }
+
+  if (chooses.length) {
+    controls.append(el("h3", {}, "Choose the round's cetarium"), el("p", {class: "hint"}, "Click a highlighted cetarium."));
+    for (const [action, m] of chooses) {
+      const at = cetariumAt(obs, Number(m[1]));
+      if (!at) continue;
+      overlay.append(svg("rect", {x: at[1] * 4, y: at[0] * 4, width: 4, height: 4, class: "hit", tabindex: 0,
+        role: "button", "data-board-action": action, "aria-label": `choose cetarium ${m[1]}`}));
+    }
+  }
+  return {controls, overlay, onKey};
+}
+
+/** Hands the seat may see (its own colours'), shown when it is not its turn too. */
+export function hands(obs) {
+  const mine = obs.colours.filter((c) => c.hand);
+  if (!mine.length) return null;
+  return el("div", {}, mine.map((c) => el("div", {class: "row"}, chip(c.colour), `${c.name}:`,
+    el("span", {class: "hand"}, c.hand.map((f) => el("span", {class: "tile-btn", "aria-label": `tile ${f}`}, tileSvg(f)))),
+    el("span", {class: "hint"}, `pile ${c.pile} · vilicus ${c.vilicus} · dominus ${c.dominus} · bonus ${c.bonus}`))));
+}
+
+// -- the move log --------------------------------------------------------------------------------
+/**
+ * The public move log rebuilt from the observation: placements in order, each worker after the
+ * placement it followed. `seen` maps a worker's line to the placement index it followed (known
+ * exactly when watched live); otherwise the last placement of its colour in a cetarium on that line.
+ */
+export function moveLog(obs, seen = {}) {
+  const entries = obs.placed.map((p) => ({colour: p.colour, text: `c${p.cetarium}.${p.slot} ${p.fish}`, cetarium: p.cetarium}));
+  const after = new Map();
+  const used = new Set(Object.values(seen));
+  for (const w of obs.workers) {
+    let at = seen[w.line];
+    if (at === undefined) {
+      const axis = w.line[0];
+      const n = Number(w.line.slice(1)) - 1;
+      for (let i = entries.length - 1; i >= 0; i--) {
+        const e = entries[i];
+        if (e.colour !== w.colour || used.has(i)) continue;
+        const [gr, gc] = cetariumAt(obs, e.cetarium);
+        if ((axis === "h" && Math.floor(n / 4) === gr) || (axis === "v" && Math.floor(n / 4) === gc)) { at = i; break; }
+      }
+    }
+    if (at === undefined) at = entries.length - 1;
+    used.add(at);
+    after.set(at, {colour: w.colour, text: `${w.kind} ${w.line}`});
+  }
+  const out = [];
+  entries.forEach((e, i) => {
+    out.push(e);
+    if (after.has(i)) out.push(after.get(i));
+  });
+  return out;
+}
+
+export function noteMove(seen) {
+  return seen; // every Garum move is public: the log is rebuilt from the observation
+}
+
+export function forgetMove(seen) {
+  return seen;
+}
+
+/** Record which placement each new worker followed, comparing two observations. */
+export function trackWorkers(prev, obs, seen) {
+  if (!prev) return seen;
+  const had = new Set(prev.workers.map((w) => w.line));
+  for (const w of obs.workers) {
+    if (had.has(w.line) || seen[w.line] !== undefined) continue;
+    for (let i = obs.placed.length - 1; i >= 0; i--) {
+      if (obs.placed[i].colour === w.colour) { seen[w.line] = i; break; }
+    }
+  }
+  return seen;
+}
+
+export function logItem(entry) {
+  return entry.colour ? [chip(entry.colour), " ", entry.text] : [entry.text];
+}
+
+// -- the end ---------------------------------------------------------------------------------------
+/** Each seat's score: bonuses and every scored line of each of its colours. */
+export function breakdown(view, seatLabel) {
+  const obs = view.observation;
+  const rows = [];
+  for (let seat = 0; seat < view.scores.length; seat++) {
+    for (const c of obs.colours.filter((x) => x.player === seat)) {
+      const lines = obs.lines.filter((l) => l.colour === c.colour);
+      const linePoints = lines.reduce((s, l) => s + l.points, 0);
+      rows.push(el("tr", {},
+        el("td", {}, seatLabel(seat)),
+        el("td", {}, chip(c.colour), ` ${c.name}`),
+        el("td", {class: "num"}, c.bonus),
+        el("td", {}, lines.length ? lines.map((l) => el("div", {},
+          `${l.kind === "D" ? "dominus" : "vilicus"} ${l.line}: ${l.specimens} fish → ${l.points}`)) : "—"),
+        el("td", {class: "num"}, linePoints),
+        el("td", {class: "num"}, c.bonus + linePoints)));
+    }
+    rows.push(el("tr", {class: "seat-total"}, el("th", {}, seatLabel(seat)), el("th", {colspan: 4}, "total"),
+      el("th", {class: "num", "data-testid": `total-${seat}`}, view.scores[seat])));
+  }
+  return el("table", {},
+    el("thead", {}, el("tr", {}, ["Seat", "Colour", "Bonuses", "Lines", "Line points", "Points"].map((h) =>
+      el("th", {class: ["Bonuses", "Line points", "Points"].includes(h) ? "num" : null}, h)))),
+    el("tbody", {}, rows));
+}
+
+export function fillSummary(node, obs) {
+  const order = obs.aureus?.order;
+  fill(node,
+    el("div", {}, `Board: ${obs.board} · round ${obs.round}/${obs.rounds} · revealed aureus: ${obs.aureus.revealed.join(", ") || "—"}`),
+    order ? el("div", {}, `Aureus order (Haruspex): ${order.join(", ")}`) : null);
+}

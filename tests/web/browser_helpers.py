@@ -1,0 +1,88 @@
+"""Steps the browser tests share: create a game in the lobby, wait for a turn, play by clicks."""
+
+from __future__ import annotations
+
+import random
+
+BODY = "document.body.dataset"
+
+
+def create_in_lobby(page, server: str, game: str, options: dict[str, str], seats: list[str]) -> None:
+    """Fill the lobby's form by clicks and create the game (options by their shown labels)."""
+    page.goto(server + "/")
+    page.check(f"[data-testid=game-{game}]")
+    for name, label in options.items():
+        page.select_option(f"#opt-{name}", label=label)
+    for i, kind in enumerate(seats):
+        page.select_option(f"#seat-{i}", value=kind)
+    page.click("[data-testid=create]")
+    page.wait_for_selector("[data-testid=created]")
+
+
+def open_my_seat(page) -> str:
+    """Follow the lobby's play link; returns the game id."""
+    page.click("[data-testid=play-link]")
+    page.wait_for_function(f"{BODY}.version !== undefined")
+    return page.url.split("/games/")[1].split("?")[0]
+
+
+def wait_turn(page, timeout: float = 20_000) -> str:
+    """Wait until this page may move ("mine") or the game is over ("over")."""
+    page.wait_for_function(
+        f"({BODY}.myTurn === 'true' || {BODY}.terminal === 'true') && {BODY}.busy !== 'true'", timeout=timeout)
+    return "over" if page.evaluate(f"{BODY}.terminal") == "true" else "mine"
+
+
+def version(page) -> int:
+    return int(page.evaluate(f"{BODY}.version"))
+
+
+def wait_version_after(page, before: int, timeout: float = 15_000) -> None:
+    page.wait_for_function(f"Number({BODY}.version) > {before}", timeout=timeout)
+
+
+def click_random_legal(page, rng: random.Random) -> str:
+    """Click one of the listed legal moves (buttons carrying data-action)."""
+    buttons = page.locator("#legal [data-action]")
+    count = buttons.count()
+    assert count > 0, "it is this page's turn but no legal move is offered"
+    button = buttons.nth(rng.randrange(count))
+    action = button.get_attribute("data-action")
+    button.click()
+    return action
+
+
+def garum_decision_by_board(page, rng: random.Random) -> str:
+    """One Garum decision by the two-step board clicks (tile, orientation, then a slot or a line)."""
+    phase = page.evaluate(f"{BODY}.phase")
+    if phase in ("place", "ghost"):
+        tiles = page.locator("[data-tile]:not([disabled])")
+        tiles.nth(rng.randrange(tiles.count())).click()
+        turns = page.locator("[data-orientation]")
+        if turns.count() > 1 and rng.random() < 0.5:
+            turns.nth(rng.randrange(turns.count())).click()
+        hits = page.locator(".board-overlay [data-board-action]")
+        target = hits.nth(rng.randrange(hits.count()))
+        action = target.get_attribute("data-board-action")
+        target.click()
+        return action
+    if phase == "worker":
+        lines = page.locator(".board-overlay [data-board-action]")
+        if lines.count() and rng.random() < 0.6:
+            kinds = page.locator("#controls [data-worker]")
+            if kinds.count() > 1 and rng.random() < 0.3:
+                kinds.nth(1).click()
+                lines = page.locator(".board-overlay [data-board-action]")
+            target = lines.nth(rng.randrange(lines.count()))
+            action = target.get_attribute("data-board-action")
+            target.locator("rect").first.click()
+            return action
+        page.click("#controls button:text-is('Pass')")
+        return "pass"
+    if phase == "choose":
+        hits = page.locator(".board-overlay [data-board-action]")
+        target = hits.nth(rng.randrange(hits.count()))
+        action = target.get_attribute("data-board-action")
+        target.click()
+        return action
+    raise AssertionError(f"unexpected Garum phase {phase!r}")

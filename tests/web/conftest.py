@@ -1,0 +1,91 @@
+"""Browser tests: the real server (uvicorn on a free loopback port, a temporary SQLite file) and
+Debian's Chromium driven by Playwright. Never downloads a browser."""
+
+from __future__ import annotations
+
+import os
+import socket
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = os.environ.get("LUDUS_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+    "--disable-sync", "--no-first-run",
+]
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "screenshots"
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _serving_pages(app) -> bool:
+    return any(getattr(route, "path", None) == "/games/{game_id}" for route in app.routes)
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory):
+    """Base URL of a live ludus server with the web client mounted."""
+    uvicorn = pytest.importorskip("uvicorn", reason="the server extra (uvicorn) is not installed")
+    from ludus.server.app import create_app
+    from ludus.web import mount
+
+    db = tmp_path_factory.mktemp("web") / "ludus.db"
+    app = create_app(f"sqlite:///{db}", bot_seconds=0.2)
+    if not _serving_pages(app):
+        mount(app)
+    port = _free_port()
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
+    srv = uvicorn.Server(config)
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not srv.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            raise RuntimeError("the test server did not start")
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    srv.should_exit = True
+    thread.join(timeout=10)
+
+
+@pytest.fixture(scope="session")
+def browser():
+    sync_api = pytest.importorskip("playwright.sync_api", reason="the Python package playwright is not installed")
+    if not Path(CHROMIUM).exists():
+        if os.environ.get("CI"):
+            pytest.fail(f"no Chromium at {CHROMIUM}: scripts/setup installs it from scripts/system-packages.txt")
+        pytest.skip(f"no Chromium at {CHROMIUM}: apt-get install chromium (scripts/system-packages.txt lists it)")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def context(browser):
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+    ctx.set_default_timeout(15_000)
+    yield ctx
+    ctx.close()
+
+
+@pytest.fixture
+def page(context):
+    pg = context.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda exc: errors.append(str(exc)))
+    pg.js_errors = errors
+    return pg
+
+
+@pytest.fixture(scope="session")
+def screenshots() -> Path:
+    SCREENSHOTS.mkdir(exist_ok=True)
+    return SCREENSHOTS
