@@ -1,4 +1,6 @@
-"""Solitairix, the solo opponent: its whole turn runs automatically from the state's RNG.
+"""Solitairix, the solo opponent: its turn runs automatically from the state's RNG.
+
+The turn pauses after the move when it leaves progress decisions to the human (rulings 5, 30).
 
 It draws the top card: same colour as the discard pile's top card moves the marker 2
 corners (else 1); same icon rotates the solo tile twice (else once). The active quarter
@@ -19,15 +21,29 @@ if TYPE_CHECKING:
 SX = 1  # Solitairix's owner index in solo games
 
 
-def solitairix_turn(state: CeltaeState) -> None:
+def solitairix_turn(state: CeltaeState) -> bool:
+    """Play Solitairix's turn, or resume it after its move.
+
+    Returns False when its move left progress decisions to the human (a crossing, the flip):
+    they are taken at once, inside the move (ruling 5), so the turn stops there and the
+    state resumes it once they are done.
+    """
+    from .state import C_SX_CARD, C_SX_MOVED, C_SX_STEPS
+
     d = state.data
-    card = state._draw_card()
-    top = state.discard[-1] if state.discard else -1
-    same_colour = card >= 0 and top >= 0 and card // 3 == top // 3
-    same_icon = card >= 0 and top >= 0 and card % 3 == top % 3
-    steps = 2 if same_colour else 1
-    state._move(SX, steps)
-    state.sx_quarter = (state.sx_quarter + (2 if same_icon else 1)) % 4
+    ctx = state.ctx
+    if not ctx[C_SX_MOVED]:
+        card = state._draw_card()
+        top = state.discard[-1] if state.discard else -1
+        same_colour = card >= 0 and top >= 0 and card // 3 == top // 3
+        same_icon = card >= 0 and top >= 0 and card % 3 == top % 3
+        steps = 2 if same_colour else 1
+        ctx[C_SX_CARD], ctx[C_SX_STEPS], ctx[C_SX_MOVED] = card, steps, 1
+        state._move(SX, steps)
+        state.sx_quarter = (state.sx_quarter + (2 if same_icon else 1)) % 4
+        if state.pending:
+            return False
+    card, steps = ctx[C_SX_CARD], ctx[C_SX_STEPS]
     actions, swap, discards = d.solo_sides[state.sx_side][state.sx_quarter]
     region = G.CORNER_REGION[state.marker]
     adjacent = {k for k, r in G.ADJACENT[state.marker]}
@@ -44,6 +60,7 @@ def solitairix_turn(state: CeltaeState) -> None:
     if card >= 0:
         state.discard.append(card)
     state.last_sx = [card, steps, state.sx_quarter, chosen, region, swap]
+    return True
 
 
 def possible(state: CeltaeState, kind: int, region: int, card: int) -> bool:

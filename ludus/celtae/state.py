@@ -53,8 +53,12 @@ _NESTED2 = {"areas", "market", "hands", "known", "active", "tribe", "citadels", 
 C_ANY, C_KIND, C_REGION, C_AREA, C_REFRESHED, C_BOOST, C_BUDGET, C_COLOUR, C_PAY, C_ICON, C_RECRUITED, \
     C_RMAX, C_DPAID, C_DRAWS, C_TAKEN = range(15)
 _CTX0 = [0, -1, -1, -1, 0, 0, 0, -1, 0, -1, 0, 0, 0, 0, 0]
+# Solitairix's turn reuses the context: its drawn card, its steps, and whether it has moved yet (its
+# turn pauses after the move while the human places markers or decides the flip: rulings 5, 16, 30)
+C_SX_CARD, C_SX_STEPS, C_SX_MOVED = C_COLOUR, C_BUDGET, C_TAKEN
 
 _K = A.ACT
+RESAMPLE_TRIES = 200  # re-deals tried for a hand that must still pay for a Build under way
 
 
 class CeltaeState(State):
@@ -453,12 +457,14 @@ class CeltaeState(State):
         self.pending.pop(0)
 
     def _settle(self) -> None:
-        """Drop placements with no free progress slot (the marker is discarded)."""
+        """Drop placements with no free progress slot (the marker is discarded); resume Solitairix."""
         d = self.data
         while self.pending and self.pending[0][0] != P_FLIP:
             if any(self.prog_marks[i] < d.progress_cards[c][3] for i, c in enumerate(self.prog_cards)):
                 return
             self.pending.pop(0)
+        if not self.pending and self.solo and self.turn == 1 and self.phase == START and self._solitairix_step():
+            self._end_turn()  # Solitairix's turn waited for the human's decisions: it resumes now
 
     def _apply_main(self, a: Act) -> None:
         ph = self.phase
@@ -851,13 +857,21 @@ class CeltaeState(State):
     # -- turn order -----------------------------------------------------------------------------------
     def _start_turn(self) -> None:
         self.ctx = list(_CTX0)
-        if self.solo and self.turn == 1:
-            from .solo import solitairix_turn
-
-            solitairix_turn(self)
-            self._end_turn()
-            return
         self.phase = START
+        if self.solo and self.turn == 1 and self._solitairix_step():
+            self._end_turn()
+
+    def _solitairix_step(self) -> bool:
+        """Run or resume Solitairix's turn; False while the human has progress decisions to take first.
+
+        Decisions pending from the human's own turn (a stack marker) are taken before Solitairix
+        starts, and those its move triggers (a crossing, the flip) before its swap and action.
+        """
+        from .solo import solitairix_turn
+
+        if self.pending:
+            return False
+        return solitairix_turn(self)
 
     def _end_action(self) -> None:
         self._end_turn()
@@ -880,12 +894,9 @@ class CeltaeState(State):
                         self.stage = 2
                         self.turns_left = 2
             self.ctx = list(_CTX0)
-            if self.solo and self.turn == 1:
-                from .solo import solitairix_turn
-
-                solitairix_turn(self)
-                continue
             self.phase = START
+            if self.solo and self.turn == 1 and self._solitairix_step():
+                continue
             return
 
     # -- results -------------------------------------------------------------------------------------
@@ -919,26 +930,7 @@ class CeltaeState(State):
         return observe(self, seat)
 
     def _resample(self, seat: int, rng: random.Random) -> None:
-        # cards: everything in the deck and in other hands that is not publicly known
-        pool = list(self.deck)
-        unknown_counts = []
-        for q in range(self.n):
-            if q == seat:
-                unknown_counts.append(0)
-                continue
-            hidden = [self.hands[q][k] - self.known[q][k] for k in range(12)]
-            for k in range(12):
-                pool += [k] * hidden[k]
-            unknown_counts.append(sum(hidden))
-        rng.shuffle(pool)
-        for q in range(self.n):
-            if q == seat:
-                continue
-            h = list(self.known[q])
-            for _ in range(unknown_counts[q]):
-                h[pool.pop()] += 1
-            self.hands[q] = h
-        self.deck = pool
+        self._deal_hidden_cards(seat, rng)
         # the tiles under the top of each Roman and Druid stack
         for stacks, tiles in ((self.roman, self.data.roman_tiles), (self.druid, self.data.druid_tiles)):
             seen = {s[-1] for s in stacks if s}
@@ -955,6 +947,52 @@ class CeltaeState(State):
             for q in range(self.n):
                 if q != seat and self.flip_choice[q] >= 0:
                     self.flip_choice[q] = rng.randrange(2)
+
+    def _deal_hidden_cards(self, seat: int, rng: random.Random) -> None:
+        """Re-deal the deck and the unknown part of other hands (a Build under way stays payable)."""
+        pool = list(self.deck)
+        unknown_counts = []
+        for q in range(self.n):
+            if q == seat:
+                unknown_counts.append(0)
+                continue
+            hidden = [self.hands[q][k] - self.known[q][k] for k in range(12)]
+            for k in range(12):
+                pool += [k] * hidden[k]
+            unknown_counts.append(sum(hidden))
+        true_hands, true_deck = self.hands, self.deck
+        for _ in range(RESAMPLE_TRIES):
+            rng.shuffle(pool)
+            rest = list(pool)
+            hands = [h if q == seat else list(self.known[q]) for q, h in enumerate(true_hands)]
+            for q in range(self.n):
+                if q != seat:
+                    for _ in range(unknown_counts[q]):
+                        hands[q][rest.pop()] += 1
+            self.hands, self.deck = hands, rest
+            if self._build_still_payable():
+                return
+        # a Build begun by another seat that almost no deal can pay for: keep the true cards
+        self.hands, self.deck = true_hands, true_deck
+
+    def _build_still_payable(self) -> bool:
+        """Whether the mover can still pay for the Build they have chosen (a re-dealt hand must)."""
+        p, ctx, ph = self.turn, self.ctx, self.phase
+        if p >= self.n or ctx[C_KIND] != G.BUILD:
+            return True
+        region = ctx[C_REGION]
+        if ph == BUILD_PAY:
+            c = ctx[C_COLOUR]
+            return sum(self.hands[p][3 * c:3 * c + 3]) >= ctx[C_PAY]
+        if ph == BUILD_COLOUR:
+            return self._can_pay(p, region, self._builders(p))
+        if ph == EXTRA:
+            return self._can_pay(p, region, self._builders(p) + self.tokens[p])
+        if ph == SWAP:
+            return bool(self._legal_swaps(p))
+        if ph == REFRESH:
+            return self._build_possible(p, region, self.strength[p])
+        return True
 
     # -- copies and saving -------------------------------------------------------------------------------
     def _copy_into(self, other: CeltaeState) -> None:

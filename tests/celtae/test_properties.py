@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import ludus
-from ludus.celtae.state import ENLIST_PHASES
+from ludus.celtae.state import C_SX_CARD, C_SX_MOVED, ENLIST_PHASES
 
 from .helpers import CONFIGS, play_random
 
@@ -20,7 +20,9 @@ def check(s) -> None:
     """Components conserved, values within bounds."""
     d = s.data
     counts = [0] * 12
-    for k in s.deck + s.discard + [k for row in s.market for k in row if k >= 0]:
+    # Solitairix's drawn card is off the deck while its turn waits for the human's progress decisions
+    waiting = [s.ctx[C_SX_CARD]] if s.solo and s.turn == 1 and s.ctx[C_SX_MOVED] and s.ctx[C_SX_CARD] >= 0 else []
+    for k in s.deck + s.discard + waiting + [k for row in s.market for k in row if k >= 0]:
         counts[k] += 1
     for h in s.hands:
         assert min(h) >= 0
@@ -128,3 +130,53 @@ def test_clone_is_independent(config, seed, upto):
     before = state.to_json()
     play_random(state.clone(), seed=seed + 7)
     assert state.to_json() == before
+
+
+def test_resample_keeps_a_build_under_way_payable():
+    """Another seat has chosen Build: every re-dealt hand can still pay for it (no dead end)."""
+    from ludus.celtae import board as G
+
+    from .helpers import play, put, set_hand, started
+
+    s = started(3)
+    put(s, marker=G.SE, strength=[0, 0, 0], tokens=[0, 0, 0], discs=[6, 0, 0],  # the 7th disc costs 4
+        areas=[[0, 0, 0]] * 4, centre=[0, 0, 0])
+    s.active[0] = [1, 1, 1, 0]
+    s.tribe[0] = [0, 0, 0, 0, 0]
+    set_hand(s, 0, "Ow Ow Ot")
+    play(s, "move 2", "build N")  # SE -> NW: 1 builder, no builder to swap for: 3 cards of one colour
+    dealt = set()
+    for seed in range(30):
+        other = s.resample(1, seed)
+        assert other.observation(1) == s.observation(1)
+        hand = other.hands[0]
+        dealt.add(tuple(hand))
+        assert sum(hand) == 3 and max(sum(hand[3 * c:3 * c + 3]) for c in range(4)) == 3
+        assert other.legal_actions()
+        play_random(other, seed=seed, upto=12)
+    assert len(dealt) > 1  # the hand is really re-dealt, not kept
+
+
+def test_resample_redeals_the_tiles_under_the_stack_tops_and_unrevealed_flips():
+    from ludus.celtae import board as G
+
+    from .helpers import play, put, started
+
+    s = started(4)
+    stacks, flips = set(), set()
+    for seed in range(20):
+        other = s.resample(2, seed)
+        for mine, theirs, tiles in ((s.roman, other.roman, s.data.roman_tiles),
+                                    (s.druid, other.druid, s.data.druid_tiles)):
+            for a, b in zip(mine, theirs, strict=True):
+                assert b[-1] == a[-1] and [tiles[t][0] for t in b] == [tiles[t][0] for t in a]
+        stacks.add(repr((other.roman, other.druid)))
+    assert len(stacks) > 1  # hidden tiles are re-dealt; the tops and the 1-on-2 layout are kept
+    put(s, marker=G.NE, track=s.data.flip_at + 1)
+    play(s, "move 1", "progress 1", "flip")  # seat 0 decides; seat 1 is to decide
+    for seed in range(20):
+        other = s.resample(1, seed)
+        assert other.flip_choice[1:] == [-1, -1, -1] and other.observation(1) == s.observation(1)
+        flips.add(other.flip_choice[0])
+    assert flips == {0, 1}  # seat 1 cannot know seat 0's choice
+    assert all(s.resample(0, seed).flip_choice[0] == 1 for seed in range(5))  # seat 0 knows its own

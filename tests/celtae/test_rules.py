@@ -653,3 +653,72 @@ def test_ruling_9_farm_or_build_is_announced_before_the_swap():
     assert s.ctx[1] == G.FARM and all(a.startswith(("swap", "done")) for a in legal(s))
     play(s, "swap F 1")  # no farmer left: only the free card
     assert s.discs[0] == 0 and sum(s.hands[0]) == 2 and s.turn == 1  # it stayed a Farm
+
+
+# -- progress: exactly the NE -> SE crossing (the marker returns to, or passes, its start) ---------------
+
+
+@pytest.mark.parametrize("corner,steps,crosses", [
+    ("NE", 1, True), ("NE", 2, True), ("NE", 3, True),     # a 3-step move from NE passes SE too
+    ("SE", 1, False), ("SE", 2, False), ("SE", 3, False),  # SE -> ... -> NE stops short of the river
+    ("SW", 1, False), ("SW", 2, False), ("SW", 3, True),
+    ("NW", 1, False), ("NW", 2, True), ("NW", 3, True),
+])
+def test_progress_triggers_exactly_when_the_marker_crosses_from_ne_to_se(corner, steps, crosses):
+    s = started(3)
+    put(s, marker={"NE": G.NE, "SE": G.SE, "SW": G.SW, "NW": G.NW}[corner], strength=[3, 0, 0], teutates=2)
+    track = s.track
+    play(s, f"move {steps}")
+    assert s.pending == ([[P_TRACK, 2]] if crosses else [])
+    assert s.track == track - crosses and s.teutates == (0 if crosses else 2)
+
+
+def test_tie_break_discs_and_tribe_then_tiles_decides_the_winner():
+    s = started(2)
+    put(s, discs=[3, 2], tribe=[[1, 0, 0, 0, 1], [1, 1, 1, 0, 0]], roman_won=[[0], []], druid_won=[[], [0, 1]],
+        phase=20, leaders=[-1, -1], strength=[0, 0], cubes=[0, 0])
+    set_hand(s, 0, "")
+    set_hand(s, 1, "")
+    assert s.is_terminal() and s.scores()[0] == s.scores()[1]
+    assert s.winners() == [1]  # 5 = 5 discs and workers; 1 < 2 tiles
+    put(s, discs=[2, 2], tribe=[[1, 1, 0, 0, 0]] * 2, roman_won=[[0], [1]], druid_won=[[], []])
+    assert s.scores()[0] == s.scores()[1] and s.winners() == [0, 1] and s.returns() == [0.5, 0.5]  # still tied: a shared victory
+
+
+def test_ruling_24_h_needs_all_four_cubes():
+    s = started(2)
+    put(s, cubes=[4, 3])
+    assert s.score_breakdown(0)["H"] == 1 and s.score_breakdown(1)["H"] == 0
+
+
+def test_ruling_7_a_token_as_an_extra_noble_recruits_one_more():
+    s = started(2)
+    put(s, marker=G.SE, strength=[0, 0], tokens=[1, 0], druid=[[], []], areas=[row("F F F")] * 4)
+    s.active[0] = workers("F B S")
+    s.tribe[0] = [0, 0, 0, 0, 0]
+    play(s, "move 2", "recruit N")  # SE -> NW
+    while s.phase != 6:  # to the token decision
+        s.apply_action("done")
+    play(s, "extra", "enlist F")
+    assert "done" in legal(s)  # 1 + 1 virtual noble: a second recruit is allowed
+    play(s, "enlist B")
+    assert s.phase != 15 and s.tribe[0] == workers("F B", 5)  # and no third
+
+
+@pytest.mark.parametrize("players,trigger", [(2, 0), (2, 1), (4, 1), (4, 3)])
+def test_ruling_22_the_round_ends_then_double_turns_from_the_first_player(players, trigger):
+    import random
+
+    s = started(players)
+    put(s, marker=G.NE, turn=trigger, track=1, teutates=(trigger + 1) % players)
+    play(s, "move 1", "progress 1")  # the last track marker: the end is triggered
+    assert s.stage == 1 and s.track == 0
+    starts = []
+    rng = random.Random(players * 10 + trigger)
+    while not s.is_terminal():
+        before = s.phase
+        s.apply_action(rng.choice(s.legal_actions()))
+        if s.phase == START and before != START:
+            starts.append(s.turn)
+    finish = list(range(trigger + 1, players))  # single turns up to the one before the first player
+    assert starts == finish + [seat for seat in range(players) for _ in (1, 2)]

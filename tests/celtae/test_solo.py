@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 import ludus
 from ludus.celtae import board as G
 from ludus.celtae.solo import SX, solitairix_turn
-from ludus.celtae.state import P_TRACK, START
+from ludus.celtae.state import FIGHT, P_STACK, P_TRACK, START
 
 from .helpers import (
     ORANGE,
@@ -122,10 +124,11 @@ def test_ruling_28_solitairix_acts_away_from_the_marker_unless_solo_adjacent():
     for adjacent, expected in ((False, "recruit"), (True, "build")):
         s = solo(solo_adjacent=adjacent)
         # at SE Recruit is not beside the marker; quarter 3 of side 1 tries recruit, build, farm
-        put(s, marker=G.NE, sx_side=0, sx_quarter=1, discard=[card("Pt")])
+        put(s, marker=G.NE, sx_side=0, sx_quarter=1, discard=[card("Pt")], turn=SX)
         s.deck.append(card("Of"))
-        solitairix_turn(s)
-        assert s.marker == G.SE
+        assert not solitairix_turn(s)  # NE -> SE crosses the river: the human places the marker first
+        play(s, "progress 1")
+        assert s.marker == G.SE and s.turn == 0
         if expected == "recruit":
             assert s.druid_won[SX]
         else:
@@ -223,22 +226,34 @@ def test_solo_win_against_the_difficulty_target(difficulty, target, monkeypatch)
     assert s.winners() == [] and s.returns() == [0.0]
 
 
-def test_solo_end_human_double_turn_then_solitairix():
+def test_solo_end_human_double_turn_then_solitairix(monkeypatch):
+    from ludus.celtae import solo as solo_module
+
+    order = []
+    real = solo_module.solitairix_turn
+
+    def recorded(state):
+        done = real(state)
+        if done:
+            order.append("X")
+        return done
+
+    monkeypatch.setattr(solo_module, "solitairix_turn", recorded)
     s = solo(5)
     put(s, marker=G.NE, track=1)
     play(s, "move 1")  # the human triggers the end
     assert s.stage == 1
     play(s, "progress 1")
-    starts = 0
     import random
 
     rng = random.Random(0)
     while not s.is_terminal():
-        before = s.phase
+        before = (s.phase, s.turn, len(order))
         s.apply_action(rng.choice(s.legal_actions()))
-        if s.phase == START and before != START:
-            starts += 1
-    assert starts == 2  # Solitairix's turn ran; then the human's double turn (2 starts), then Solitairix's
+        if s.phase == START and s.turn == 0 and (before[0] != START or len(order) != before[2]):
+            order.append("H")
+    # the human finishes the turn; Solitairix's turn ends the round; then the human's double turn, then its
+    assert order == ["X", "H", "H", "X", "X"]
     assert s.stage == 2
 
 
@@ -250,3 +265,81 @@ def test_solo_leader_flip_is_the_human_decision():
         str(a) for a in s.legal_actions())
     play(s, "flip")
     assert s.leader_side[0] == 1
+
+
+def _end_human_turn(s) -> None:
+    """Decline every optional choice until the human's turn is over (or a decision is pending)."""
+    while s.turn == 0 and not s.pending:
+        s.apply_action("done")
+
+
+def test_ruling_5_a_crossing_on_solitairix_move_is_placed_before_its_action():
+    s = solo()
+    put(s, marker=G.NW, strength=[0, 0], tokens=[0, 0], discard=[card("Pt")], sx_side=0, sx_quarter=2)
+    s.hands[0] = [0] * 12
+    s.known[0] = [0] * 12
+    s.deck.append(card("Of"))  # Solitairix will draw it: a different colour, 1 corner, NE -> SE
+    last, deck = list(s.last_sx), len(s.deck)
+    play(s, "move 1", "battle N")  # NW -> NE: no crossing for the human
+    _end_human_turn(s)
+    # Solitairix has drawn and moved; its swap and action wait for the human's placement
+    assert s.pending == [[P_TRACK, 0]] and s.current_player() == 0 and s.turn == SX
+    assert s.marker == G.SE and len(s.deck) == deck - 1 and card("Of") not in s.discard[-1:]
+    assert s.last_sx == last and s.sx_quarter == 3
+    json.dumps(s.observation(0))
+    assert s.resample(0, 1).observation(0) == s.observation(0)
+    play(s, "progress 1")
+    assert s.turn == 0 and s.phase == START and not s.pending
+    assert s.discard[-1] == card("Of") and s.last_sx[0] == card("Of") and s.last_sx[4] == G.SOUTH
+
+
+def test_ruling_16_a_stack_marker_is_placed_before_solitairix_turn():
+    s = solo()
+    put(s, marker=G.SE, strength=[8, 0], tokens=[1, 0], roman=[[roman_tile(s, 5)], list(s.roman[1])],
+        discard=[card("Pt")])
+    s.hands[0] = [0] * 12
+    s.known[0] = [0] * 12
+    s.deck.append(card("Of"))  # Solitairix's card: 1 corner, SE -> SW, no crossing
+    deck = len(s.deck)
+    play(s, "anywhere", "battle N")
+    while s.phase != FIGHT:
+        s.apply_action("done")
+    play(s, "fight")  # the last tile of the North: no card for a cube, so the turn ends
+    assert s.pending == [[P_STACK, 0]] and s.turn == SX
+    assert len(s.deck) == deck and s.marker == G.SE and not s.last_sx  # Solitairix has not drawn yet
+    play(s, "progress 1")
+    assert s.turn == 0 and s.phase == START and not s.pending
+    assert s.marker == G.SW and s.discard[-1] == card("Of") and s.last_sx[0] == card("Of")
+
+
+def test_ruling_30_end_triggered_on_solitairix_move_then_double_turns(monkeypatch):
+    from ludus.celtae import solo as solo_module
+
+    order = []
+    real = solo_module.solitairix_turn
+
+    def recorded(state):
+        done = real(state)
+        order.append("X" if done else "x")  # x: paused after its move
+        return done
+
+    monkeypatch.setattr(solo_module, "solitairix_turn", recorded)
+    s = solo(4)
+    put(s, marker=G.NW, track=1, strength=[0, 0], tokens=[0, 0])
+    s.hands[0] = [0] * 12
+    s.known[0] = [0] * 12
+    play(s, "move 1", "battle N")  # NW -> NE: the human does not cross
+    _end_human_turn(s)
+    assert order == ["x"] and s.stage == 1 and s.pending == [[P_TRACK, 0]]  # Solitairix crossed: the end
+    play(s, "progress 1")
+    assert order == ["x", "X"] and s.turn == 0 and s.stage == 2  # its turn ended the round
+    order.append("H")  # the human's double turn begins
+    import random
+
+    rng = random.Random(0)
+    while not s.is_terminal():
+        before = (s.phase, len(order))
+        s.apply_action(rng.choice(s.legal_actions()))
+        if s.phase == START and s.turn == 0 and (before[0] != START or len(order) != before[1]):
+            order.append("H")
+    assert order == ["x", "X", "H", "H", "X", "X"]  # the human's double turn, then Solitairix's
