@@ -68,7 +68,7 @@ def progress_text(state: CeltaeState, card: int) -> str:
 
 
 def observe(state: CeltaeState, seat: int | None) -> dict[str, Any]:
-    from .state import P_FLIP, P_STACK, PHASE_TEXT
+    from .state import C_SX_CARD, C_SX_MOVED, P_FLIP, P_STACK, PHASE_TEXT
 
     d = state.data
     cur = state.current_player()
@@ -146,6 +146,9 @@ def observe(state: CeltaeState, seat: int | None) -> dict[str, Any]:
                 "card": card_name(card) if card >= 0 else None, "steps": steps,
                 "action": f"{A.ACT_VERBS[kind]} {'NS'[region]}"},
             "target": d.targets[state.game.config["difficulty"]],
+            # its card, public while its turn waits for the human's progress decisions (ruling 5)
+            "drawn": card_name(state.ctx[C_SX_CARD])
+            if state.turn == 1 and state.ctx[C_SX_MOVED] and state.ctx[C_SX_CARD] >= 0 else None,
         }
     if seat is not None and seat == cur:
         obs["legal"] = [str(a) for a in state.legal_actions()]

@@ -54,6 +54,7 @@ solo                 (15,)         solo: present, side/2, quarter/4, discs/9, cu
                                    target easy/normal/hard, last turn steps/3, has last turn
 solo_worker          (6,)          Solitairix's worker: none, F, B, S, N, D
 solo_last            (22,)         its last turn: card (none or kind), action (none or 8)
+solo_drawn           (13,)         its card drawn this turn, while the turn waits: none or kind
 ===================  ============  ================================================================
 """
 
@@ -149,6 +150,7 @@ class CeltaeEncoder(Encoder):
         b("solo", (15,), "Solitairix numbers", high=4.0)
         b("solo_worker", (6,), "Solitairix worker")
         b("solo_last", (13 + len(ACTIONS),), "Solitairix last turn: card, action")
+        b("solo_drawn", (13,), "Solitairix card drawn this turn (none or kind)")
 
     def max_game_length(self) -> int:
         """A generous bound: random play takes under 300 decisions."""
@@ -263,6 +265,7 @@ class CeltaeEncoder(Encoder):
             if last is not None:
                 solo_last[0 if last["card"] is None else 1 + CARDS.index(last["card"])] = 1.0
                 solo_last[13 + ACTIONS.index(last["action"])] = 1.0
+            view(v, "solo_drawn")[0 if sx["drawn"] is None else 1 + CARDS.index(sx["drawn"])] = 1.0
         return v
 
     # -- decode --------------------------------------------------------------------------
@@ -313,6 +316,7 @@ class CeltaeEncoder(Encoder):
                 "target": self.targets[TARGETS[int(solo[10:13].argmax())]],
                 "last_turn": {"card": _pick(last_view[:13], (None, *CARDS)), "steps": back(solo[13], 3),
                               "action": _pick(last_view[13:], ACTIONS)} if has_last else None,
+                "drawn": _pick(view(vector, "solo_drawn"), (None, *CARDS)),
             }
         progress_cards = view(vector, "progress_card")
         marks = view(vector, "progress_marks")

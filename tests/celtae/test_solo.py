@@ -287,9 +287,11 @@ def test_ruling_5_a_crossing_on_solitairix_move_is_placed_before_its_action():
     assert s.marker == G.SE and len(s.deck) == deck - 1 and card("Of") not in s.discard[-1:]
     assert s.last_sx == last and s.sx_quarter == 3
     json.dumps(s.observation(0))
+    assert s.observation(None)["solitairix"]["drawn"] == "Of"  # the waiting card is public
     assert s.resample(0, 1).observation(0) == s.observation(0)
     play(s, "progress 1")
     assert s.turn == 0 and s.phase == START and not s.pending
+    assert s.observation(None)["solitairix"]["drawn"] is None
     assert s.discard[-1] == card("Of") and s.last_sx[0] == card("Of") and s.last_sx[4] == G.SOUTH
 
 
