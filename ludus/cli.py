@@ -555,8 +555,20 @@ def simulate(game: str, players: int | None, board: str | None, variant: str | N
     console.print(_table("Per bot", "bot", summary["bots"]))
 
 
-# `ludus serve` (the HTTP/WebSocket server) is added here by the server package:
-#     main.add_command(serve)
+@main.command()
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on (loopback by default).")
+@click.option("--port", default=8000, show_default=True, type=click.IntRange(1, 65535), help="Port to listen on.")
+@click.option("--database", "database_url", envvar="LUDUS_DATABASE_URL", default=None,
+              help="sqlite:///path.db (default ./ludus.db) or postgresql+psycopg://user:pw@host/db.")
+def serve(host: str, port: int, database_url: str | None) -> None:
+    """Run the online play server: HTTP API, WebSocket and the browser client."""
+    try:
+        from .server import serve as run_server
+    except ImportError as exc:
+        raise CLIError(f"the server needs the 'server' extra (pip install 'ludus[server]'): {exc}") from None
+    shown = "localhost" if host in ("127.0.0.1", "::1") else host
+    click.echo(f"ludus: open http://{shown}:{port}/ in a browser (Ctrl-C stops the server)")
+    run_server(host, port, database_url)
 
 
 if __name__ == "__main__":  # pragma: no cover

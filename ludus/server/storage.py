@@ -8,14 +8,17 @@ game row's ``version`` is the arbiter of who moved first.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import queue
+import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import (
     BigInteger,
@@ -25,6 +28,7 @@ from sqlalchemy import (
     Engine,
     Float,
     ForeignKey,
+    Index,
     Integer,
     MetaData,
     String,
@@ -37,8 +41,10 @@ from sqlalchemy import (
 )
 from sqlalchemy.engine import make_url
 
+T = TypeVar("T")
 DEFAULT_URL = "sqlite:///./ludus.db"
 NOTIFY_CHANNEL = "ludus_games"
+SQLITE_SYNCHRONOUS = {"FULL": "FULL", "NORMAL": "NORMAL"}.get(os.environ.get("LUDUS_SQLITE_SYNCHRONOUS", "FULL"), "FULL")
 
 metadata = MetaData()
 
@@ -55,6 +61,7 @@ games = Table(
     Column("status", String(16), nullable=False),
     Column("created_at", Float, nullable=False),
     Column("updated_at", Float, nullable=False),
+    Index("ix_games_status", "status"),
 )
 
 seats = Table(
@@ -120,6 +127,8 @@ def database_url(url: str | None = None) -> str:
         parsed = parsed.set(drivername="postgresql+psycopg")
     if not parsed.drivername.startswith(("sqlite", "postgresql")):
         raise ValueError(f"unsupported database {parsed.drivername!r}: use sqlite:///file or postgresql+psycopg://")
+    if parsed.drivername.startswith("sqlite") and parsed.database in (None, "", ":memory:"):
+        raise ValueError("an SQLite database must be a file (sqlite:///path/to/ludus.db), not in memory")
     return parsed.render_as_string(hide_password=False)
 
 
@@ -135,6 +144,7 @@ class Store:
         self.url = database_url(url)
         self.is_sqlite = self.url.startswith("sqlite")
         self.engine = self._make_engine()
+        self._committer = GroupCommitter(self.engine) if self.is_sqlite else None
 
     def _make_engine(self) -> Engine:
         if self.is_sqlite:
@@ -150,7 +160,7 @@ class Store:
                 cur = dbapi_conn.cursor()
                 cur.execute("PRAGMA journal_mode=WAL")
                 # FULL: a commit is on disk before the action is acknowledged.
-                cur.execute("PRAGMA synchronous=FULL")
+                cur.execute(f"PRAGMA synchronous={SQLITE_SYNCHRONOUS}")
                 cur.execute("PRAGMA foreign_keys=ON")
                 cur.execute("PRAGMA busy_timeout=30000")
                 cur.close()
@@ -176,10 +186,17 @@ class Store:
         with self.engine.connect() as conn, conn.begin():
             yield conn
 
-    @contextmanager
-    def write(self) -> Iterator[Connection]:
+    def transact(self, work: Callable[[Connection], T]) -> T:
+        """Run ``work(conn)`` in a write transaction; return its result once it is committed.
+
+        An exception from ``work`` rolls back everything it did and is raised here. On SQLite
+        one writer thread runs the work of concurrent callers together and commits it with a
+        single disk sync (group commit); each caller's work sits in a SAVEPOINT of its own.
+        """
+        if self._committer is not None:
+            return self._committer.submit(work)
         with self.engine.connect().execution_options(ludus_write=True) as conn, conn.begin():
-            yield conn
+            return work(conn)
 
     def lock_game(self, conn: Connection, game_id: str) -> GameRow | None:
         """The game row, locked against other writers until the transaction ends."""
@@ -198,10 +215,11 @@ class Store:
         rows = conn.execute(select(seats).where(seats.c.game_id == game_id).order_by(seats.c.seat))
         return [SeatRow(r.seat, r.kind, r.token_hash, bool(r.claimed), r.left_to) for r in rows]
 
-    def actions(self, conn: Connection, game_id: str) -> list[tuple[int, str]]:
-        """(seat, notation) of every action, in order."""
+    def actions(self, conn: Connection, game_id: str, start: int = 0) -> list[tuple[int, str]]:
+        """(seat, notation) of every action from ply ``start`` on, in order."""
         rows = conn.execute(
-            select(actions.c.seat, actions.c.action).where(actions.c.game_id == game_id).order_by(actions.c.ply)
+            select(actions.c.seat, actions.c.action)
+            .where(actions.c.game_id == game_id, actions.c.ply >= start).order_by(actions.c.ply)
         )
         return [(r.seat, r.action) for r in rows]
 
@@ -262,4 +280,92 @@ class Store:
         return make_url(self.url).set(drivername="postgresql").render_as_string(hide_password=False)
 
     def dispose(self) -> None:
+        if self._committer is not None:
+            self._committer.stop()
         self.engine.dispose()
+
+
+@dataclass
+class _Job:
+    work: Callable[[Connection], Any]
+    done: threading.Event = field(default_factory=threading.Event)
+    result: Any = None
+    error: BaseException | None = None
+
+
+class GroupCommitter:
+    """The single SQLite writer of this process: batches of work, one COMMIT (one fsync) each.
+
+    While one batch is being synced to disk, the next one gathers, so the cost of the sync
+    is shared by every game that moved meanwhile instead of queueing them one sync each.
+    """
+
+    MAX_BATCH = 256
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self.queue: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
+        self._thread: threading.Thread | None = None
+        self._start_lock = threading.Lock()
+
+    def submit(self, work: Callable[[Connection], T]) -> T:
+        job = _Job(work)
+        with self._start_lock:
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="ludus-sqlite-writer", daemon=True)
+                self._thread.start()
+        self.queue.put(job)
+        job.done.wait()
+        if job.error is not None:
+            raise job.error
+        return job.result
+
+    def stop(self) -> None:
+        with self._start_lock:
+            if self._thread is not None:
+                self.queue.put(None)
+                self._thread.join(timeout=10)
+                self._thread = None
+
+    def _run(self) -> None:
+        conn: Connection | None = None
+        stopping = False
+        while not stopping:
+            first = self.queue.get()
+            if first is None:
+                break
+            jobs = [first]
+            while len(jobs) < self.MAX_BATCH:
+                try:
+                    job = self.queue.get_nowait()
+                except queue.Empty:
+                    break
+                if job is None:
+                    stopping = True
+                    break
+                jobs.append(job)
+            try:
+                if conn is None:
+                    conn = self.engine.connect().execution_options(ludus_write=True)
+                with conn.begin():
+                    for job in jobs:
+                        savepoint = conn.begin_nested()
+                        try:
+                            job.result = job.work(conn)
+                        except BaseException as exc:
+                            savepoint.rollback()
+                            job.error = exc
+                        else:
+                            savepoint.commit()
+            except BaseException as exc:  # the batch did not commit: none of it is stored
+                for job in jobs:
+                    if job.error is None:
+                        job.error, job.result = exc, None
+                if conn is not None:
+                    with contextlib.suppress(Exception):
+                        conn.close()
+                conn = None
+            for job in jobs:
+                job.done.set()
+        if conn is not None:
+            conn.close()

@@ -1,0 +1,471 @@
+"""Load and fault benchmark of the play server, over loopback only.
+
+``--clients`` concurrent simulated clients play ``--games`` whole games with random legal
+moves: HTTP for actions and views, one WebSocket per game that must see every game to its
+end. It prints actions/s, p50/p99 latency per action, error counts, then replays every
+stored record and checks its final state and that every acknowledged action is in it.
+
+``--fault`` kills a server process with SIGKILL during the run (``--kill-after`` seconds)
+and starts it again on the same port; clients ride it out and resume from the server's view.
+``--processes 2`` runs several server processes on one database (PostgreSQL: each game's
+HTTP goes to one process and its WebSocket to another). ``--postgres`` starts a private
+PostgreSQL (binaries of the Debian 'postgresql' package) in a temporary directory.
+
+Targets (2 cores): 100 concurrent games on SQLite, p99 < 200 ms per action, 0 server errors.
+``--think`` gives each decision a player's thinking time; without it every client plays as
+fast as it can, which measures throughput (latency then grows with the number of clients).
+
+    .venv/bin/python benchmarks/server_load.py --clients 100 --games 100 --think 0.5
+    .venv/bin/python benchmarks/server_load.py --clients 10 --games 50
+    .venv/bin/python benchmarks/server_load.py --clients 50 --games 100 --fault
+    .venv/bin/python benchmarks/server_load.py --postgres --processes 2 --clients 100 --games 100
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import glob
+import json
+import os
+import pwd
+import random
+import re
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import websockets
+from websockets.asyncio.client import connect as ws_connect
+
+import ludus
+
+HOST = "127.0.0.1"
+SLOW_MS = 200  # the servers log requests slower than this (time spent inside the server)
+RECV_SECONDS = 30.0  # a WebSocket silent this long is dropped and reopened
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind((HOST, 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    """One ``ludus.server.serve`` process on a loopback port."""
+
+    def __init__(self, database_url: str, log: Path, bot_seconds: float) -> None:
+        self.database_url = database_url
+        self.port = free_port()
+        self.base = f"http://{HOST}:{self.port}"
+        self.log = log
+        self.bot_seconds = bot_seconds
+        self.proc: subprocess.Popen | None = None
+
+    def launch(self) -> None:
+        code = f"from ludus.server import serve; serve({HOST!r}, {self.port}, {self.database_url!r})"
+        env = {**os.environ, "LUDUS_BOT_SECONDS": str(self.bot_seconds), "LUDUS_SLOW_REQUEST_MS": str(SLOW_MS)}
+        with open(self.log, "ab") as log:
+            self.proc = subprocess.Popen([sys.executable, "-c", code], env=env, stdout=log, stderr=log)
+
+    def wait_ready(self, seconds: float = 60) -> None:
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise SystemExit(f"server exited with {self.proc.returncode}; see {self.log}")
+            try:
+                if httpx.get(f"{self.base}/api/games", timeout=1).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                time.sleep(0.05)
+        raise SystemExit(f"server did not start in {seconds} s; see {self.log}")
+
+    def kill(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.cpu_before_kill += self.cpu_seconds()
+            self.proc.send_signal(signal.SIGKILL)
+            self.proc.wait()
+
+    cpu_before_kill = 0.0
+
+    def cpu_seconds(self) -> float:
+        """CPU time (user + system) of the process so far, from /proc."""
+        try:
+            fields = Path(f"/proc/{self.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
+            return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        except (OSError, IndexError, ValueError):
+            return 0.0
+
+
+class PrivatePostgres:
+    """A throwaway PostgreSQL cluster on a loopback port (as user 'postgres' when run as root)."""
+
+    def __init__(self) -> None:
+        found = glob.glob("/usr/lib/postgresql/*/bin/postgres")
+        if not found:
+            raise SystemExit("no PostgreSQL binaries under /usr/lib/postgresql/*/bin: apt-get install postgresql")
+        self.bindir = Path(sorted(found)[-1]).parent
+        self.tmp = Path(tempfile.mkdtemp(prefix="ludus-bench-pg-"))
+        self.port = free_port()
+        self.proc: subprocess.Popen | None = None
+
+    def start(self) -> str:
+        as_user: dict[str, Any] = {"cwd": self.tmp}
+        if os.geteuid() == 0:
+            user = pwd.getpwnam("postgres")
+            os.chown(self.tmp, user.pw_uid, user.pw_gid)
+            as_user.update(user=user.pw_uid, group=user.pw_gid, extra_groups=[])
+        data = self.tmp / "data"
+        subprocess.run([str(self.bindir / "initdb"), "-D", str(data), "-U", "postgres", "--auth=trust",
+                        "-E", "UTF8"], check=True, capture_output=True, **as_user)
+        self.proc = subprocess.Popen(
+            [str(self.bindir / "postgres"), "-D", str(data), "-p", str(self.port), "-k", str(self.tmp),
+             "-c", f"listen_addresses={HOST}", "-c", "max_connections=300"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, **as_user)
+        import psycopg
+
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                with psycopg.connect(f"host={HOST} port={self.port} user=postgres dbname=postgres",
+                                     autocommit=True) as conn:
+                    conn.execute("CREATE DATABASE ludus_bench")
+                return f"postgresql+psycopg://postgres@{HOST}:{self.port}/ludus_bench"
+            except psycopg.OperationalError:
+                if time.monotonic() > deadline:
+                    raise SystemExit("the private PostgreSQL did not start") from None
+                time.sleep(0.1)
+
+    def stop(self) -> None:
+        if self.proc is not None:
+            self.proc.send_signal(signal.SIGINT)
+            try:
+                self.proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+
+@dataclass
+class Stats:
+    latencies: list[float] = field(default_factory=list)
+    errors: Counter = field(default_factory=Counter)
+    acks: list[tuple[str, int, str]] = field(default_factory=list)  # game, version after, action
+    finals: dict[str, dict[str, Any]] = field(default_factory=dict)
+    pushes: Counter = field(default_factory=Counter)
+    ws_saw_end: set[str] = field(default_factory=set)
+    games_done: int = 0
+    via: Counter = field(default_factory=Counter)
+    by_via: dict[str, list[float]] = field(default_factory=lambda: {"http": [], "ws": []})
+
+
+class Client:
+    """A simulated player that plays every human seat of its games with random legal moves."""
+
+    def __init__(self, http: httpx.AsyncClient, servers: list[Server], stats: Stats, args: argparse.Namespace,
+                 deadline: float, rng: random.Random) -> None:
+        self.http, self.servers, self.stats, self.args = http, servers, stats, args
+        self.deadline, self.rng = deadline, rng
+
+    async def request(self, method: str, url: str, idempotent: bool, **kw: Any) -> httpx.Response | None:
+        """One request; transport errors (a killed server) are waited out, up to the deadline."""
+        while time.monotonic() < self.deadline:
+            try:
+                r = await self.http.request(method, url, **kw)
+            except httpx.TransportError:
+                self.stats.errors["connection refused or reset"] += 1
+                if not idempotent:
+                    return None  # unknown whether it was committed: the caller re-reads the view
+                await asyncio.sleep(0.2)
+                continue
+            if r.status_code >= 500:
+                self.stats.errors[f"server {r.status_code}"] += 1
+            return r
+        self.stats.errors["gave up (deadline)"] += 1
+        return None
+
+    async def play(self, index: int) -> None:
+        servers = self.servers
+        http_base = servers[index % len(servers)].base
+        ws_server = servers[(index + 1) % len(servers)]
+        seats = ["human"] * self.args.players
+        r = None
+        while r is None or r.status_code != 201:
+            r = await self.request("POST", f"{http_base}/api/games", False,
+                                   json={"game": self.args.game, "seats": seats})
+            if time.monotonic() > self.deadline:
+                return
+            if r is not None and r.status_code != 201:
+                self.stats.errors[f"create {r.status_code}"] += 1
+                return
+        gid = r.json()["id"]
+        tokens = {s["seat"]: s["token"] for s in r.json()["seats"]}
+        if self.args.via == "ws" or (self.args.via == "mixed" and index % 2):
+            await self.play_ws(ws_server, gid, tokens)
+        else:
+            await self.play_http(http_base, ws_server, gid, tokens)
+
+    async def think(self) -> None:
+        if self.args.think > 0:  # a player's thinking time, uniform in [0, 2 * think]
+            await asyncio.sleep(self.rng.uniform(0, 2 * self.args.think))
+
+    async def play_http(self, http_base: str, ws_server: Server, gid: str, tokens: dict[int, str]) -> None:
+        """Views and actions over HTTP; a spectator WebSocket (on another process if any) follows."""
+        watcher = asyncio.create_task(self.watch(ws_server, gid))
+        url = f"{http_base}/api/games/{gid}"
+        view: dict[str, Any] | None = None
+        while time.monotonic() < self.deadline:
+            if view is None or (not view["terminal"] and (view["seat"] != view["current_player"]
+                                                          or not view["legal_actions"])):
+                seat = None if view is None or view["terminal"] else view["current_player"]
+                headers = {"Authorization": f"Bearer {tokens[seat]}"} if seat is not None else {}
+                got = await self.request("GET", url, True, headers=headers)
+                if got is None:
+                    break
+                view = got.json()
+                continue
+            if view["terminal"]:
+                break
+            seat = view["seat"]
+            await self.think()
+            action = self.rng.choice(view["legal_actions"])
+            started = time.perf_counter()
+            got = await self.request("POST", f"{url}/actions", False, json={"action": action, "version": view["version"]},
+                                     headers={"Authorization": f"Bearer {tokens[seat]}"})
+            if got is None:
+                view = None
+                continue
+            if got.status_code == 200:
+                self.stats.latencies.append(time.perf_counter() - started)
+                self.stats.by_via["http"].append(self.stats.latencies[-1])
+                self.stats.via["http"] += 1
+                view = got.json()
+                self.stats.acks.append((gid, view["version"], action))
+            else:
+                self.stats.errors[f"action {got.status_code}"] += 1
+                view = None
+        if view is not None and view["terminal"]:
+            self.stats.finals[gid] = view
+            self.stats.games_done += 1
+            try:
+                await asyncio.wait_for(asyncio.shield(watcher), timeout=10)
+            except TimeoutError:
+                self.stats.errors["websocket never saw the end"] += 1
+        watcher.cancel()
+
+    async def play_ws(self, server: Server, gid: str, tokens: dict[int, str]) -> None:
+        """Every seat on its own WebSocket; actions sent on the mover's socket, acknowledged by its
+        next view. A lost connection (a killed server) is reopened and play resumes from the views."""
+        base = f"ws://{HOST}:{server.port}/api/games/{gid}/ws?token="
+        while time.monotonic() < self.deadline:
+            try:
+                async with contextlib.AsyncExitStack() as stack:
+                    socks = {seat: await stack.enter_async_context(ws_connect(base + token, open_timeout=10))
+                             for seat, token in tokens.items()}
+                    latest = {seat: json.loads(await asyncio.wait_for(sock.recv(), RECV_SECONDS)) for seat, sock in socks.items()}
+                    while time.monotonic() < self.deadline:
+                        newest = max(latest.values(), key=lambda v: v.get("version", -1))
+                        if newest.get("terminal"):
+                            self.stats.finals[gid] = newest
+                            self.stats.games_done += 1
+                            self.stats.ws_saw_end.add(gid)
+                            return
+                        mover = newest["current_player"]
+                        while latest[mover].get("version", -1) < newest["version"]:
+                            latest[mover] = json.loads(await asyncio.wait_for(socks[mover].recv(), RECV_SECONDS))
+                        view = latest[mover]
+                        await self.think()
+                        action = self.rng.choice(view["legal_actions"])
+                        started = time.perf_counter()
+                        await socks[mover].send(json.dumps({"action": action, "version": view["version"]}))
+                        while True:
+                            message = json.loads(await asyncio.wait_for(socks[mover].recv(), RECV_SECONDS))
+                            self.stats.pushes[gid] += 1
+                            if "error" in message:
+                                self.stats.errors[f"ws action {message['error']['status']}"] += 1
+                                await socks[mover].send(json.dumps({"token": tokens[mover]}))
+                                latest[mover] = json.loads(await asyncio.wait_for(socks[mover].recv(), RECV_SECONDS))
+                                break
+                            latest[mover] = message
+                            if message["version"] > view["version"]:
+                                self.stats.latencies.append(time.perf_counter() - started)
+                                self.stats.by_via["ws"].append(self.stats.latencies[-1])
+                                self.stats.via["ws"] += 1
+                                self.stats.acks.append((gid, message["version"], action))
+                                break
+            except (OSError, TimeoutError, websockets.exceptions.WebSocketException):
+                self.stats.errors["websocket reconnect attempts"] += 1
+                await asyncio.sleep(0.2)
+
+    async def watch(self, server: Server, gid: str) -> None:
+        """Follow the game on a WebSocket (reconnecting after a kill) until a terminal view."""
+        while time.monotonic() < self.deadline:
+            try:
+                async with ws_connect(f"ws://{HOST}:{server.port}/api/games/{gid}/ws", open_timeout=10) as ws:
+                    async for message in ws:
+                        view = json.loads(message)
+                        self.stats.pushes[gid] += 1
+                        if view.get("terminal"):
+                            self.stats.ws_saw_end.add(gid)
+                            return
+            except (OSError, TimeoutError, Exception):  # closed by a kill: reconnect
+                self.stats.errors["websocket reconnect attempts"] += 1
+                await asyncio.sleep(0.2)
+
+
+async def fault(servers: list[Server], after: float, stats: Stats) -> None:
+    await asyncio.sleep(after)
+    victim = servers[0]
+    killed_at = time.monotonic()
+    victim.kill()
+    print(f"  fault: SIGKILL server on port {victim.port} at {after:.1f} s "
+          f"({len(stats.acks)} actions acknowledged so far)", flush=True)
+    victim.launch()
+    await asyncio.to_thread(victim.wait_ready)
+    print(f"  fault: restarted in {time.monotonic() - killed_at:.2f} s", flush=True)
+
+
+async def run(args: argparse.Namespace, servers: list[Server]) -> Stats:
+    stats = Stats()
+    deadline = time.monotonic() + args.timeout
+    limits = httpx.Limits(max_connections=args.clients * 2, max_keepalive_connections=args.clients * 2)
+    async with httpx.AsyncClient(timeout=30, limits=limits) as http:
+        queue: asyncio.Queue[int] = asyncio.Queue()
+        for i in range(args.games):
+            queue.put_nowait(i)
+
+        async def worker(k: int) -> None:
+            client = Client(http, servers, stats, args, deadline, random.Random(args.seed * 1000 + k))
+            while not queue.empty() and time.monotonic() < deadline:
+                await client.play(queue.get_nowait())
+
+        tasks = [asyncio.create_task(worker(k)) for k in range(args.clients)]
+        if args.fault:
+            tasks.append(asyncio.create_task(fault(servers, args.kill_after, stats)))
+        await asyncio.gather(*tasks)
+    return stats
+
+
+def check_records(servers: list[Server], stats: Stats) -> tuple[int, int, int]:
+    """Replay every stored record; count bad finals and acknowledged actions missing from records."""
+    by_game: dict[str, list[tuple[int, str]]] = {}
+    for gid, version, action in stats.acks:
+        by_game.setdefault(gid, []).append((version, action))
+    bad = missing = 0
+    with httpx.Client(base_url=servers[-1].base, timeout=30) as http:
+        for gid, acked in by_game.items():
+            r = http.get(f"/api/games/{gid}/record")
+            if r.status_code != 200:
+                view = http.get(f"/api/games/{gid}").json()
+                actions_known = view["ply"]
+                missing += sum(1 for version, _ in acked if version > actions_known)
+                bad += gid in stats.finals
+                continue
+            record = r.json()
+            state = ludus.replay(record)
+            final = stats.finals.get(gid)
+            if final is not None and (not state.is_terminal() or state.scores() != final["scores"]):
+                bad += 1
+            # no undo in this benchmark: version n is the n-th action
+            missing += sum(1 for version, action in acked
+                           if version > len(record["actions"]) or record["actions"][version - 1] != action)
+    return len(by_game), bad, missing
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--clients", type=int, default=100, help="concurrent simulated clients")
+    parser.add_argument("--games", type=int, default=100, help="whole games to play in all")
+    parser.add_argument("--game", default="garum")
+    parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--database", help="database URL (default: a temporary SQLite file)")
+    parser.add_argument("--postgres", action="store_true", help="start a private PostgreSQL for the run")
+    parser.add_argument("--processes", type=int, default=1, help="server processes on the database")
+    parser.add_argument("--fault", action="store_true", help="SIGKILL a server during the run and restart it")
+    parser.add_argument("--kill-after", type=float, default=5.0, help="seconds into the run for the fault")
+    parser.add_argument("--timeout", type=float, default=600.0, help="the run stops by itself after this")
+    parser.add_argument("--think", type=float, default=0.0,
+                        help="mean thinking time before each decision, seconds (0: as fast as possible)")
+    parser.add_argument("--via", choices=("http", "ws", "mixed"), default="mixed",
+                        help="how clients play: HTTP requests, WebSocket messages, or half and half")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    if args.clients < 1 or args.games < 1 or args.processes < 1:
+        parser.error("--clients, --games and --processes must be at least 1")
+
+    tmp = Path(tempfile.mkdtemp(prefix="ludus-bench-"))
+    pg = None
+    url = args.database or f"sqlite:///{tmp}/ludus.db"
+    if args.postgres:
+        pg = PrivatePostgres()
+        url = pg.start()
+    servers = [Server(url, tmp / f"server{i}.log", bot_seconds=0.05) for i in range(args.processes)]
+    try:
+        for server in servers:
+            server.launch()
+        for server in servers:
+            server.wait_ready()
+        kind = "PostgreSQL" if url.startswith("postgres") else "SQLite"
+        print(f"{args.games} games of {args.game} ({args.players} players), {args.clients} clients "
+              f"(think {args.think:g} s), "
+              f"{args.processes} server process(es) on {kind}{', with a SIGKILL fault' if args.fault else ''}")
+        started = time.monotonic()
+        stats = asyncio.run(run(args, servers))
+        elapsed = time.monotonic() - started
+        lat = sorted(stats.latencies)
+        n = len(lat)
+
+        def pct(p: float) -> float:
+            return 1000 * lat[min(n - 1, int(p * n))] if n else float("nan")
+
+        server_cpu = sum(s.cpu_seconds() + s.cpu_before_kill for s in servers)
+        games_checked, bad_finals, missing = check_records(servers, stats)
+        server_errors = sum(v for k, v in stats.errors.items() if k.startswith("server "))
+        print(f"  games finished   {stats.games_done}/{args.games} in {elapsed:.1f} s")
+        print(f"  actions          {n} acknowledged ({stats.via['http']} via HTTP, {stats.via['ws']} via "
+              f"WebSocket), {n / elapsed:.0f} actions/s")
+        print(f"  latency/action   p50 {pct(0.50):.1f} ms   p99 {pct(0.99):.1f} ms   "
+              f"max {1000 * lat[-1] if n else float('nan'):.1f} ms   mean {1000 * statistics.fmean(lat) if n else 0:.1f} ms")
+        for via, values in stats.by_via.items():
+            if values:
+                values.sort()
+                print(f"    via {via:<4}       p50 {1000 * values[len(values) // 2]:.1f} ms   "
+                      f"p99 {1000 * values[min(len(values) - 1, int(0.99 * len(values)))]:.1f} ms")
+        print(f"  server CPU       {server_cpu:.1f} s, {1000 * server_cpu / max(n, 1):.2f} ms per action; "
+              f"clients' CPU {time.process_time():.1f} s; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+        print(f"  websocket        {sum(stats.pushes.values())} views pushed; "
+              f"{len(stats.ws_saw_end)}/{stats.games_done} finished games seen to the end")
+        print(f"  errors           server (5xx) {server_errors}; "
+              + (", ".join(f"{k} {v}" for k, v in sorted(stats.errors.items())) or "none"))
+        print(f"  records          {games_checked} replayed; {bad_finals} with a wrong final state; "
+              f"{missing} acknowledged actions missing")
+        slow = [line for server in servers if server.log.exists()
+                for line in server.log.read_text(errors="replace").splitlines() if "slow request" in line]
+        kinds = Counter(re.sub(r"/api/games/[^/ ]+", "/api/games/{id}", " ".join(line.split("slow request: ")[-1]
+                                                                                .split()[:2])) for line in slow)
+        print(f"  server log       {len(slow)} requests slower than {SLOW_MS} ms inside the server"
+              + (": " + ", ".join(f"{k} x{v}" for k, v in kinds.most_common(4)) if slow else ""))
+        ok = server_errors == 0 and bad_finals == 0 and missing == 0 and stats.games_done == args.games
+        print("  OK" if ok else "  FAILED")
+        sys.exit(0 if ok else 1)
+    finally:
+        for server in servers:
+            server.kill()
+        if pg is not None:
+            pg.stop()
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

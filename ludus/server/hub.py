@@ -1,0 +1,114 @@
+"""Live updates: WebSocket subscribers of each game, and PostgreSQL LISTEN across processes.
+
+After every committed change the service calls ``Hub.publish`` (in the worker thread, under
+the game's lock, so the state is the committed one); the hub computes one view per subscribed
+seat and hands it to each connection's queue in the event loop. Other processes learn of
+changes through ``NOTIFY`` (sent inside the committing transaction) and catch up from the
+database before pushing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from .views import seat_view
+
+if TYPE_CHECKING:
+    from .service import Runtime
+
+log = logging.getLogger("ludus.server")
+QUEUE_SIZE = 64
+
+
+@dataclass(eq=False)
+class Subscriber:
+    game_id: str
+    seat: int | None
+    queue: asyncio.Queue = field(default_factory=lambda: asyncio.Queue(QUEUE_SIZE))
+
+    def push(self, view: dict[str, Any]) -> None:
+        if self.queue.full():  # a slow client skips to the newest views
+            self.queue.get_nowait()
+        self.queue.put_nowait(view)
+
+
+class Hub:
+    def __init__(self) -> None:
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self._subs: dict[str, set[Subscriber]] = {}
+        self._lock = threading.Lock()
+
+    def subscribe(self, game_id: str, seat: int | None) -> Subscriber:
+        sub = Subscriber(game_id, seat)
+        with self._lock:
+            self._subs.setdefault(game_id, set()).add(sub)
+        return sub
+
+    def unsubscribe(self, sub: Subscriber) -> None:
+        with self._lock:
+            subs = self._subs.get(sub.game_id)
+            if subs is not None:
+                subs.discard(sub)
+                if not subs:
+                    del self._subs[sub.game_id]
+
+    def watched(self, game_id: str) -> bool:
+        with self._lock:
+            return bool(self._subs.get(game_id))
+
+    def publish(self, rt: Runtime) -> None:
+        """Push the new views of ``rt`` (called under ``rt.lock`` after a commit)."""
+        key = (rt.version, rt.row.meta_version)
+        if key == rt.published:
+            return
+        rt.published = key
+        with self._lock:
+            subs = list(self._subs.get(rt.id, ()))
+        if not subs or self.loop is None:
+            return
+        views: dict[int | None, dict[str, Any]] = {}
+        for sub in subs:
+            if sub.seat not in views:
+                views[sub.seat] = seat_view(rt, sub.seat)
+            self.loop.call_soon_threadsafe(sub.push, views[sub.seat])
+
+
+class PgListener:
+    """A thread that LISTENs for other processes' changes and hands them to ``on_change``."""
+
+    def __init__(self, conninfo: str, channel: str, on_change: Callable[[str, str], None]) -> None:
+        self.conninfo = conninfo
+        self.channel = channel
+        self.on_change = on_change
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="ludus-pg-listen", daemon=True)
+        self.ready = threading.Event()
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()  # the thread ends within one notifies() timeout; no need to wait for it
+
+    def _run(self) -> None:
+        import psycopg
+
+        while not self._stop.is_set():
+            try:
+                with psycopg.connect(self.conninfo, autocommit=True) as conn:
+                    conn.execute(f"LISTEN {self.channel}")
+                    self.ready.set()
+                    while not self._stop.is_set():
+                        for note in conn.notifies(timeout=0.2):
+                            game_id, _, rest = note.payload.partition(" ")
+                            self.on_change(game_id, rest.rsplit(" ", 1)[-1])
+            except Exception:
+                if self._stop.is_set():
+                    return
+                log.exception("LISTEN connection lost; reconnecting")
+                self._stop.wait(1.0)

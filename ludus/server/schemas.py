@@ -1,0 +1,103 @@
+"""Request and response bodies, so that the published OpenAPI schema documents the API."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class CreateGame(Strict):
+    game: str = Field(description="a game name, e.g. 'garum'", max_length=64)
+    options: dict[str, Any] = Field(
+        default_factory=dict,
+        description="the game's options (as for ludus.load_game); 'players' defaults to the number of "
+        "seats; 'turn_seconds' (server option) lets a bot play a human seat idle that long",
+    )
+    seats: list[str] = Field(min_length=1, max_length=16, description="'human' or a bot name, one per seat")
+    claim: list[int] | None = Field(
+        default=None,
+        description="human seats whose tokens the creator takes now (default: all); the others stay "
+        "free for POST /api/games/{id}/join",
+    )
+
+
+class SeatCreated(BaseModel):
+    seat: int
+    kind: str
+    token: str | None = Field(default=None, description="shown once: keep it to play this seat")
+
+
+class GameCreated(BaseModel):
+    id: str
+    game: str
+    options: dict[str, Any]
+    seats: list[SeatCreated]
+
+
+class Joined(BaseModel):
+    id: str
+    seat: int
+    token: str = Field(description="shown once: keep it to play this seat")
+
+
+class Left(BaseModel):
+    id: str
+    seat: int
+    bot: str = Field(description="the bot that plays the seat from now on")
+
+
+class SeatInfo(BaseModel):
+    seat: int
+    kind: str
+    free: bool
+    bot: str | None = None
+    left: bool = False
+
+
+class OpenGame(BaseModel):
+    id: str
+    game: str
+    options: dict[str, Any]
+    seats: list[SeatInfo]
+    free_seats: int
+
+
+class View(BaseModel):
+    id: str
+    game: str
+    options: dict[str, Any]
+    version: int = Field(description="changes with every action or undo; send it back with an action")
+    ply: int = Field(description="number of actions played")
+    seat: int | None = Field(description="the seat this view is for; null for a spectator")
+    current_player: int = Field(description="seat to move; -4 once the game is over")
+    terminal: bool
+    scores: list[int]
+    winners: list[int]
+    observation: dict[str, Any] = Field(description="what this seat (or a spectator) may see")
+    legal_actions: list[str] = Field(description="notation of the legal actions, only for the seat to move")
+    seats: list[SeatInfo]
+
+
+class ActionBody(Strict):
+    action: str = Field(max_length=500, description="an action in the game's notation")
+    version: int = Field(description="the version of the view the action was chosen from")
+
+
+class UndoBody(Strict):
+    version: int | None = Field(default=None, description="the version of the view (optional)")
+
+
+class Record(BaseModel):
+    game: str
+    config: dict[str, Any]
+    seed: int
+    actions: list[str]
+
+
+class ErrorBody(BaseModel):
+    detail: str = Field(description="what is wrong")

@@ -1,0 +1,47 @@
+"""Bots sitting at seats: built by name from ``ludus.bots``, each with a time budget."""
+
+from __future__ import annotations
+
+import os
+import random
+import secrets
+from typing import Any
+
+from .. import bots
+
+# Parameter names a bot may take for its thinking time, tried in this order.
+_BUDGET_PARAMS = ("time_budget", "seconds", "time_limit", "max_seconds")
+DEFAULT_SECONDS = float(os.environ.get("LUDUS_BOT_SECONDS", "1.0"))
+STANDIN_PREFERENCE = ("greedy", "random")
+
+
+def bot_names() -> list[str]:
+    return bots.names()
+
+
+def standin_name() -> str:
+    """The bot that takes over a seat whose player left or let the turn timer run out."""
+    wanted = os.environ.get("LUDUS_STANDIN_BOT")
+    available = bot_names()
+    if wanted in available:
+        return wanted
+    for name in STANDIN_PREFERENCE:
+        if name in available:
+            return name
+    return available[0]
+
+
+def make_seat_bot(name: str, seconds: float = DEFAULT_SECONDS) -> Any:
+    """A fresh bot with a random seed and, if it takes one, a time budget of ``seconds``."""
+    seed = secrets.randbits(32)
+    for param in _BUDGET_PARAMS:
+        try:
+            return bots.make(name, seed=seed, **{param: seconds})
+        except ValueError:
+            continue
+    return bots.make(name, seed=seed)
+
+
+def fallback_action(state: Any) -> Any:
+    """A uniformly random legal action: what a seat plays when its bot overran its budget."""
+    return random.Random(secrets.randbits(32)).choice(state.legal_actions())

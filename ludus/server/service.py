@@ -1,0 +1,519 @@
+"""The games being played: every rule of the API, independent of HTTP.
+
+A game in memory (``Runtime``) is a cache of what the database holds: before each use it
+is checked against the game row's ``version`` (actions, undos) and ``meta_version`` (joins,
+leaves), and brought up to date if another process changed it. Every change is one
+database transaction that holds the game row's write lock and is committed before the
+caller is answered; the cache changes only after the commit, so an error changes nothing.
+Methods are blocking: the app calls them in worker threads.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import random
+import re
+import secrets
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import ludus
+from ludus.engine import IllegalActionError, OptionError, State
+
+from .errors import Conflict, Forbidden, NotFound, Unauthorized, Unprocessable
+from .seatbots import DEFAULT_SECONDS, bot_names, make_seat_bot, standin_name
+from .security import hash_token, new_game_id, new_token, token_matches
+from .storage import GameRow, SeatRow, Store
+from .views import seat_view
+
+log = logging.getLogger("ludus.server")
+
+GAME_ID = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
+MAX_TURN_SECONDS = 7 * 24 * 3600
+SERVER_OPTIONS = ("turn_seconds",)
+CACHE_SIZE = 2000
+REVEAL_PROBES = 4
+
+
+@dataclass
+class Runtime:
+    """One game in memory: its row, seats, current state and who made each action."""
+
+    id: str
+    lock: threading.RLock = field(default_factory=threading.RLock)
+    row: GameRow | None = None
+    seats: list[SeatRow] = field(default_factory=list)
+    state: State | None = None
+    version: int = -1
+    owners: list[int] = field(default_factory=list)
+    idle_seat: int | None = None  # a human seat whose turn timer ran out: a bot plays its turn
+    bots: dict[tuple[int, str], Any] = field(default_factory=dict)
+    published: tuple[int, int] = (-1, -1)
+
+    def public_options(self) -> dict[str, Any]:
+        options = dict(self.row.config)
+        if self.row.turn_seconds is not None:
+            options["turn_seconds"] = self.row.turn_seconds
+        return options
+
+    def record(self) -> dict[str, Any]:
+        return {"game": self.row.game, "config": dict(self.row.config), "seed": self.row.seed,
+                "actions": self.state.history()}
+
+
+@dataclass
+class BotJob:
+    """A bot's turn to think: a private copy of the state, and the version it must still match."""
+
+    game_id: str
+    seat: int
+    version: int
+    state: State
+    bot: Any
+    bot_name: str
+
+
+@dataclass
+class TurnClock:
+    """A human seat to move in a game with a turn timer."""
+
+    game_id: str
+    seat: int
+    version: int
+    seconds: float
+
+
+class GameService:
+    def __init__(self, store: Store, bot_seconds: float = DEFAULT_SECONDS) -> None:
+        self.store = store
+        self.bot_seconds = bot_seconds
+        self.instance = secrets.token_hex(6)
+        self._runtimes: OrderedDict[str, Runtime] = OrderedDict()
+        self._registry_lock = threading.Lock()
+        self.listeners: list[Callable[[Runtime], None]] = []
+
+    # -- the cache ---------------------------------------------------------------
+    def _get(self, game_id: str) -> Runtime:
+        if not isinstance(game_id, str) or not GAME_ID.match(game_id):
+            raise NotFound(f"no game {game_id!r}")
+        with self._registry_lock:
+            rt = self._runtimes.get(game_id)
+            if rt is None:
+                rt = self._runtimes[game_id] = Runtime(game_id)
+                self._evict()
+            self._runtimes.move_to_end(game_id)
+            return rt
+
+    def _evict(self) -> None:
+        for key in list(self._runtimes)[: max(0, len(self._runtimes) - CACHE_SIZE)]:
+            rt = self._runtimes[key]
+            if rt.lock.acquire(blocking=False):
+                try:
+                    del self._runtimes[key]
+                finally:
+                    rt.lock.release()
+
+    def _forget(self, game_id: str) -> None:
+        with self._registry_lock:
+            rt = self._runtimes.get(game_id)
+            if rt is not None and rt.row is None:
+                del self._runtimes[game_id]
+
+    def _sync(self, rt: Runtime, conn: Any, row: GameRow | None) -> None:
+        """Bring ``rt`` up to what the database holds (caller holds ``rt.lock``)."""
+        if row is None:
+            self._forget(rt.id)
+            raise NotFound(f"no game {rt.id!r}")
+        if rt.row is None or rt.row.meta_version != row.meta_version:
+            rt.seats = self.store.seats(conn, rt.id)
+        if rt.state is not None and rt.version != row.version and (
+            row.version - rt.version == row.num_actions - len(rt.owners) > 0
+        ):
+            # Only appends since our version (an undo changes the version but not by as many
+            # actions): apply just the new actions.
+            added = self.store.actions(conn, rt.id, start=len(rt.owners))
+            state = rt.state.clone()
+            for _, text in added:
+                state.apply_action(text)
+            rt.state = state
+            rt.owners = rt.owners + [seat for seat, _ in added]
+            rt.version = row.version
+        if rt.state is None or rt.version != row.version:
+            stored = self.store.actions(conn, rt.id)
+            texts = [a for _, a in stored]
+            state = rt.state
+            if state is None or state.history() != texts[: len(state.history())]:
+                game = ludus.load_game(row.game, **row.config)
+                state = game.new_initial_state(seed=row.seed)
+            else:
+                state = state.clone()
+            for text in texts[len(state.history()):]:
+                state.apply_action(text)
+            rt.state = state
+            rt.owners = [seat for seat, _ in stored]
+            rt.version = row.version
+        rt.row = row
+
+    def _read(self, game_id: str) -> Runtime:
+        """The runtime, synced (caller must then take ``rt.lock`` to read it consistently)."""
+        rt = self._get(game_id)
+        with rt.lock, self.store.read() as conn:
+            self._sync(rt, conn, self.store.game(conn, game_id))
+        return rt
+
+    def _changed(self, rt: Runtime) -> None:
+        """Tell the listeners (WebSocket hub, bot driver); called after commit under ``rt.lock``."""
+        for listener in self.listeners:
+            try:
+                listener(rt)
+            except Exception:  # a listener's failure must not undo a committed change
+                log.exception("change listener failed for game %s", rt.id)
+
+    # -- seats and tokens ----------------------------------------------------------------
+    def _seat_of(self, rt: Runtime, token: str | None) -> int:
+        if token is None:
+            raise Unauthorized("this needs a seat token: send 'Authorization: Bearer <token>'")
+        found = None
+        for s in rt.seats:
+            if token_matches(token, s.token_hash):
+                found = s.seat  # no early exit: every seat is compared
+        if found is None:
+            raise Unauthorized("the token does not belong to any seat of this game")
+        return found
+
+    def _mover(self, rt: Runtime, token: str | None) -> int:
+        seat = self._seat_of(rt, token)
+        if rt.seats[seat].left_to is not None:
+            raise Forbidden(f"seat {seat} left this game; {rt.seats[seat].left_to} plays it now")
+        if rt.state.is_terminal():
+            raise Forbidden("the game is over")
+        current = rt.state.current_player()
+        if current != seat:
+            raise Forbidden(f"it is not seat {seat}'s turn: seat {current} is to move")
+        return seat
+
+    # -- creating and joining -------------------------------------------------------------
+    def create(self, game: str, options: dict[str, Any], seat_kinds: list[str],
+               claim: list[int] | None = None) -> dict[str, Any]:
+        if game not in ludus.game_names():
+            raise Unprocessable(f"unknown game {game!r}; known games: {', '.join(ludus.game_names())}")
+        options = dict(options)
+        turn_seconds = options.pop("turn_seconds", None)
+        if turn_seconds is not None and (
+            not isinstance(turn_seconds, int | float) or isinstance(turn_seconds, bool)
+            or not math.isfinite(turn_seconds) or not 0 < turn_seconds <= MAX_TURN_SECONDS
+        ):
+            raise Unprocessable(f"turn_seconds must be a number of seconds in (0, {MAX_TURN_SECONDS}]")
+        known_bots = bot_names()
+        for i, kind in enumerate(seat_kinds):
+            if kind != "human" and kind not in known_bots:
+                raise Unprocessable(
+                    f"seat {i}: {kind!r} is neither 'human' nor a bot; bots: {', '.join(known_bots)}"
+                )
+        try:
+            game_class = ludus.engine.registry.game_class(game)
+            if "players" in {o.name for o in game_class.options} and "players" not in options:
+                options["players"] = len(seat_kinds)
+            loaded = ludus.load_game(game, **options)
+        except OptionError as exc:
+            raise Unprocessable(str(exc)) from None
+        except TypeError as exc:
+            raise Unprocessable(f"bad options for {game}: {exc}") from None
+        if loaded.num_players != len(seat_kinds):
+            raise Unprocessable(
+                f"this {game} configuration has {loaded.num_players} seats, but {len(seat_kinds)} were given"
+            )
+        humans = [i for i, kind in enumerate(seat_kinds) if kind == "human"]
+        if claim is None:
+            claim = humans
+        for i in claim:
+            if i not in humans:
+                raise Unprocessable(f"claim: seat {i} is not a human seat")
+        tokens = {i: new_token() for i in claim}
+        seed = secrets.randbits(63)
+        state = loaded.new_initial_state(seed=seed)
+        row = GameRow(new_game_id(), game, dict(loaded.config), seed, turn_seconds, 0, 0, 0,
+                      "over" if state.is_terminal() else "playing")
+        seat_rows = [
+            SeatRow(i, kind, hash_token(tokens[i]) if i in tokens else None, i in tokens, None)
+            for i, kind in enumerate(seat_kinds)
+        ]
+        self.store.transact(lambda conn: self.store.insert_game(conn, row, seat_rows))
+        rt = self._get(row.id)
+        with rt.lock:
+            rt.row, rt.seats, rt.state, rt.version, rt.owners = row, seat_rows, state, 0, []
+            self._changed(rt)
+        return {
+            "id": row.id,
+            "game": game,
+            "options": rt.public_options(),
+            "seats": [
+                {"seat": i, "kind": kind, **({"token": tokens[i]} if i in tokens else {})}
+                for i, kind in enumerate(seat_kinds)
+            ],
+        }
+
+    def join(self, game_id: str) -> dict[str, Any]:
+        rt = self._get(game_id)
+        with rt.lock:
+
+            def work(conn: Any) -> tuple[int, str]:
+                row = self.store.lock_game(conn, game_id)
+                self._sync(rt, conn, row)
+                if rt.state.is_terminal():
+                    raise Conflict("the game is over")
+                free = [s for s in rt.seats if s.free]
+                if not free:
+                    raise Conflict("no free seat in this game")
+                seat, token = free[0].seat, new_token()
+                meta = row.meta_version + 1
+                self.store.update_seat(conn, game_id, seat, meta, claimed=True, token_hash=hash_token(token))
+                self.store.notify(conn, self._payload(game_id, row.version, meta))
+                return seat, token
+
+            seat, token = self.store.transact(work)
+            self._sync_after(rt)
+            return {"id": game_id, "seat": seat, "token": token}
+
+    def _sync_after(self, rt: Runtime) -> None:
+        """Reload seats after a committed seat change, then tell listeners."""
+        with self.store.read() as conn:
+            self._sync(rt, conn, self.store.game(conn, rt.id))
+        self._changed(rt)
+
+    def open_games(self) -> list[dict[str, Any]]:
+        with self.store.read() as conn:
+            found = self.store.open_games(conn)
+        out = []
+        for row, seat_rows in found:
+            options = dict(row.config)
+            if row.turn_seconds is not None:
+                options["turn_seconds"] = row.turn_seconds
+            out.append({
+                "id": row.id, "game": row.game, "options": options,
+                "seats": [{"seat": s.seat, "kind": s.kind, "free": s.free, "bot": s.bot} for s in seat_rows],
+                "free_seats": sum(s.free for s in seat_rows),
+            })
+        return out
+
+    # -- viewing ------------------------------------------------------------------------------
+    def view(self, game_id: str, token: str | None) -> dict[str, Any]:
+        rt = self._read(game_id)
+        with rt.lock:
+            seat = None if token is None else self._seat_of(rt, token)
+            return seat_view(rt, seat)
+
+    def seat_for(self, game_id: str, token: str | None) -> int | None:
+        """The seat a token opens (None for no token); raises if the game or token is unknown."""
+        return self.view_and_seat(game_id, token)[0]
+
+    def view_and_seat(self, game_id: str, token: str | None) -> tuple[int | None, dict[str, Any]]:
+        rt = self._read(game_id)
+        with rt.lock:
+            seat = None if token is None else self._seat_of(rt, token)
+            return seat, seat_view(rt, seat)
+
+    def record(self, game_id: str) -> dict[str, Any]:
+        rt = self._read(game_id)
+        with rt.lock:
+            if not rt.state.is_terminal():
+                raise Forbidden("the record (with its seed) is shown only once the game is over")
+            return rt.record()
+
+    # -- changing -----------------------------------------------------------------------
+    def _payload(self, game_id: str, version: int, meta: int) -> str:
+        return f"{game_id} {version} {meta} {self.instance}"
+
+    def _commit_state(self, rt: Runtime, conn: Any, row: GameRow, seat: int, new: State) -> None:
+        version = row.version + 1
+        status = "over" if new.is_terminal() else "playing"
+        self.store.append_action(conn, rt.id, len(rt.owners), seat, new.history()[-1], version, status)
+        self.store.notify(conn, self._payload(rt.id, version, row.meta_version))
+
+    def _adopt(self, rt: Runtime, row: GameRow, seat: int, new: State) -> None:
+        """The cache follows a committed action."""
+        rt.state = new
+        rt.owners = [*rt.owners, seat]
+        rt.version = row.version + 1
+        rt.row = GameRow(row.id, row.game, row.config, row.seed, row.turn_seconds, rt.version,
+                         row.meta_version, len(rt.owners), "over" if new.is_terminal() else "playing")
+
+    def act(self, game_id: str, token: str | None, action: str, version: int | None) -> dict[str, Any]:
+        rt = self._get(game_id)
+        with rt.lock:
+
+            def work(conn: Any) -> tuple[GameRow, int, State]:
+                row = self.store.lock_game(conn, game_id)
+                self._sync(rt, conn, row)
+                seat = self._mover(rt, token)
+                if version != rt.version:
+                    raise Conflict(f"stale version {version}: the game is at version {rt.version}")
+                new = rt.state.clone()
+                try:
+                    new.apply_action(action)
+                except IllegalActionError as exc:
+                    raise Unprocessable(str(exc)) from None
+                self._commit_state(rt, conn, row, seat, new)
+                return row, seat, new
+
+            row, seat, new = self.store.transact(work)
+            self._adopt(rt, row, seat, new)
+            if rt.idle_seat == seat:
+                rt.idle_seat = None
+            self._changed(rt)
+            return seat_view(rt, seat)
+
+    def undo(self, game_id: str, token: str | None, version: int | None) -> dict[str, Any]:
+        rt = self._get(game_id)
+        with rt.lock:
+
+            def work(conn: Any) -> tuple[GameRow, int, int, State]:
+                row = self.store.lock_game(conn, game_id)
+                self._sync(rt, conn, row)
+                seat = self._mover(rt, token)
+                if version is not None and version != rt.version:
+                    raise Conflict(f"stale version {version}: the game is at version {rt.version}")
+                why = self._why_not_undoable(rt, seat)
+                if why:
+                    raise Unprocessable(f"nothing to undo: {why}")
+                keep = len(rt.owners) - 1
+                previous = ludus.replay(rt.record(), upto=keep)
+                self.store.truncate_actions(conn, game_id, keep, row.version + 1)
+                self.store.notify(conn, self._payload(game_id, row.version + 1, row.meta_version))
+                return row, seat, keep, previous
+
+            row, seat, keep, previous = self.store.transact(work)
+            rt.state = previous
+            rt.owners = rt.owners[:keep]
+            rt.version = row.version + 1
+            rt.row = GameRow(row.id, row.game, row.config, row.seed, row.turn_seconds, rt.version,
+                             row.meta_version, keep, "playing")
+            self._changed(rt)
+            return seat_view(rt, seat)
+
+    def _why_not_undoable(self, rt: Runtime, seat: int) -> str | None:
+        """Why the seat's last decision may not be taken back (None if it may).
+
+        A state may say where undo stops (``undo_barrier()``: the turn's start or the last
+        revealed information). Otherwise the last action is probed: replayed from the
+        state before it in worlds re-dealt from the seat's view, it must show the seat
+        the same observation each time, or it revealed something.
+        """
+        n = len(rt.owners)
+        if n == 0 or rt.owners[-1] != seat:
+            return "the last action is not this seat's own"
+        barrier = getattr(rt.state, "undo_barrier", None)
+        if callable(barrier):
+            if barrier() >= n:
+                return "the turn's earlier decisions are settled (new information was revealed or the turn began)"
+            return None
+        before = ludus.replay(rt.record(), upto=n - 1)
+        if before.current_player() != seat:
+            return "the seat's turn began with that action"
+        text = rt.state.history()[-1]
+        seen = rt.state.observation(seat)
+        rng = random.Random(secrets.randbits(32))
+        for _ in range(REVEAL_PROBES):
+            world = before.resample(seat, rng)
+            try:
+                world.apply_action(text)
+            except IllegalActionError:
+                return "that action revealed information"
+            if world.observation(seat) != seen:
+                return "that action revealed information"
+        return None
+
+    def leave(self, game_id: str, token: str | None) -> dict[str, Any]:
+        rt = self._get(game_id)
+        with rt.lock:
+
+            def work(conn: Any) -> tuple[int, str]:
+                row = self.store.lock_game(conn, game_id)
+                self._sync(rt, conn, row)
+                seat = self._seat_of(rt, token)
+                if rt.seats[seat].left_to is not None:
+                    raise Forbidden(f"seat {seat} has already left")
+                if rt.state.is_terminal():
+                    raise Forbidden("the game is over")
+                bot = standin_name()
+                meta = row.meta_version + 1
+                self.store.update_seat(conn, game_id, seat, meta, left_to=bot)
+                self.store.notify(conn, self._payload(game_id, row.version, meta))
+                return seat, bot
+
+            seat, bot = self.store.transact(work)
+            self._sync_after(rt)
+            return {"id": game_id, "seat": seat, "bot": bot}
+
+    # -- bots and turn timers ---------------------------------------------------------------
+    def next_job(self, game_id: str) -> BotJob | TurnClock | None:
+        """What happens next without a human: a bot's move, a turn timer to start, or nothing."""
+        rt = self._read(game_id)
+        with rt.lock:
+            state = rt.state
+            if state.is_terminal():
+                return None
+            seat = state.current_player()
+            if rt.idle_seat is not None and rt.idle_seat != seat:
+                rt.idle_seat = None
+            name = rt.seats[seat].bot
+            if name is None and rt.idle_seat == seat:
+                name = standin_name()
+            if name is None:
+                if rt.row.turn_seconds is not None:
+                    return TurnClock(game_id, seat, rt.version, rt.row.turn_seconds)
+                return None
+            bot = rt.bots.get((seat, name))
+            if bot is None:
+                bot = rt.bots[(seat, name)] = make_seat_bot(name, self.bot_seconds)
+            return BotJob(game_id, seat, rt.version, state.clone(), bot, name)
+
+    def time_out(self, clock: TurnClock) -> bool:
+        """The turn timer ran out: if nothing moved since, a bot plays the seat's turn."""
+        rt = self._read(clock.game_id)
+        with rt.lock:
+            if rt.version != clock.version or rt.state.current_player() != clock.seat:
+                return False
+            rt.idle_seat = clock.seat
+            return True
+
+    def commit_bot(self, job: BotJob, action: Any) -> bool:
+        """Commit a bot's move unless the game moved on meanwhile (then it is dropped)."""
+        rt = self._get(job.game_id)
+        with rt.lock:
+
+            def work(conn: Any) -> tuple[GameRow, State] | None:
+                row = self.store.lock_game(conn, job.game_id)
+                self._sync(rt, conn, row)
+                if rt.version != job.version or rt.state.current_player() != job.seat:
+                    return None
+                new = rt.state.clone()
+                try:
+                    new.apply_action(action)
+                except IllegalActionError:
+                    log.error("bot %s chose an illegal action %s in game %s", job.bot_name, action, job.game_id)
+                    new.apply_action(random.choice(new.legal_actions()))
+                self._commit_state(rt, conn, row, job.seat, new)
+                return row, new
+
+            done = self.store.transact(work)
+            if done is None:
+                return False
+            row, new = done
+            self._adopt(rt, row, job.seat, new)
+            self._changed(rt)
+            return True
+
+    def refresh(self, game_id: str) -> None:
+        """Another process changed this game: catch up and tell local listeners."""
+        rt = self._read(game_id)
+        with rt.lock:
+            self._changed(rt)
+
+    def playing_ids(self) -> list[str]:
+        with self.store.read() as conn:
+            return self.store.playing_ids(conn)

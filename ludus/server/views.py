@@ -1,0 +1,44 @@
+"""What one seat (or a spectator) is shown: its observation only, never another seat's secrets."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .service import Runtime
+
+
+def seats_summary(rt: Runtime) -> list[dict[str, Any]]:
+    return [
+        {"seat": s.seat, "kind": s.kind, "free": s.free, "bot": s.bot, "left": s.left_to is not None}
+        for s in rt.seats
+    ]
+
+
+def seat_view(rt: Runtime, seat: int | None) -> dict[str, Any]:
+    """The view of ``seat`` (None: a spectator). ``legal_actions`` only for the seat to move.
+
+    Public parts only: the seed, the record and the history stay on the server until the end
+    (an action's notation may name something its author alone could see).
+    """
+    state = rt.state
+    current = state.current_player()
+    terminal = state.is_terminal()
+    to_move = (
+        seat is not None and not terminal and current == seat and rt.seats[seat].bot is None
+    )
+    return {
+        "id": rt.id,
+        "game": rt.row.game,
+        "options": rt.public_options(),
+        "version": rt.version,
+        "ply": len(rt.owners),
+        "seat": seat,
+        "current_player": current,
+        "terminal": terminal,
+        "scores": list(state.scores()),
+        "winners": state.winners() if terminal else [],
+        "observation": state.observation(seat),
+        "legal_actions": [str(a) for a in state.legal_actions()] if to_move else [],
+        "seats": seats_summary(rt),
+    }
