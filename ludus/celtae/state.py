@@ -1070,6 +1070,12 @@ class CeltaeState(State):
         return render_svg(self.observation(None))
 
     # -- error messages ---------------------------------------------------------------------------------
+    def _public_action(self, text: str, actor: int, seat: int | None) -> str:
+        """Another seat's leader decision stays secret until every seat has chosen (ruling 21)."""
+        if text in ("flip", "keep") and actor != seat and not self.flip_revealed:
+            return "decided"
+        return text
+
     def _why_illegal(self, action: Act) -> str:
         from .observe import why_illegal
 

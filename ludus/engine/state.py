@@ -31,6 +31,7 @@ class State(ABC):
         self.seed = seed
         self.rng = random.Random(seed)
         self._history: list[str] = []
+        self._actors: list[int] = []  # the seat that took each action of the history
         self._legal: list[Action] | None = None
 
     # -- the turn ---------------------------------------------------------------
@@ -61,8 +62,10 @@ class State(ABC):
         canonical = self._canonical(action)
         if canonical not in self._legal:
             raise IllegalActionError(self._why_illegal(action))
+        actor = self.current_player()
         self._apply(canonical)
         self._history.append(str(canonical))
+        self._actors.append(actor)
         self._legal = None
 
     def _canonical(self, action: Action) -> Action:
@@ -143,6 +146,7 @@ class State(ABC):
         other.rng = random.Random()
         other.rng.setstate(self.rng.getstate())
         other._history = list(self._history)
+        other._actors = list(self._actors)
         other._legal = self._legal
         self._copy_into(other)
         return other
@@ -154,6 +158,16 @@ class State(ABC):
     def history(self) -> list[str]:
         """Notation of every action applied, in order."""
         return list(self._history)
+
+    def log(self, seat: int | None) -> list[dict[str, Any]]:
+        """The move log as ``seat`` may see it: ``{"seat", "action"}`` per action, secrets masked."""
+        self._check_seat(seat)
+        return [{"seat": who, "action": self._public_action(text, who, seat)}
+                for text, who in zip(self._history, self._actors, strict=True)]
+
+    def _public_action(self, text: str, actor: int, seat: int | None) -> str:
+        """How an action's notation shows to ``seat`` (games mask choices that are still secret)."""
+        return text
 
     def record(self) -> dict[str, Any]:
         """The game record: enough to replay this game from its start."""
@@ -173,6 +187,7 @@ class State(ABC):
                 "config": self.game.config,
                 "seed": self.seed,
                 "history": self._history,
+                "actors": self._actors,
                 "rng": [version, list(internal), gauss],
                 "state": self._dump(),
             },
@@ -197,6 +212,9 @@ class State(ABC):
             state.rng = random.Random()
             state.rng.setstate((version, tuple(internal), gauss))
             state._history = [str(a) for a in data["history"]]
+            state._actors = [int(a) for a in data["actors"]]
+            if len(state._actors) != len(state._history):
+                raise ValueError("history and actors differ in length")
             state._legal = None
             state._load(data["state"])
         except (KeyError, TypeError, ValueError, IndexError) as exc:

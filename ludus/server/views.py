@@ -40,5 +40,6 @@ def seat_view(rt: Runtime, seat: int | None) -> dict[str, Any]:
         "winners": state.winners() if terminal else [],
         "observation": state.observation(seat),
         "legal_actions": [str(a) for a in state.legal_actions()] if to_move else [],
+        "log": state.log(seat),
         "seats": seats_summary(rt),
     }

@@ -551,9 +551,12 @@ def test_ruling_21_leader_flip_blind_and_simultaneous():
     assert obs1["players_info"][0]["flip"] == "decided"  # hidden from the others
     assert s.observation(0)["players_info"][0]["flip"] == "flip"
     assert s.leader_side[0] == 0  # not revealed yet
+    assert s.log(1)[-1] == {"seat": 0, "action": "decided"} and s.log(0)[-1]["action"] == "flip"
+    assert s.log(None)[-1]["action"] == "decided"
     play(s, "keep", "flip")
     assert s.leader_side == [1, 0, 1] and s.flip_revealed
     assert s.observation(1)["players_info"][0]["flip"] == "flip"
+    assert [e["action"] for e in s.log(None)[-3:]] == ["flip", "keep", "flip"]
 
 
 def test_ruling_22_end_trigger_by_the_last_player_then_double_turns():

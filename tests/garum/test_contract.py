@@ -188,3 +188,16 @@ def test_place_actions_are_small_immutable_values():
     assert action is Place(14, 2, "BBGY") and hash(action) == hash(Place(14, 2, "BBGY"))
     with pytest.raises(AttributeError):
         action.slot = 3
+
+
+def test_log_names_the_seat_of_every_action_and_survives_save_and_clone():
+    state = new(seed=12, players=2)
+    seats = []
+    while len(seats) < 12:
+        seats.append(state.current_player())
+        play_random(state, upto=1)
+    log = state.log(None)
+    assert [e["seat"] for e in log] == seats and [e["action"] for e in log] == state.history()
+    assert state.log(0) == log  # every Garum move is public
+    assert state.clone().log(1) == log
+    assert state.game.state_from_json(state.to_json()).log(None) == log

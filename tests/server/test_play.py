@@ -50,6 +50,14 @@ def test_a_legal_action_returns_the_new_view(table):
     assert t.view()["version"] == 1
 
 
+def test_the_view_carries_the_public_move_log(table):
+    t = table()
+    view = t.mover_view()
+    action = view["legal_actions"][0]
+    t.act(view["seat"], action, view["version"])
+    assert t.view()["log"] == [{"seat": view["seat"], "action": action}]
+
+
 def _unchanged(t, before):
     now = t.view(before["seat"])
     assert (now["version"], now["observation"], now["legal_actions"]) == (

@@ -207,7 +207,7 @@ function renderLog(view) {
   if (page.record) {
     entries = page.record.actions.map((text) => ({text}));
   } else {
-    entries = page.module.moveLog(view.observation, page.seen);
+    entries = page.module.moveLog(view.observation, page.seen, view);
   }
   fill($("log"), entries.map((e) => el("li", {}, page.module.logItem(e))));
   $("log").scrollTop = $("log").scrollHeight;

@@ -41,10 +41,11 @@ export function hands() {
 }
 
 /**
- * The seat's view carries no history (a move's notation may name what only its author saw),
- * so until the game is over the log holds the moves this browser made, kept per game.
+ * The move log as the seat may see it, from the server's view (``log``: who played what, with
+ * choices still secret masked); this browser's own moves when a view has no log.
  */
-export function moveLog(obs, seen = {}) {
+export function moveLog(obs, seen = {}, view = null) {
+  if (view?.log) return view.log.map((e) => ({text: `seat ${e.seat}: ${e.action}`}));
   return (seen.mine || []).map((text) => ({text: `you: ${text}`}));
 }
 
