@@ -1,54 +1,277 @@
-"""Celtae position value for one seat: points now, plus what strength, cards and workers promise.
+"""Celtae position value for one seat: points so far, plus what the seat's means promise.
 
-It reads only what the seat may see (its own hand, public boards, tribes, stacks and
-progress cards), so a greedy bot using it leaks nothing. The score so far already counts
-A..K on the current board; on top it values the means of future points: strength toward
-the next Roman tile, cards toward builds and battles, tribe workers toward their point
-spaces, nobles and soldiers, tokens. In multi-player games the best rival's score is
-subtracted at half weight, so denying points matters but less than scoring them.
+The score so far (``score_breakdown``, with the strength-and-cards category made smooth)
+is the base. On top come the means of future points, each scaled by how many turns the
+seat still has: cards of one colour toward the next disc's cost (after builders),
+strength (and soldiers times cards of one icon) toward the cheapest Roman tile on top,
+tribe workers toward the top Druid tile's needs and the next tribe point space, workers
+by type in pool and tribe (builders cut build costs, farmers take more cards, soldiers
+multiply battle strength, nobles recruit more), tokens, discs on citadels still open,
+progress cards with markers whose requirement the seat nearly meets, and the leader's
+condition. Rivals are valued the same way from what is public (hand sizes, not hands),
+and their best value is subtracted; in the solo game the difficulty's target is.
+
+A position in the middle of a seat's own turn, just after the marker moved, is valued
+by finishing that turn greedily, because the marker's move alone says nothing about the
+actions it opens. The finish plays on a canonical re-deal of what the seat cannot see
+(fixed from what it can), so the value depends only on the seat's information.
+
+Everything read here is in ``state.observation(seat)``: own hand, public board, tribes,
+pools, strength, tokens, stack tops and sizes, progress marks, revealed leader sides and
+the seat's own leader choice.
 """
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
-STRENGTH = 0.18   # a point of strength is about a fifth of a point (score I and battles)
-CARD = 0.3        # a card in hand: a share of a disc, a battle or a druid worker
-WORKER = 0.35     # a tribe worker: point spaces, majorities, druid tiles
-TOKEN = 0.6       # a bonus token: an extra worker or a free location
-DISC_LEFT = 0.25  # per disc still to build while the game goes on
-RIVAL = 0.5       # weight of the best rival's score
+from ..celtae import board as G
+from ..celtae.scoring import CATEGORIES, leader_holds, meets, stats
+
+# Weights, tuned by greedy self-play (see the module's tests and the report's scripts).
+W: dict[str, float] = {
+    "rival": 1.0,       # weight of the best rival's value (2-4 players)
+    "build": 1.6,       # the next disc, scaled by the share of its cost in hand
+    "battle": 0.9,      # per point of the cheapest reachable Roman tile, scaled by readiness
+    "druid": 0.8,       # per point of a top Druid tile, scaled by the tribe's share of its needs
+    "tribe": 0.6,       # toward the next tribe point space
+    "builder": 0.35,    # per builder, while discs remain to be built
+    "farmer": 0.25,     # per farmer (up to 5)
+    "soldier": 0.2,     # per soldier (up to 4)
+    "noble": 0.25,      # per noble (up to 2)
+    "token": 0.7,       # per bonus token
+    "open_disc": 0.4,   # per disc on a citadel not yet complete
+    "progress": 0.6,    # per marker on a progress card the seat nearly meets
+    "leader": 0.8,      # per leader point, scaled by progress toward the condition
+    "horizon": 5.0,     # own turns left at which the means count in full
+}
+
+_FINISH_PHASE = 3  # AREA: the marker has moved, the action is still to choose
 
 
 def evaluate(state: Any, seat: int) -> float:
     """Heuristic value of ``state`` for ``seat`` (higher is better)."""
-    return _value(state, seat, state.scores())
+    return _value(_finished(state, seat), seat)
 
 
 def evaluate_all(state: Any) -> list[float]:
-    """``evaluate`` for every seat, scoring the position once."""
-    scores = state.scores()
-    return [_value(state, seat, scores) for seat in range(len(scores))]
+    """``evaluate`` for every seat."""
+    return [evaluate(state, seat) for seat in range(state.game.num_players)]
 
 
-def _value(state: Any, seat: int, scores: list[int]) -> float:
-    own = scores[seat]
+# -- finishing one's own turn ----------------------------------------------------------------------
+def _finished(state: Any, seat: int) -> Any:
+    if state.is_terminal() or state.pending or state.phase < _FINISH_PHASE or state.turn != seat:
+        return state
+    world = _canonical(state, seat)
+    turn, stage, left = world.turn, world.stage, world.turns_left
+    while not world.is_terminal() and world.current_player() == seat and world.phase != 2 \
+            and (world.turn, world.stage, world.turns_left) == (turn, stage, left):
+        legal = world.legal_actions()
+        best, best_value = None, float("-inf")
+        for action in legal:
+            child = world.clone()
+            child.apply_action(action)
+            value = _value(child, seat)
+            if value > best_value:
+                best, best_value = child, value
+        world = best
+    return world
+
+
+def _canonical(state: Any, seat: int) -> Any:
+    """A clone whose hidden parts are re-dealt from a fixed order: the same for every world of the seat."""
+    world = state.clone()
+    rng = random.Random(0)
+    pool = list(world.deck)
+    counts = []
+    for q in range(world.n):
+        hidden = [0] * 12 if q == seat else [world.hands[q][k] - world.known[q][k] for k in range(12)]
+        for k in range(12):
+            pool += [k] * hidden[k]
+        counts.append(sum(hidden))
+    pool.sort()
+    rng.shuffle(pool)
+    for q in range(world.n):
+        if q != seat:
+            hand = list(world.known[q])
+            for _ in range(counts[q]):
+                hand[pool.pop()] += 1
+            world.hands[q] = hand
+    world.deck = pool
+    for stacks, won, tiles in ((world.roman, world.roman_won, world.data.roman_tiles),
+                               (world.druid, world.druid_won, world.data.druid_tiles)):
+        seen = {s[-1] for s in stacks if s} | {t for w in won for t in w}
+        for pts in (1, 2):
+            free = sorted(i for i in range(len(tiles)) if tiles[i][0] == pts and i not in seen)
+            rng.shuffle(free)
+            for s in stacks:
+                for j in range(len(s) - 1):
+                    if tiles[s[j]][0] == pts:
+                        s[j] = free.pop()
+    world.rng = random.Random(1)
+    world._legal = None
+    return world
+
+
+# -- the static value ---------------------------------------------------------------------------------
+def _value(state: Any, seat: int) -> float:
     if state.is_terminal():
+        own = state.scores()[seat] if not state.solo else state.scores()[0]
         if state.solo:
-            target = state.data.targets[state.game.config["difficulty"]]
-            return own + (50.0 if own >= target else 0.0)
-        best = max((s for i, s in enumerate(scores) if i != seat), default=0)
-        return own - RIVAL * best + (20.0 if own >= best else 0.0)
-    hand = sum(state.hands[seat])
-    tribe = state.tribe[seat]
-    active = state.active[seat]
-    value = float(own)
-    value += STRENGTH * state.strength[seat] + CARD * hand + TOKEN * state.tokens[seat]
-    value += WORKER * (tribe[0] + tribe[1] + tribe[2] + tribe[3]) + 0.5 * tribe[4]
-    value += 0.15 * (active[3] + tribe[3])  # nobles: more recruits
-    value += 0.1 * (active[2] + tribe[2] + active[1] + tribe[1])
-    if state.track > 0:
-        value -= DISC_LEFT * (len(state.data.disc_costs) - state.discs[seat]) * 0.2
-    if not state.solo:
-        value -= RIVAL * max(s for i, s in enumerate(scores) if i != seat)
+            return own - state.data.targets[state.game.config["difficulty"]]
+        return own - W["rival"] * max(s for i, s in enumerate(state.scores()) if i != seat)
+    all_stats = [stats(state, o) for o in range(state.np)]
+    turns = _turns_left(state)
+    own = _seat_value(state, seat, seat, all_stats, turns)
+    if state.solo:
+        return own - state.data.targets[state.game.config["difficulty"]]
+    rival = max(_seat_value(state, o, seat, all_stats, turns) for o in range(state.n) if o != seat)
+    return own - W["rival"] * rival
+
+
+def _turns_left(state: Any) -> float:
+    """About how many more turns each seat gets (the track's markers are the clock)."""
+    if state.stage == 2:
+        return 2.0 if state.turn <= 0 else 1.0
+    steps_per_round = 1.7 * state.np
+    return state.track * 4.0 / steps_per_round + 2.5 + (0.5 if state.stage == 0 else 0.0)
+
+
+def _seat_value(state: Any, o: int, viewer: int, all_stats: list[dict], turns: float) -> float:
+    d = state.data
+    bd = breakdown(state, o, all_stats)
+    own_view = o == viewer
+    hand_size = sum(state.hands[o])
+    value = float(bd["total"] - bd["I"] - bd["K"]) + (state.strength[o] + hand_size) / 5.0
+    g = min(1.0, turns / W["horizon"])
+    act, tr = state.active[o], state.tribe[o]
+    builders = act[G.B] + tr[G.B] + tr[G.D]
+    farmers = act[G.F] + tr[G.F] + tr[G.D]
+    soldiers = min(d.soldier_cap, act[G.S] + tr[G.S] + tr[G.D])
+    nobles = act[G.N] + tr[G.N]
+    discs_left = len(d.disc_costs) - state.discs[o]
+    hand = state.hands[o] if own_view else None
+    # the next disc
+    if discs_left:
+        need = max(1, d.disc_costs[state.discs[o]] - builders)
+        if hand is not None:
+            best = max((sum(hand[3 * c:3 * c + 3]) for c in range(4)
+                        if any(-1 in state.citadels[r * 4 + c] for r in (0, 1))), default=0)
+        else:
+            best = hand_size / 2.5  # a rival's hand: about 40 % of it in its best colour
+        value += g * W["build"] * min(1.0, best / need)
+        value += g * W["builder"] * min(builders, 4)
+    # the cheapest Roman tile on top
+    tops = [d.roman_tiles[s[-1]] for s in state.roman if s]
+    if tops:
+        icon_cards = max(sum(hand[i::3]) for i in range(3)) if hand is not None else hand_size / 2.0
+        strength = state.strength[o] + soldiers * icon_cards
+        value += g * W["battle"] * max(pts * min(1.0, strength / need) ** 2 for pts, need in tops)
+    # Druid tiles on top
+    best_druid = 0.0
+    for s in state.druid:
+        if not s:
+            continue
+        pts, needs, wild = d.druid_tiles[s[-1]]
+        total = sum(needs) + wild
+        have = sum(min(tr[t], needs[t]) for t in range(4))
+        spare = sum(max(0, tr[t] - needs[t]) for t in range(4))
+        have += min(wild, spare)
+        best_druid = max(best_druid, pts * (have / total) ** 2)
+    value += g * W["druid"] * best_druid
+    # tribe toward its next point space, workers by type, tokens
+    size = sum(tr)
+    prev = 0
+    for sp in d.tribe_point_spaces:
+        if size < sp:
+            value += g * W["tribe"] * (size - prev) / (sp - prev)
+            break
+        prev = sp
+    value += g * (W["farmer"] * min(farmers, 5) + W["soldier"] * soldiers + W["noble"] * min(nobles, 2))
+    value += g * W["token"] * state.tokens[o]
+    # discs on citadels still open: a share of their completion points
+    open_discs = sum(cit.count(o) for cit in state.citadels if -1 in cit)
+    value += g * W["open_disc"] * open_discs
+    # progress cards with markers, not met yet
+    for i, card in enumerate(state.prog_cards):
+        marks = state.prog_marks[i]
+        if marks and not meets(state, o, card, all_stats):
+            value += g * W["progress"] * marks * _closeness(state, o, card, all_stats)
+    # the leader (own choice of side counts before it is revealed)
+    lid = state.leaders[o]
+    if lid >= 0:
+        side = state.leader_side[o]
+        if own_view and not state.flip_revealed and state.flip_choice[o] >= 0:
+            side = state.flip_choice[o]
+        cond = d.leaders[lid]["AB"[side]]
+        if leader_holds(state, o, side, all_stats[o]):
+            value += cond["points"]
+        else:
+            value += g * W["leader"] * cond["points"] * _leader_progress(cond, all_stats[o])
     return value
+
+
+def breakdown(state: Any, seat: int, all_stats: list[dict]) -> dict[str, int]:
+    """``state.score_breakdown(seat)`` from stats already gathered (the same rules, without recounting)."""
+    d = state.data
+    st = all_stats[seat]
+    out = dict.fromkeys(CATEGORIES, 0)
+    out["A"] = sum(cit.count(seat) for cit in state.citadels if -1 not in cit)
+    out["B"] = st["bonus"] * d.bonus_tile_points
+    out["C"] = sum(d.druid_tiles[t][0] for t in state.druid_won[seat])
+    out["D"] = sum(d.roman_tiles[t][0] for t in state.roman_won[seat])
+    rivals = [1] if state.solo else [o for o in range(state.n) if o != seat]
+    for r in (0, 1):
+        mine = st["garrison"][r]
+        if mine >= 1 and all(mine >= all_stats[o]["garrison"][r] for o in rivals):
+            out["E"] += mine
+    size = st["workers"] + st["druids"]
+    out["F"] = sum(1 for sp in d.tribe_point_spaces if size >= sp)
+    out["G"] = sum(1 for h in d.disc_point_holes if state.discs[seat] >= h)
+    out["H"] = 1 if state.cubes[seat] >= d.cubes else 0
+    out["I"] = (state.strength[seat] + sum(state.hands[seat])) // 5
+    for i, card in enumerate(state.prog_cards):
+        marks = state.prog_marks[i]
+        if marks:
+            if meets(state, seat, card, all_stats):
+                out["J"] += marks
+            elif state.solo:
+                out["J"] -= marks
+    lid = state.leaders[seat]
+    if lid >= 0 and leader_holds(state, seat, state.leader_side[seat], st):
+        out["K"] = d.leaders[lid]["AB"[state.leader_side[seat]]]["points"]
+    out["total"] = sum(out[c] for c in CATEGORIES)
+    return out
+
+
+def _closeness(state: Any, o: int, card: int, all_stats: list[dict]) -> float:
+    """How near ``o`` is to a progress card's requirement, in [0, 1)."""
+    from ..celtae.scoring import _value as stat_of
+
+    kind, arg, need, _slots = state.data.progress_cards[card]
+    mine = stat_of(all_stats[o], kind, arg)
+    if kind.endswith("_maj"):
+        if state.solo:
+            if kind == "worker_maj":
+                need = state.data.solo_type_min
+            elif kind == "workers_maj":
+                need = state.data.solo_workers_min
+            else:
+                need = stat_of(all_stats[1], kind, arg)
+        else:
+            need = max(stat_of(all_stats[q], kind, arg) for q in range(state.n) if q != o)
+        need = max(need, 1)
+    return min(0.9, mine / (need + 0.5))
+
+
+def _leader_progress(cond: dict, st: dict) -> float:
+    kind, need = cond["kind"], cond["need"]
+    have = {"roman_by_points": st["roman_by_points"], "druid_by_points": st["druid_by_points"],
+            "discs_by_region": st["region"]}.get(kind)
+    if have is None:
+        have = [{"cubes": st["cubes"], "tribe_nondruid": st["workers"], "bonus_tiles": st["bonus"],
+                 "discs": st["discs"]}[kind]]
+    got = sum(min(h, n) for h, n in zip(have, need, strict=False))
+    return (got / max(1, sum(need))) ** 2
