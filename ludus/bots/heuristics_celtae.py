@@ -45,6 +45,8 @@ W: dict[str, float] = {
     "progress": 0.6,    # per marker on a progress card the seat nearly meets
     "leader": 0.8,      # per leader point, scaled by progress toward the condition
     "horizon": 5.0,     # own turns left at which the means count in full
+    "solo_pace": 1.3,   # solo: points the player still makes per turn to come (centres the value on the target)
+    "solo_steps": 1.8,  # solo: marker steps per round (the player's and Solitairix's)
 }
 
 _FINISH_PHASE = 3  # AREA: the marker has moved, the action is still to choose
@@ -126,9 +128,18 @@ def _value(state: Any, seat: int) -> float:
     turns = _turns_left(state)
     own = _seat_value(state, seat, seat, all_stats, turns)
     if state.solo:
-        return own - state.data.targets[state.game.config["difficulty"]]
+        pace = W["solo_pace"] * _solo_turns_left(state)
+        return own + pace - state.data.targets[state.game.config["difficulty"]]
     rival = max(_seat_value(state, o, seat, all_stats, turns) for o in range(state.n) if o != seat)
     return own - W["rival"] * rival
+
+
+def _solo_turns_left(state: Any) -> float:
+    """The solo player's turns still to come, from the marker's steps left before the track runs out."""
+    if state.stage == 2:
+        return float(max(0, state.turns_left - (state.phase > 2))) if state.turn == 0 else 0.0
+    steps = max(0, state.track - 1) * 4 + (G.CROSSING_FROM - state.marker) % 4 + 1 if state.track else 0
+    return steps / W["solo_steps"] + 2.0 + (0.5 if state.stage == 0 else 0.0)
 
 
 def _turns_left(state: Any) -> float:
