@@ -556,6 +556,72 @@ def simulate(game: str, players: int | None, board: str | None, variant: str | N
 
 
 @main.command()
+@click.argument("game")
+@_with_game_options
+@click.option("--bots", required=True,
+              help="Comma-separated bot specs: name or name:key=value:..., e.g. random,greedy,ismcts:iterations=100")
+@click.option("--games", "-n", type=click.IntRange(min=1), default=20, show_default=True,
+              help="Games per pairing (per table of 3-4 seats).")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True, help="Processes.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Master seed: the deals every pairing shares.")
+@click.option("--out", type=click.Path(file_okay=False), default="tournament", show_default=True,
+              help="Directory for results.jsonl, ratings.json and ratings.png.")
+@click.option("--ray", "ray_address", metavar="ADDRESS", help="Run the games on this Ray cluster (needs ray).")
+@click.option("--bootstrap", type=click.IntRange(min=0), default=200, show_default=True,
+              help="Bootstrap resamples for the rating intervals.")
+def tournament(game: str, players: int | None, board: str | None, variant: str | None, rotation: bool | None,
+               extra: tuple[str, ...], bots: str, games: int, jobs: int, seed: int, out: str,
+               ray_address: str | None, bootstrap: int) -> None:
+    """Round-robin bots (seats rotated, deals shared); print ratings and plot them.
+
+    Example: ludus tournament garum --players 2 --bots random,greedy,ismcts --games 20 --jobs 2
+    """
+    from ludus.arena.tournament import tournament_command
+
+    options = game_options(game, extra, players=players, board=board, variant=variant, rotation=rotation)
+    _load(game, options)
+    try:
+        tournament_command(game, options, bots, games, jobs, seed, out, ray_address, bootstrap)
+    except ValueError as exc:
+        raise CLIError(_one_line(str(exc))) from None
+    except RuntimeError as exc:
+        raise click.ClickException(_one_line(str(exc))) from None
+
+
+@main.command()
+@click.argument("game")
+@_with_game_options
+@click.option("--games", "-n", type=click.IntRange(min=1), default=100, show_default=True,
+              help="Games per configuration.")
+@click.option("--bots", default="greedy", show_default=True, help="Comma-separated bot names rotated over the seats.")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True, help="Processes.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Master seed.")
+@click.option("--out", type=click.Path(file_okay=False), default="report", show_default=True,
+              help="Directory for report.md and its plots.")
+@click.option("--compare/--no-compare", default=True,
+              help="Also play every board / variant / difficulty choice and compare them.")
+def report(game: str, players: int | None, board: str | None, variant: str | None, rotation: bool | None,
+           extra: tuple[str, ...], games: int, bots: str, jobs: int, seed: int, out: str, compare: bool) -> None:
+    """Write a balance report (Markdown and PNG plots) from bot self-play.
+
+    Example: ludus report garum --players 4 --games 200 --jobs 2
+    """
+    from ludus.arena.report import write_report
+
+    options = game_options(game, extra, players=players, board=board, variant=variant, rotation=rotation)
+    _load(game, options)
+    names = [b.strip() for b in bots.split(",") if b.strip()]
+    unknown = [b for b in names if b not in bot_registry.names()]
+    if not names or unknown:
+        raise CLIError(f"unknown bot {', '.join(unknown) or bots!r}; known bots: {', '.join(bot_registry.names())}")
+    try:
+        path = write_report(game, options, games, out, bots=names, jobs=jobs, seed=seed, compare=compare)
+    except ValueError as exc:
+        raise CLIError(_one_line(str(exc))) from None
+    click.echo(f"wrote {path}")
+
+
+@main.command()
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on (loopback by default).")
 @click.option("--port", default=8000, show_default=True, type=click.IntRange(1, 65535), help="Port to listen on.")
 @click.option("--database", "database_url", envvar="LUDUS_DATABASE_URL", default=None,
@@ -563,7 +629,7 @@ def simulate(game: str, players: int | None, board: str | None, variant: str | N
 def serve(host: str, port: int, database_url: str | None) -> None:
     """Run the online play server: HTTP API, WebSocket and the browser client."""
     try:
-        from .server import serve as run_server
+        from ludus.server import serve as run_server
     except ImportError as exc:
         raise CLIError(f"the server needs the 'server' extra (pip install 'ludus[server]'): {exc}") from None
     shown = "localhost" if host in ("127.0.0.1", "::1") else host

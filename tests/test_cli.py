@@ -262,3 +262,34 @@ def test_simulate_refuses_unknown_bots_and_options():
     assert result.exit_code == 2 and "unknown bot 'oracle'" in result.output
     result = run(["simulate", "garum", "-o", "board=atlantis"])
     assert result.exit_code == 2 and "board=atlantis is not valid" in result.output
+
+
+def test_tournament_command_writes_results_ratings_and_plot(tmp_path):
+    out = tmp_path / "tour"
+    result = run(["tournament", "garum", "--players", "2", "--bots", "random,greedy", "--games", "2",
+                  "--out", str(out), "--bootstrap", "10"])
+    assert result.exit_code == 0, result.output
+    assert {p.name for p in out.iterdir()} >= {"results.jsonl", "ratings.json", "ratings.png"}
+    games = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
+    assert [g["seats"] for g in games] == [["random", "greedy"], ["greedy", "random"]]
+    assert games[0]["seed"] == games[1]["seed"]  # one deal, played from both seats
+    assert "greedy" in result.output and "random" in result.output
+
+
+def test_report_command_writes_markdown_and_plots(tmp_path):
+    out = tmp_path / "rep"
+    result = run(["report", "garum", "--players", "2", "--games", "2", "--no-compare", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    text = (out / "report.md").read_text()
+    assert text.startswith("# garum balance report") and (out / "win_rate_by_seat.png").exists()
+
+
+@pytest.mark.parametrize("args,message", [
+    (["report", "garum", "--bots", "oracle"], "unknown bot 'oracle'"),
+    (["tournament", "garum", "--bots", "random,oracle", "--games", "1"], "oracle"),
+    (["tournament", "garum", "--players", "9", "--bots", "random"], "players=9 is not valid"),
+])
+def test_arena_commands_refuse_bad_input_in_one_line(args, message, tmp_path):
+    result = run(args + ["--out", str(tmp_path / "x")])
+    assert result.exit_code == 2 and len(error_lines(result.output)) == 1
+    assert message in result.output

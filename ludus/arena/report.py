@@ -1,0 +1,234 @@
+"""Balance reports: bot-played games summarised in Markdown with PNG plots.
+
+The questions a designer asks of a configuration: does a seat win more than its share
+(turn-order advantage), how are scores and winning margins spread, how often are games
+tied, and how do the game's alternative setups compare (for Garum its boards and
+variants; for any game, each choice of its ``board``, ``variant`` and ``difficulty``
+options). The report is generic over games: it reads only results of ``simulate``.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+import textwrap
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from ..engine import load_game
+from ..engine.registry import game_class
+
+COMPARED = ("board", "variant", "difficulty")
+
+
+def _simulate(game: str, options: dict[str, Any], bots: Sequence[str], games: int, jobs: int, seed: int
+              ) -> list[dict[str, Any]]:
+    from .simulate import simulate
+
+    return simulate(game, options, list(bots), games, jobs=jobs, seed=seed, progress=False)
+
+
+def _interval(p: float, n: int) -> float:
+    """Half-width of a 95 % normal interval for a proportion."""
+    return 1.96 * math.sqrt(max(p * (1 - p), 1e-9) / n) if n else 0.0
+
+
+def seat_stats(results: Sequence[dict[str, Any]]) -> list[dict[str, float]]:
+    players = len(results[0]["scores"])
+    n = len(results)
+    out = []
+    for s in range(players):
+        wins = statistics.fmean(r["returns"][s] for r in results)
+        scores = [r["scores"][s] for r in results]
+        out.append({"seat": s, "win_rate": wins, "ci": _interval(wins, n), "mean": statistics.fmean(scores),
+                    "stdev": statistics.stdev(scores) if n > 1 else 0.0})
+    return out
+
+
+def turn_order_stats(game: str, config: dict[str, Any], results: Sequence[dict[str, Any]]
+                     ) -> list[dict[str, float]]:
+    """Win rate by place in turn order: 0 is the seat that moves first in the deal (re-created from its seed)."""
+    the_game = load_game(game, **config)
+    players = the_game.num_players
+    wins: list[list[float]] = [[] for _ in range(players)]
+    scores: list[list[float]] = [[] for _ in range(players)]
+    for r in results:
+        first = the_game.new_initial_state(seed=r["seed"]).current_player()
+        for seat in range(players):
+            wins[(seat - first) % players].append(r["returns"][seat])
+            scores[(seat - first) % players].append(r["scores"][seat])
+    n = len(results)
+    out = []
+    for pos in range(players):
+        rate = statistics.fmean(wins[pos])
+        out.append({"seat": pos, "win_rate": rate, "ci": _interval(rate, n), "mean": statistics.fmean(scores[pos]),
+                    "stdev": statistics.stdev(scores[pos]) if n > 1 else 0.0})
+    return out
+
+
+def game_stats(results: Sequence[dict[str, Any]]) -> dict[str, float]:
+    """Mean score, winning margin over the runner-up, share of shared wins."""
+    all_scores = [x for r in results for x in r["scores"]]
+    margins = []
+    for r in results:
+        ranked = sorted(r["scores"], reverse=True)
+        margins.append(ranked[0] - ranked[1] if len(ranked) > 1 else ranked[0])
+    return {
+        "games": len(results),
+        "mean_score": statistics.fmean(all_scores),
+        "stdev_score": statistics.stdev(all_scores) if len(all_scores) > 1 else 0.0,
+        "winner_score": statistics.fmean(max(r["scores"]) for r in results),
+        "margin": statistics.fmean(margins),
+        "shared_wins": statistics.fmean(1.0 if len(r["winners"]) > 1 else 0.0 for r in results),
+        "actions": statistics.fmean(r["actions"] for r in results),
+    }
+
+
+def _plt():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def plot_seats(stats: list[dict[str, float]], path: Path, title: str) -> None:
+    plt = _plt()
+    fig, ax = plt.subplots(figsize=(5, 3.2))
+    seats = [s["seat"] for s in stats]
+    ax.bar(seats, [s["win_rate"] for s in stats], yerr=[s["ci"] for s in stats], capsize=4, color="#4c72b0")
+    ax.axhline(1 / len(stats), color="grey", linestyle="--", linewidth=1, label="fair share")
+    ax.set_xticks(seats)
+    ax.set_xlabel("seat")
+    ax.set_ylabel("win rate (95% interval)")
+    ax.set_title("\n".join(textwrap.wrap(title, 70)), fontsize=9)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
+def plot_scores(results: Sequence[dict[str, Any]], path: Path, title: str) -> None:
+    plt = _plt()
+    players = len(results[0]["scores"])
+    fig, ax = plt.subplots(figsize=(6, 3.5))
+    data = [[r["scores"][s] for r in results] for s in range(players)]
+    lo = min(min(d) for d in data)
+    hi = max(max(d) for d in data)
+    bins = min(15, max(5, hi - lo + 1))
+    ax.hist(data, bins=bins, range=(lo, hi + 1), label=[f"seat {s}" for s in range(players)], histtype="step",
+            linewidth=1.6)
+    ax.set_xlabel("final score")
+    ax.set_ylabel("games")
+    ax.set_title("\n".join(textwrap.wrap(title, 70)), fontsize=9)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
+def plot_comparison(rows: list[tuple[str, dict[str, float]]], path: Path, title: str) -> None:
+    plt = _plt()
+    fig, ax = plt.subplots(figsize=(6, 0.45 * len(rows) + 1.6))
+    labels = [label for label, _ in rows]
+    y = list(range(len(rows)))
+    ax.barh([i - 0.2 for i in y], [s["mean_score"] for _, s in rows], height=0.4, label="mean score",
+            xerr=[s["stdev_score"] for _, s in rows], capsize=3)
+    ax.barh([i + 0.2 for i in y], [s["margin"] for _, s in rows], height=0.4, label="winning margin")
+    ax.set_yticks(y, labels)
+    ax.set_xlabel("points")
+    ax.set_title("\n".join(textwrap.wrap(title, 70)), fontsize=9)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
+def write_report(game: str, options: dict[str, Any] | None, games: int, out_dir: str | Path,
+                 bots: Sequence[str] = ("greedy",), jobs: int = 1, seed: int = 0, compare: bool = True) -> Path:
+    """Play ``games`` games per configuration and write ``report.md`` with its plots to ``out_dir``.
+
+    ``bots`` are rotated over the seats (one name: every seat plays it). With ``compare``,
+    every choice of the game's board / variant / difficulty options is played too, the
+    other options held as given. Returns the Markdown file's path.
+    """
+    options = dict(options or {})
+    the_game = load_game(game, **options)
+    config = dict(the_game.config)
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    label = " ".join(f"{k}={v}" for k, v in config.items())
+    results = _simulate(game, config, bots, games, jobs, seed)
+    seats = seat_stats(results)
+    overall = game_stats(results)
+    plot_seats(seats, out / "win_rate_by_seat.png", f"{game}: win rate by seat ({games} games)")
+    order = turn_order_stats(game, config, results) if the_game.num_players > 1 else None
+    if order:
+        plot_seats(order, out / "win_rate_by_turn_order.png",
+                   f"{game}: win rate by place in turn order, 0 = first to move ({games} games)")
+    plot_scores(results, out / "scores.png", f"{game}: final scores by seat ({games} games)")
+
+    lines = [
+        f"# {game} balance report",
+        "",
+        f"Configuration: `{label}`  ",
+        f"Bots (rotated over seats): {', '.join(bots)}  ",
+        f"Games: {games}, master seed {seed}",
+        "",
+        "## Win rate by seat",
+        "",
+        "A seat well outside its fair share, beyond its 95 % interval, hints at a turn-order advantage.",
+        "",
+        "| seat | win rate | 95% interval | mean score | stdev |",
+        "|---:|---:|---:|---:|---:|",
+    ]
+    for s in seats:
+        lines.append(f"| {s['seat']} | {100 * s['win_rate']:.1f}% | ±{100 * s['ci']:.1f} | {s['mean']:.1f} "
+                     f"| {s['stdev']:.1f} |")
+    lines += ["", "![win rate by seat](win_rate_by_seat.png)", ""]
+    if order:
+        lines += ["## Win rate by place in turn order", "",
+                  "Place 0 is the seat that moves first in the deal (for Garum, the first amphora holder), "
+                  "1 the next, and so on.", "",
+                  "| place | win rate | 95% interval | mean score | stdev |", "|---:|---:|---:|---:|---:|"]
+        for s in order:
+            lines.append(f"| {s['seat']} | {100 * s['win_rate']:.1f}% | ±{100 * s['ci']:.1f} | {s['mean']:.1f} "
+                         f"| {s['stdev']:.1f} |")
+        lines += ["", "![win rate by turn order](win_rate_by_turn_order.png)", ""]
+    lines += ["## Scores", "",
+              f"Mean score {overall['mean_score']:.1f} (stdev {overall['stdev_score']:.1f}); winners score "
+              f"{overall['winner_score']:.1f} on average, {overall['margin']:.1f} ahead of the runner-up; "
+              f"{100 * overall['shared_wins']:.1f}% of games end in a shared win; "
+              f"{overall['actions']:.0f} decisions per game.", "", "![scores](scores.png)", ""]
+
+    if compare:
+        axes = [o for o in game_class(game).options if o.name in COMPARED and len(o.choices) > 1]
+        for opt in axes:
+            rows = []
+            for choice in opt.choices:
+                variant = {**config, opt.name: choice}
+                try:
+                    load_game(game, **variant)
+                except ValueError:
+                    continue
+                same = choice == config[opt.name]
+                res = results if same else _simulate(game, variant, bots, games, jobs, seed)
+                rows.append((f"{opt.name}={choice}", game_stats(res) | {"seats": seat_stats(res)}))
+            if len(rows) < 2:
+                continue
+            name = f"compare_{opt.name}.png"
+            plot_comparison(rows, out / name, f"{game}: by {opt.name} ({games} games each)")
+            lines += [f"## By {opt.name}", "", opt.doc, "",
+                      "| setting | mean score | stdev | winner's score | margin | shared wins | best seat win rate |",
+                      "|---|---:|---:|---:|---:|---:|---:|"]
+            for row_label, s in rows:
+                best = max(x["win_rate"] for x in s["seats"])
+                lines.append(f"| {row_label} | {s['mean_score']:.1f} | {s['stdev_score']:.1f} | "
+                             f"{s['winner_score']:.1f} | {s['margin']:.1f} | {100 * s['shared_wins']:.1f}% | "
+                             f"{100 * best:.1f}% |")
+            lines += ["", f"![by {opt.name}]({name})", ""]
+    path = out / "report.md"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path

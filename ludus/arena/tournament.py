@@ -1,0 +1,284 @@
+"""Tournaments: every pairing (or table) of bots, seats rotated, seeds shared, ratings at the end.
+
+Two-player games pair every two bots; games of 3 or 4 seat every combination of that
+many bots (or, with fewer bots than seats, the bots repeated round the table). Within a
+table, game ``k`` uses seed number ``k // players`` rotated by ``k % players`` seats, and
+the same seed list serves every table: each deal is played from every seat by every
+table (duplicate style), which removes most of the luck from the comparison.
+
+A bot is named by a spec, ``name`` or ``name:key=value:key=value`` (e.g.
+``ismcts:iterations=100``), so one bot at several settings can enter. Games run in
+worker processes (``jobs``) or on a Ray cluster (``ray_address``, when ``ray`` is
+installed); results go to ``results.jsonl``; ratings (Bradley–Terry on the Elo scale,
+bootstrap intervals) are printed and plotted to ``ratings.png``.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import random
+import sys
+import textwrap
+import time
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
+
+from .. import bots as bot_registry
+from ..engine import load_game
+from .ratings import Rating, ratings
+
+
+def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
+    """``"ismcts:iterations=100:cutoff=None"`` -> ``("ismcts", {"iterations": 100, "cutoff": None})``."""
+    name, *params = spec.strip().split(":")
+    out: dict[str, Any] = {}
+    for p in params:
+        key, sep, text = p.partition("=")
+        if not sep or not key:
+            raise ValueError(f"bad bot spec {spec!r}: parameters are key=value, separated by ':'")
+        out[key.strip()] = _value(text.strip())
+    if name not in bot_registry.names():
+        raise ValueError(f"unknown bot {name!r} in {spec!r}; known bots: {', '.join(bot_registry.names())}")
+    return name, out
+
+
+def _value(text: str) -> Any:
+    low = text.lower()
+    if low in ("none", "null"):
+        return None
+    if low in ("true", "false"):
+        return low == "true"
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
+
+
+def make_bot(spec: str, seed: int) -> bot_registry.Bot:
+    name, params = parse_spec(spec)
+    try:
+        return bot_registry.make(name, seed=seed, **params)
+    except ValueError:
+        if params:
+            raise
+        return bot_registry.make(name)
+
+
+def bot_seed(game_seed: int, seat: int) -> int:
+    """A bot's seed, fixed by its game's seed and its seat (as in ``simulate``)."""
+    return random.Random(game_seed * 64 + seat).getrandbits(63)
+
+
+def play(game_name: str, options: dict[str, Any], seats: Sequence[str], seed: int) -> dict[str, Any]:
+    """One game between bot specs; the record holds what is needed to replay it."""
+    game = load_game(game_name, **options)
+    state = game.new_initial_state(seed=seed)
+    players = [make_bot(spec, bot_seed(seed, s)) for s, spec in enumerate(seats)]
+    thinking = [0.0] * len(seats)
+    while not state.is_terminal():
+        seat = state.current_player()
+        start = time.perf_counter()
+        action = players[seat].step(state)
+        thinking[seat] += time.perf_counter() - start
+        state.apply_action(action)
+    return {
+        "seed": seed, "seats": list(seats), "scores": state.scores(), "winners": state.winners(),
+        "returns": state.returns(), "actions": len(state.history()),
+        "seconds": [round(t, 4) for t in thinking],
+    }
+
+
+def _task(task: dict[str, Any]) -> dict[str, Any]:
+    try:
+        result = play(task["game"], task["options"], task["seats"], task["seed"])
+    except Exception as exc:  # returned with its seed, so the failing game can be replayed
+        return {**task, "error": f"{type(exc).__name__}: {exc}"}
+    return {"index": task["index"], "table": task["table"], "game": task["game"], "config": task["options"],
+            **result}
+
+
+def schedule(bots: Sequence[str], players: int, games: int, seed: int | None) -> list[dict[str, Any]]:
+    """Every game of the tournament: table, seats and seed, in a fixed order."""
+    if len(bots) < 2:
+        raise ValueError("a tournament needs at least two bots")
+    if len(set(bots)) != len(bots):
+        raise ValueError("each bot may enter once (give different parameters to enter one bot twice)")
+    if players == 2 or len(bots) >= players:
+        tables = [list(t) for t in itertools.combinations(bots, players)]
+    else:
+        tables = [[bots[s % len(bots)] for s in range(players)]]
+    master = random.Random(seed)
+    seeds = [master.getrandbits(63) for _ in range((games + players - 1) // players)]
+    tasks = []
+    for t, table in enumerate(tables):
+        for k in range(games):
+            shift = k % players
+            seats = table[shift:] + table[:shift]
+            tasks.append({"index": len(tasks), "table": t, "seats": seats, "seed": seeds[k // players]})
+    return tasks
+
+
+def run_tasks(tasks: list[dict[str, Any]], jobs: int = 1, ray_address: str | None = None,
+              progress: bool = False) -> list[dict[str, Any]]:
+    """Play the tasks locally (``jobs`` processes) or on Ray; results in task order."""
+    if ray_address is not None:
+        results = _run_on_ray(tasks, ray_address)
+    elif jobs == 1:
+        results = []
+        for task in tasks:
+            results.append(_task(task))
+            _tick(progress, len(results), len(tasks))
+    else:
+        results = []
+        with ProcessPoolExecutor(max_workers=min(jobs, len(tasks))) as pool:
+            for result in pool.map(_task, tasks, chunksize=1):
+                results.append(result)
+                _tick(progress, len(results), len(tasks))
+    failed = [r for r in results if "error" in r]
+    if failed:
+        r = failed[0]
+        raise RuntimeError(f"{len(failed)} game(s) failed; first: seed {r['seed']}, seats "
+                           f"{','.join(r['seats'])}: {r['error']}")
+    return results
+
+
+def _tick(progress: bool, done: int, total: int) -> None:
+    """Progress on stderr: a counter on a terminal, a line per tenth otherwise."""
+    if not progress:
+        return
+    if sys.stderr.isatty():
+        print(f"\r{done}/{total} games", end="\n" if done == total else "", file=sys.stderr, flush=True)
+    elif done == total or done % max(1, total // 10) == 0:
+        print(f"{done}/{total} games", file=sys.stderr, flush=True)
+
+
+def _run_on_ray(tasks: list[dict[str, Any]], address: str) -> list[dict[str, Any]]:
+    try:
+        import ray
+    except ImportError:
+        raise RuntimeError("ray_address was given but ray is not installed (pip install ray)") from None
+    ray.init(address=address, ignore_reinit_error=True)
+    remote = ray.remote(_task)
+    return ray.get([remote.remote(task) for task in tasks])
+
+
+def tournament(game: str, options: dict[str, Any] | None, bots: Sequence[str], games: int = 10, jobs: int = 1,
+               seed: int | None = 0, out_dir: str | Path | None = None, ray_address: str | None = None,
+               bootstrap: int = 200, progress: bool = False, echo: bool = True) -> dict[str, Any]:
+    """Run a tournament; write ``results.jsonl``, ``ratings.json``, ``head_to_head.json`` and
+    ``ratings.png`` to ``out_dir``.
+
+    ``games`` is per table (per pairing in two-player games). Returns ``{"results",
+    "ratings", "head_to_head", "files"}``. Bad options or bot specs raise ValueError before any game.
+    """
+    options = dict(options or {})
+    the_game = load_game(game, **options)
+    if games < 1 or jobs < 1:
+        raise ValueError("games and jobs must be at least 1")
+    for spec in bots:
+        name, params = parse_spec(spec)
+        bot_registry.make(name, **params)  # refuse bad parameters now, not in a worker
+    tasks = schedule(list(bots), the_game.num_players, games, seed)
+    for task in tasks:
+        task["game"], task["options"] = game, dict(the_game.config)
+    results = run_tasks(tasks, jobs, ray_address, progress)
+    table = ratings(results, bots=list(bots), bootstrap=bootstrap, seed=seed or 0)
+    files: dict[str, str] = {}
+    if out_dir is not None:
+        out = Path(out_dir)
+        out.mkdir(parents=True, exist_ok=True)
+        files["results"] = str(out / "results.jsonl")
+        with open(files["results"], "w", encoding="utf-8") as fh:
+            for r in results:
+                fh.write(json.dumps(r) + "\n")
+        files["ratings"] = str(out / "ratings.json")
+        Path(files["ratings"]).write_text(json.dumps([r.__dict__ for r in table], indent=1), encoding="utf-8")
+        files["plot"] = str(out / "ratings.png")
+        plot_ratings(table, files["plot"], title=f"{game} {_config_text(the_game.config)}: {len(results)} games")
+    matrix = win_matrix(results, list(bots))
+    if out_dir is not None:
+        files["head_to_head"] = str(Path(out_dir) / "head_to_head.json")
+        Path(files["head_to_head"]).write_text(json.dumps({"bots": list(bots), "score": matrix}, indent=1),
+                                               encoding="utf-8")
+    if echo:
+        print_ratings(table, f"{game} {_config_text(the_game.config)}: {len(results)} games")
+        print_matrix(list(bots), matrix)
+    return {"results": results, "ratings": table, "head_to_head": matrix, "files": files}
+
+
+def _config_text(config: dict[str, Any]) -> str:
+    return " ".join(f"{k}={v}" for k, v in config.items())
+
+
+def win_matrix(results: Sequence[dict[str, Any]], bots: Sequence[str]) -> list[list[float | None]]:
+    """Mean head-to-head score of the row bot against the column bot (None: never met)."""
+    from .ratings import pairwise
+
+    total = {(a, b): [0.0, 0] for a in bots for b in bots}
+    for game in pairwise(results):
+        for a, b, s in game:
+            total[a, b][0] += s
+            total[a, b][1] += 1
+            total[b, a][0] += 1 - s
+            total[b, a][1] += 1
+    return [[(total[a, b][0] / total[a, b][1]) if total[a, b][1] else None for b in bots] for a in bots]
+
+
+def print_ratings(table: Sequence[Rating], title: str) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    t = Table(title=title)
+    for col in ("bot", "rating", "95% interval", "games", "score"):
+        t.add_column(col, justify="left" if col == "bot" else "right")
+    for r in table:
+        t.add_row(r.bot, f"{r.rating:.0f}", f"{r.low:.0f} .. {r.high:.0f}", str(r.games), f"{100 * r.score:.1f}%")
+    Console(width=100).print(t)
+
+
+def print_matrix(bots: Sequence[str], matrix: list[list[float | None]]) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    t = Table(title="head to head: mean score of the row bot against the column bot")
+    t.add_column("")
+    for b in bots:
+        t.add_column(b, justify="right")
+    for b, row in zip(bots, matrix, strict=True):
+        t.add_row(b, *("-" if x is None else f"{x:.2f}" for x in row))
+    Console(width=120).print(t)
+
+
+def plot_ratings(table: Sequence[Rating], path: str | Path, title: str = "") -> None:
+    """Ratings with their intervals as a horizontal bar chart (PNG)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    rows = list(reversed(table))
+    fig, ax = plt.subplots(figsize=(7, 0.5 * len(rows) + 1.5))
+    y = range(len(rows))
+    ax.errorbar([r.rating for r in rows], list(y),
+                xerr=[[r.rating - r.low for r in rows], [r.high - r.rating for r in rows]],
+                fmt="o", capsize=4)
+    ax.set_yticks(list(y), [r.bot for r in rows])
+    ax.set_xlabel("rating (Bradley–Terry, Elo scale; 95% bootstrap interval)")
+    ax.set_title("\n".join(textwrap.wrap(title, 80)), fontsize=9)
+    ax.grid(axis="x", alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
+def tournament_command(game: str, options: dict[str, Any], bots: str, games: int, jobs: int, seed: int | None,
+                       out: str | None, ray_address: str | None, bootstrap: int = 200) -> dict[str, Any]:
+    """What ``ludus tournament GAME --bots a,b,c ...`` runs (the CLI parses and passes its options)."""
+    specs = [b.strip() for b in bots.split(",") if b.strip()]
+    return tournament(game, options, specs, games=games, jobs=jobs, seed=seed, out_dir=out or "tournament",
+                      ray_address=ray_address, bootstrap=bootstrap, progress=True)

@@ -1,0 +1,72 @@
+"""The greedy bot: one ply of look-ahead scored by the game's own heuristic.
+
+It sees only what its seat may see: it plays on a determinization
+(``state.resample(seat, rng)``), never on the true state, so hidden hands, piles and
+orders cannot steer it. The heuristic is ``evaluate(state, seat) -> float`` in
+``ludus.bots.heuristics_<game name>``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+from collections.abc import Callable
+from functools import cache
+
+from ..engine import Action, State
+
+Evaluator = Callable[[State, int], float]
+
+
+@cache
+def heuristic(game_name: str) -> Evaluator:
+    """The ``evaluate`` function of ``ludus.bots.heuristics_<game_name>``."""
+    try:
+        module = importlib.import_module(f"ludus.bots.heuristics_{game_name}")
+    except ImportError:
+        raise ValueError(f"no heuristic for {game_name!r}: ludus/bots/heuristics_{game_name}.py is missing") from None
+    return module.evaluate
+
+
+@cache
+def heuristic_all(game_name: str) -> Callable[[State], list[float]] | None:
+    """The optional ``evaluate_all(state) -> [value per seat]`` of the game's heuristic module."""
+    heuristic(game_name)
+    module = importlib.import_module(f"ludus.bots.heuristics_{game_name}")
+    return getattr(module, "evaluate_all", None)
+
+
+class GreedyBot:
+    """Plays the legal action whose result the heuristic rates best for its seat.
+
+    Parameters: ``seed`` fixes determinizations and tie-breaks; ``noise`` (default 0)
+    adds uniform noise of that size to each rating, for varied but still sensible play.
+    """
+
+    def __init__(self, seed: int | None = None, noise: float = 0.0) -> None:
+        self.rng = random.Random(seed)
+        self.noise = float(noise)
+
+    def step(self, state: State) -> Action:
+        legal = state.legal_actions()
+        if not legal:
+            raise ValueError("the game is over: there is no action to choose")
+        seat = state.current_player()
+        world = state.resample(seat, self.rng)
+        if len(legal) == 1:
+            return legal[0]
+        evaluate = heuristic(state.game.name)
+        world.legal_actions()  # listed once; every clone below inherits the list
+        best: list[Action] = []
+        best_value = float("-inf")
+        for action in legal:
+            child = world.clone()
+            child.apply_action(action)
+            value = evaluate(child, seat)
+            if self.noise:
+                value += self.rng.uniform(0, self.noise)
+            if value > best_value + 1e-9:
+                best, best_value = [action], value
+            elif value > best_value - 1e-9:
+                best.append(action)
+        return best[0] if len(best) == 1 else self.rng.choice(best)

@@ -1,0 +1,38 @@
+"""Game configurations and positions shared by the bot tests."""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+import ludus
+
+GARUM_CONFIGS = [
+    {"players": p, "board": b, "variant": v}
+    for p, b, v in itertools.product((2, 3, 4), ("troia", "baelo_claudia"), ("standard", "emperor", "haruspex"))
+]
+
+
+def config_id(config: dict) -> str:
+    return "-".join(str(v) for v in config.values())
+
+
+def random_position(game_name: str, options: dict, seed: int, steps: int) -> ludus.State:
+    """A position reached by ``steps`` random actions (fewer if the game ends first)."""
+    state = ludus.load_game(game_name, **options).new_initial_state(seed=seed)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if state.is_terminal():
+            break
+        state.apply_action(rng.choice(state.legal_actions()))
+    return state
+
+
+def play_out(state: ludus.State, bots: list) -> ludus.State:
+    """Play to the end, checking that every bot's choice is legal where it is made."""
+    while not state.is_terminal():
+        legal = state.legal_actions()
+        action = bots[state.current_player()].step(state)
+        assert action in legal, f"{action} is not among the legal actions {[str(a) for a in legal]}"
+        state.apply_action(action)
+    return state
