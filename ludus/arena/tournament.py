@@ -127,7 +127,7 @@ def run_tasks(tasks: list[dict[str, Any]], jobs: int = 1, ray_address: str | Non
               progress: bool = False) -> list[dict[str, Any]]:
     """Play the tasks locally (``jobs`` processes) or on Ray; results in task order."""
     if ray_address is not None:
-        results = _run_on_ray(tasks, ray_address)
+        results = _run_on_ray(tasks, ray_address, jobs, progress)
     elif jobs == 1:
         results = []
         for task in tasks:
@@ -157,14 +157,41 @@ def _tick(progress: bool, done: int, total: int) -> None:
         print(f"{done}/{total} games", file=sys.stderr, flush=True)
 
 
-def _run_on_ray(tasks: list[dict[str, Any]], address: str) -> list[dict[str, Any]]:
+def _run_on_ray(tasks: list[dict[str, Any]], address: str, jobs: int = 1,
+                progress: bool = False) -> list[dict[str, Any]]:
+    """Play the tasks as Ray tasks; results in task order, whatever order they finish in.
+
+    An already initialised Ray (``ray.init`` by the caller) is used as it is. Otherwise
+    ``address`` is passed to ``ray.init``: ``"local"`` starts a private instance on this
+    machine with ``jobs`` CPUs, anything else (``"auto"``, ``"ray://host:10001"``) joins a
+    running cluster; either way the connection made here is closed at the end.
+    """
     try:
         import ray
     except ImportError:
-        raise RuntimeError("ray_address was given but ray is not installed (pip install ray)") from None
-    ray.init(address=address, ignore_reinit_error=True)
-    remote = ray.remote(_task)
-    return ray.get([remote.remote(task) for task in tasks])
+        raise RuntimeError("ray_address was given but ray is not installed (pip install 'ludus[ray]')") from None
+    started = not ray.is_initialized()
+    if started:
+        if address == "local":
+            ray.init(address="local", num_cpus=jobs, include_dashboard=False, log_to_driver=False)
+        else:
+            ray.init(address=address, log_to_driver=False)
+    try:
+        remote = ray.remote(_task)
+        waiting = [remote.remote(task) for task in tasks]
+        place = {ref: i for i, ref in enumerate(waiting)}
+        results: list[dict[str, Any] | None] = [None] * len(tasks)
+        done = 0
+        while waiting:
+            ready, waiting = ray.wait(waiting, num_returns=1)
+            for ref in ready:
+                results[place[ref]] = ray.get(ref)
+                done += 1
+                _tick(progress, done, len(tasks))
+        return [r for r in results if r is not None]
+    finally:
+        if started:
+            ray.shutdown()
 
 
 def tournament(game: str, options: dict[str, Any] | None, bots: Sequence[str], games: int = 10, jobs: int = 1,

@@ -76,12 +76,19 @@ def test_bad_bot_parameters_are_refused_before_any_game() -> None:
         tournament("garum", {"players": 2}, ["random", "ismcts:speed=3"], games=1, echo=False)
 
 
-@pytest.mark.skipif(importlib.util.find_spec("ray") is None, reason="ray is not installed")
-def test_tournament_runs_on_ray(tmp_path) -> None:
+@pytest.mark.skipif(importlib.util.find_spec("ray") is None, reason="ray is not installed (pip install 'ludus[ray]')")
+def test_tournament_on_a_local_ray_instance_equals_the_local_processes(tmp_path) -> None:
     import ray
 
-    ray.init(num_cpus=1, ignore_reinit_error=True)
-    out = tournament("garum", {"players": 2, "board": "baelo_claudia"}, ["random", "greedy"], games=2,
-                     seed=1, ray_address="auto", bootstrap=0, echo=False)
-    assert len(out["results"]) == 2
-    ray.shutdown()
+    args = ("garum", {"players": 2, "board": "baelo_claudia"}, ["random", "greedy", "greedy:noise=4"])
+    try:
+        on_ray = tournament(*args, games=2, jobs=2, seed=11, ray_address="local", bootstrap=0, echo=False,
+                            out_dir=tmp_path)["results"]
+        assert not ray.is_initialized()  # the instance it started is shut down
+    finally:
+        ray.shutdown()
+    local = tournament(*args, games=2, jobs=2, seed=11, bootstrap=0, echo=False)["results"]
+    assert len(on_ray) == 3 * 2 and [r["index"] for r in on_ray] == list(range(6))
+    strip = [{k: v for k, v in r.items() if k != "seconds"} for r in on_ray]
+    assert strip == [{k: v for k, v in r.items() if k != "seconds"} for r in local]
+    assert len((tmp_path / "results.jsonl").read_text().splitlines()) == 6
