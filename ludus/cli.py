@@ -566,7 +566,8 @@ def simulate(game: str, players: int | None, board: str | None, variant: str | N
 @click.option("--seed", type=int, default=0, show_default=True, help="Master seed: the deals every pairing shares.")
 @click.option("--out", type=click.Path(file_okay=False), default="tournament", show_default=True,
               help="Directory for results.jsonl, ratings.json and ratings.png.")
-@click.option("--ray", "ray_address", metavar="ADDRESS", help="Run the games on this Ray cluster (needs ray).")
+@click.option("--ray", "ray_address", metavar="ADDRESS",
+              help="Run the games on this Ray cluster, or 'local' for a Ray instance on this machine.")
 @click.option("--bootstrap", type=click.IntRange(min=0), default=200, show_default=True,
               help="Bootstrap resamples for the rating intervals.")
 def tournament(game: str, players: int | None, board: str | None, variant: str | None, rotation: bool | None,

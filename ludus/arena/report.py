@@ -4,7 +4,9 @@ The questions a designer asks of a configuration: does a seat win more than its 
 (turn-order advantage), how are scores and winning margins spread, how often are games
 tied, and how do the game's alternative setups compare (for Garum its boards and
 variants; for any game, each choice of its ``board``, ``variant`` and ``difficulty``
-options). The report is generic over games: it reads only results of ``simulate``.
+options). The report is generic over games: it reads only results of ``simulate``; a game
+with sections of its own (Celtae: ``report_celtae``) names in ``SECTIONS`` the function that
+reads facts from each final state and the one that writes its sections from them.
 """
 
 from __future__ import annotations
@@ -12,7 +14,8 @@ from __future__ import annotations
 import math
 import statistics
 import textwrap
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from importlib import import_module
 from pathlib import Path
 from typing import Any
 
@@ -20,13 +23,15 @@ from ..engine import load_game
 from ..engine.registry import game_class
 
 COMPARED = ("board", "variant", "difficulty")
+# game -> (module, facts function run on each final state, function writing the game's sections)
+SECTIONS = {"celtae": ("ludus.arena.report_celtae", "celtae_facts", "celtae_sections")}
 
 
-def _simulate(game: str, options: dict[str, Any], bots: Sequence[str], games: int, jobs: int, seed: int
-              ) -> list[dict[str, Any]]:
+def _simulate(game: str, options: dict[str, Any], bots: Sequence[str], games: int, jobs: int, seed: int,
+              facts: Callable[[Any], Any] | None = None) -> list[dict[str, Any]]:
     from .simulate import simulate
 
-    return simulate(game, options, list(bots), games, jobs=jobs, seed=seed, progress=False)
+    return simulate(game, options, list(bots), games, jobs=jobs, seed=seed, progress=False, facts=facts)
 
 
 def _interval(p: float, n: int) -> float:
@@ -65,6 +70,14 @@ def turn_order_stats(game: str, config: dict[str, Any], results: Sequence[dict[s
         out.append({"seat": pos, "win_rate": rate, "ci": _interval(rate, n), "mean": statistics.fmean(scores[pos]),
                     "stdev": statistics.stdev(scores[pos]) if n > 1 else 0.0})
     return out
+
+
+def _first_seat_varies(the_game: Any, deals: int = 16) -> bool:
+    """Whether the seat taking the first decision depends on the deal (Garum); when it does not
+    (Celtae: seats are turn order), the table by seat already is the table by turn order."""
+    if the_game.num_players < 2:
+        return False
+    return len({the_game.new_initial_state(seed=s).current_player() for s in range(deals)}) > 1
 
 
 def game_stats(results: Sequence[dict[str, Any]]) -> dict[str, float]:
@@ -129,6 +142,28 @@ def plot_scores(results: Sequence[dict[str, Any]], path: Path, title: str) -> No
     plt.close(fig)
 
 
+def plot_bars(labels: Sequence[str], series: dict[str, Sequence[float | None]], path: Path, title: str,
+              xlabel: str, ref: float | None = None) -> None:
+    """Horizontal grouped bars, one group per label (a missing value is left blank)."""
+    plt = _plt()
+    k = len(series)
+    height = 0.8 / k
+    fig, ax = plt.subplots(figsize=(7, 0.22 * k * len(labels) + 1.8))
+    for j, (name, values) in enumerate(series.items()):
+        ys = [i - 0.4 + height * (j + 0.5) for i in range(len(labels))]
+        ax.barh(ys, [math.nan if v is None else v for v in values], height=height, label=name)
+    if ref is not None:
+        ax.axvline(ref, color="grey", linestyle="--", linewidth=1, label="fair share")
+    ax.set_yticks(range(len(labels)), labels, fontsize=8)
+    ax.invert_yaxis()
+    ax.set_xlabel(xlabel)
+    ax.set_title("\n".join(textwrap.wrap(title, 70)), fontsize=9)
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
 def plot_comparison(rows: list[tuple[str, dict[str, float]]], path: Path, title: str) -> None:
     plt = _plt()
     fig, ax = plt.subplots(figsize=(6, 0.45 * len(rows) + 1.6))
@@ -160,11 +195,13 @@ def write_report(game: str, options: dict[str, Any] | None, games: int, out_dir:
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     label = " ".join(f"{k}={v}" for k, v in config.items())
-    results = _simulate(game, config, bots, games, jobs, seed)
+    extra = SECTIONS.get(game)
+    module = import_module(extra[0]) if extra else None
+    results = _simulate(game, config, bots, games, jobs, seed, facts=getattr(module, extra[1]) if extra else None)
     seats = seat_stats(results)
     overall = game_stats(results)
     plot_seats(seats, out / "win_rate_by_seat.png", f"{game}: win rate by seat ({games} games)")
-    order = turn_order_stats(game, config, results) if the_game.num_players > 1 else None
+    order = turn_order_stats(game, config, results) if _first_seat_varies(the_game) else None
     if order:
         plot_seats(order, out / "win_rate_by_turn_order.png",
                    f"{game}: win rate by place in turn order, 0 = first to move ({games} games)")
@@ -202,6 +239,8 @@ def write_report(game: str, options: dict[str, Any] | None, games: int, out_dir:
               f"{overall['winner_score']:.1f} on average, {overall['margin']:.1f} ahead of the runner-up; "
               f"{100 * overall['shared_wins']:.1f}% of games end in a shared win; "
               f"{overall['actions']:.0f} decisions per game.", "", "![scores](scores.png)", ""]
+    if extra:
+        lines += getattr(module, extra[2])(config, results, out, bots, games, jobs, seed)
 
     if compare:
         axes = [o for o in game_class(game).options if o.name in COMPARED and len(o.choices) > 1]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 import statistics
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from contextlib import nullcontext
 from typing import Any
@@ -41,8 +41,12 @@ def make_bot(name: str, seed: int) -> bot_registry.Bot:
 
 
 def play_game(game_name: str, options: dict[str, Any], seats: Sequence[str], seed: int,
-              max_actions: int = 100_000) -> dict[str, Any]:
-    """One game between bots; the result holds the seed and seats needed to replay it."""
+              max_actions: int = 100_000, facts: Callable[[Any], Any] | None = None) -> dict[str, Any]:
+    """One game between bots; the result holds the seed and seats needed to replay it.
+
+    ``facts`` (a module-level function, so that worker processes can load it) is called on
+    the final state; what it returns is kept as the result's ``facts`` (e.g. for a report).
+    """
     game = load_game(game_name, **options)
     state = game.new_initial_state(seed=seed)
     players = [make_bot(name, bot_seed(seed, s)) for s, name in enumerate(seats)]
@@ -57,13 +61,14 @@ def play_game(game_name: str, options: dict[str, Any], seats: Sequence[str], see
         "winners": state.winners(),
         "returns": state.returns(),
         "actions": len(state.history()),
+        **({"facts": facts(state)} if facts else {}),
     }
 
 
-def _task(args: tuple[int, str, dict[str, Any], list[str], int]) -> dict[str, Any]:
-    index, game_name, options, seats, seed = args
+def _task(args: tuple[int, str, dict[str, Any], list[str], int, Any]) -> dict[str, Any]:
+    index, game_name, options, seats, seed, facts = args
     try:
-        result = play_game(game_name, options, seats, seed)
+        result = play_game(game_name, options, seats, seed, facts=facts)
     except Exception as exc:  # reported with the seed by the caller, so the game can be replayed
         return {"index": index, "seed": seed, "seats": seats, "error": f"{type(exc).__name__}: {exc}"}
     return {"index": index, **result}
@@ -77,12 +82,14 @@ def simulate(
     jobs: int = 1,
     seed: int | None = None,
     progress: bool = True,
+    facts: Callable[[Any], Any] | None = None,
 ) -> list[dict[str, Any]]:
     """Play ``games`` games between ``bots`` (seats rotated), on ``jobs`` processes.
 
     Returns one dict per game, in game order: ``game``, ``seed``, ``seats`` (bot names),
-    ``scores``, ``winners``, ``returns``, ``actions``. Bad options or bot names raise
-    ValueError before any game starts; a game that fails raises SimulationError.
+    ``scores``, ``winners``, ``returns``, ``actions`` (and ``facts``, see ``play_game``).
+    Bad options or bot names raise ValueError before any game starts; a game that fails
+    raises SimulationError.
     """
     game = load_game(game_name, **options)  # refuses bad options at once
     if not bots:
@@ -97,7 +104,7 @@ def simulate(
         raise ValueError(f"the number of jobs must be at least 1, got {jobs}")
     master = random.Random(seed)
     tasks = [
-        (i, game_name, dict(game.config), lineup(bots, game.num_players, i), master.getrandbits(63))
+        (i, game_name, dict(game.config), lineup(bots, game.num_players, i), master.getrandbits(63), facts)
         for i in range(games)
     ]
     results: list[dict[str, Any]] = []

@@ -8,9 +8,10 @@ table (duplicate style), which removes most of the luck from the comparison.
 
 A bot is named by a spec, ``name`` or ``name:key=value:key=value`` (e.g.
 ``ismcts:iterations=100``), so one bot at several settings can enter. Games run in
-worker processes (``jobs``) or on a Ray cluster (``ray_address``, when ``ray`` is
-installed); results go to ``results.jsonl``; ratings (Bradley–Terry on the Elo scale,
-bootstrap intervals) are printed and plotted to ``ratings.png``.
+worker processes (``jobs``) or on Ray (``ray_address``: ``"local"`` for a private
+instance on this machine, or a cluster's address; needs the ``ray`` extra); results go
+to ``results.jsonl``; ratings (Bradley–Terry on the Elo scale, bootstrap intervals) are
+printed and plotted to ``ratings.png``.
 """
 
 from __future__ import annotations
