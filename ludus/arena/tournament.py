@@ -28,36 +28,9 @@ from pathlib import Path
 from typing import Any
 
 from .. import bots as bot_registry
+from ..bots import parse_spec
 from ..engine import load_game
 from .ratings import Rating, ratings
-
-
-def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
-    """``"ismcts:iterations=100:cutoff=None"`` -> ``("ismcts", {"iterations": 100, "cutoff": None})``."""
-    name, *params = spec.strip().split(":")
-    out: dict[str, Any] = {}
-    for p in params:
-        key, sep, text = p.partition("=")
-        if not sep or not key:
-            raise ValueError(f"bad bot spec {spec!r}: parameters are key=value, separated by ':'")
-        out[key.strip()] = _value(text.strip())
-    if name not in bot_registry.names():
-        raise ValueError(f"unknown bot {name!r} in {spec!r}; known bots: {', '.join(bot_registry.names())}")
-    return name, out
-
-
-def _value(text: str) -> Any:
-    low = text.lower()
-    if low in ("none", "null"):
-        return None
-    if low in ("true", "false"):
-        return low == "true"
-    for kind in (int, float):
-        try:
-            return kind(text)
-        except ValueError:
-            pass
-    return text
 
 
 def make_bot(spec: str, seed: int) -> bot_registry.Bot:

@@ -35,6 +35,35 @@ def names() -> list[str]:
     return [name for name in _BOTS if _load(name) is not None]
 
 
+def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
+    """A bot spec, ``name`` or ``name:key=value:...``: ``"ismcts:iterations=100:cutoff=None"`` ->
+    ``("ismcts", {"iterations": 100, "cutoff": None})``. Unknown bots raise ValueError."""
+    name, *params = spec.strip().split(":")
+    out: dict[str, Any] = {}
+    for p in params:
+        key, sep, text = p.partition("=")
+        if not sep or not key.strip():
+            raise ValueError(f"bad bot spec {spec!r}: parameters are key=value, separated by ':'")
+        out[key.strip()] = _value(text.strip())
+    if name not in names():
+        raise ValueError(f"unknown bot {name!r} in {spec!r}; known bots: {', '.join(names())}")
+    return name, out
+
+
+def _value(text: str) -> Any:
+    low = text.lower()
+    if low in ("none", "null"):
+        return None
+    if low in ("true", "false"):
+        return low == "true"
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
+
+
 def make(name: str, **params: Any) -> Bot:
     """A bot by name; ``seed`` fixes its choices where chance is involved."""
     cls = _load(name) if name in _BOTS else None

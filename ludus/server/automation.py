@@ -13,7 +13,7 @@ import logging
 from concurrent.futures import ThreadPoolExecutor
 
 from .errors import ServerError
-from .seatbots import fallback_action
+from .seatbots import fallback_action, seat_bot
 from .service import BotJob, GameService, Runtime, TurnClock
 
 log = logging.getLogger("ludus.server")
@@ -76,7 +76,8 @@ class Automation:
         loop = asyncio.get_running_loop()
         future = loop.run_in_executor(self.pool, job.bot.step, job.state)
         try:
-            return await asyncio.wait_for(future, timeout=self.service.bot_seconds * 2 + 1)
+            _name, seconds = seat_bot(job.bot_name, self.service.bot_seconds)
+            return await asyncio.wait_for(future, timeout=seconds * 2 + 1)
         except TimeoutError:
             log.warning("bot %s overran its budget in game %s; playing a random move", job.bot_name, job.game_id)
             return fallback_action(job.state)

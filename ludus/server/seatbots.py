@@ -31,8 +31,29 @@ def standin_name() -> str:
     return available[0]
 
 
-def make_seat_bot(name: str, seconds: float = DEFAULT_SECONDS) -> Any:
-    """A fresh bot with a random seed and, if it takes one, a time budget of ``seconds``."""
+MAX_SEAT_SECONDS = 10.0
+
+
+def seat_bot(kind: str, default: float = DEFAULT_SECONDS) -> tuple[str, float]:
+    """A seat's bot and its time a move: ``name`` or ``name:seconds=S`` (0.1 to 10 s), nothing else.
+
+    Clients choose a bot's strength by its thinking time only, so no request can ask for an
+    unbounded search. Raises ValueError saying what is wrong.
+    """
+    name, params = bots.parse_spec(kind)
+    if set(params) - {"seconds"}:
+        raise ValueError(f"seat bot {kind!r}: only 'seconds' (its time a move) may be set")
+    if "seconds" not in params:
+        return name, default
+    seconds = params["seconds"]
+    if not isinstance(seconds, int | float) or isinstance(seconds, bool) or not 0.1 <= seconds <= MAX_SEAT_SECONDS:
+        raise ValueError(f"seat bot {kind!r}: seconds must be a number from 0.1 to {MAX_SEAT_SECONDS:g}")
+    return name, float(seconds)
+
+
+def make_seat_bot(kind: str, seconds: float = DEFAULT_SECONDS) -> Any:
+    """A fresh bot with a random seed and, if it takes one, its time budget a move."""
+    name, seconds = seat_bot(kind, seconds)
     seed = secrets.randbits(32)
     for param in _BUDGET_PARAMS:
         try:

@@ -25,7 +25,7 @@ import ludus
 from ludus.engine import IllegalActionError, OptionError, State
 
 from .errors import Conflict, Forbidden, NotFound, Unauthorized, Unprocessable
-from .seatbots import DEFAULT_SECONDS, bot_names, make_seat_bot, standin_name
+from .seatbots import DEFAULT_SECONDS, bot_names, make_seat_bot, seat_bot, standin_name
 from .security import hash_token, new_game_id, new_token, token_matches
 from .storage import GameRow, SeatRow, Store
 from .views import seat_view
@@ -208,12 +208,15 @@ class GameService:
             or not math.isfinite(turn_seconds) or not 0 < turn_seconds <= MAX_TURN_SECONDS
         ):
             raise Unprocessable(f"turn_seconds must be a number of seconds in (0, {MAX_TURN_SECONDS}]")
-        known_bots = bot_names()
         for i, kind in enumerate(seat_kinds):
-            if kind != "human" and kind not in known_bots:
+            if kind == "human":
+                continue
+            try:
+                seat_bot(kind, self.bot_seconds)
+            except ValueError as exc:
                 raise Unprocessable(
-                    f"seat {i}: {kind!r} is neither 'human' nor a bot; bots: {', '.join(known_bots)}"
-                )
+                    f"seat {i}: {kind!r} is neither 'human' nor a bot ({exc}); bots: {', '.join(bot_names())}"
+                ) from None
         try:
             game_class = ludus.engine.registry.game_class(game)
             if "players" in {o.name for o in game_class.options} and "players" not in options:

@@ -18,8 +18,8 @@ def seats_summary(rt: Runtime) -> list[dict[str, Any]]:
 def seat_view(rt: Runtime, seat: int | None) -> dict[str, Any]:
     """The view of ``seat`` (None: a spectator). ``legal_actions`` only for the seat to move.
 
-    Public parts only: the seed, the record and the history stay on the server until the end
-    (an action's notation may name something its author alone could see).
+    Public parts only: the seed and the record stay on the server until the end; the move log
+    is ``state.log(seat)``, where the game masks choices that are still secret.
     """
     state = rt.state
     current = state.current_player()

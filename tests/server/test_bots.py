@@ -30,6 +30,14 @@ def test_every_bot_can_hold_a_seat_and_finish_a_game(client, bot):
     assert ludus.replay(record).scores() == final["scores"]
 
 
+def test_a_seat_bot_strength_is_its_time_a_move(client):
+    body = client.post("/api/games", json={"game": "garum", "seats": ["ismcts:seconds=0.1", "random"]}).json()
+    assert body["seats"][0]["kind"] == "ismcts:seconds=0.1"
+    final = _wait(client, body["id"], lambda v: v["terminal"], seconds=60)
+    record = client.get(f"/api/games/{body['id']}/record").json()
+    assert ludus.replay(record).scores() == final["scores"]
+
+
 def test_a_bot_moves_right_after_a_human(client):
     body = client.post("/api/games", json={"game": "garum", "seats": ["human", "random"]}).json()
     gid, auth = body["id"], {"Authorization": f"Bearer {body['seats'][0]['token']}"}

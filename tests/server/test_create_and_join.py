@@ -84,6 +84,10 @@ def test_bad_option_value_is_refused(client):
 
 def test_unknown_seat_kind_is_refused(client):
     _refused(client, {"game": "garum", "seats": ["human", "os.system"]}, 422, ["'os.system'", "random"])
+    _refused(client, {"game": "garum", "seats": ["human", "ismcts:iterations=99999999"]}, 422,
+             ["only 'seconds'"])
+    _refused(client, {"game": "garum", "seats": ["human", "ismcts:seconds=600"]}, 422, ["0.1 to 10"])
+    _refused(client, {"game": "garum", "seats": ["human", "greedy:seconds"]}, 422, ["key=value"])
 
 
 def test_seat_count_must_match_players(client):

@@ -165,3 +165,14 @@ def test_leaving_hands_the_seat_to_a_bot(page, server):
     page.wait_for_function("document.querySelector('#seats').innerText.includes('you left')")
     assert page.is_disabled("#leave")
     assert page.locator("#legal [data-action]").count() == 0
+
+
+def test_a_seat_bot_and_its_strength_are_chosen_in_the_lobby(page, server):
+    page.goto(server + "/")
+    page.check("[data-testid=game-garum]")
+    values = page.eval_on_selector_all("#seat-1 option", "options => options.map(o => o.value)")
+    assert values[0] == "human" and {"random", "greedy", "ismcts", "ismcts:seconds=0.3", "ismcts:seconds=3"} <= set(values)
+    create_in_lobby(page, server, "garum", {}, ["human", "ismcts:seconds=0.3", "human", "human"])
+    game_id = open_my_seat(page)
+    seats = httpx.get(f"{server}/api/games/{game_id}").json()["seats"]
+    assert seats[1]["bot"] == "ismcts:seconds=0.3"

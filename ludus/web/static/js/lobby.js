@@ -6,7 +6,15 @@ import {rulesButton} from "./rules.js";
 import {copyText, el, fill, say, seatName} from "./util.js";
 
 const $ = (id) => document.getElementById(id);
-const BOT_STRENGTH = {random: "weakest", greedy: "medium", ismcts: "strongest"};
+const BOT_STRENGTH = {random: "weakest", greedy: "medium", ismcts: "strong, 1 s a move"};
+// A searching bot's strength is its thinking time a move (the server accepts 0.1 to 10 s).
+const SEARCH_LEVELS = {ismcts: [["quick, 0.3 s a move", "seconds=0.3"], ["strongest, 3 s a move", "seconds=3"]]};
+
+function botOptions(b) {
+  const levels = (SEARCH_LEVELS[b] || []).map(([label, param]) =>
+    el("option", {value: `${b}:${param}`}, `bot: ${b} (${label})`));
+  return [el("option", {value: b}, `bot: ${b}${BOT_STRENGTH[b] ? ` (${BOT_STRENGTH[b]})` : ""}`), ...levels];
+}
 let info = null;
 
 function message(text, kind = "error") {
@@ -54,7 +62,7 @@ function renderSeats() {
     el("span", {}, seatName(i)),
     el("select", {id: `seat-${i}`, name: `seat-${i}`, "data-testid": `seat-${i}`},
       el("option", {value: "human"}, "person"),
-      info.bots.map((b) => el("option", {value: b}, `bot: ${b}${BOT_STRENGTH[b] ? ` (${BOT_STRENGTH[b]})` : ""}`))))));
+      info.bots.flatMap(botOptions)))));
   for (let i = 0; i < n; i++) {
     $(`seat-${i}`).value = previous[i] || (i === 0 ? "human" : fallbackBot || "human");
   }
