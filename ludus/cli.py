@@ -622,6 +622,41 @@ def report(game: str, players: int | None, board: str | None, variant: str | Non
     click.echo(f"wrote {path}")
 
 
+@main.command("solo-challenge")
+@click.option("--bot", default="ismcts", show_default=True,
+              help="Bot name or spec playing the human seat, e.g. ismcts:iterations=300.")
+@click.option("--difficulty", "difficulties", multiple=True, type=click.Choice(["easy", "normal", "hard"]),
+              help="Difficulties to play (repeatable; default all three).")
+@click.option("--games", "-n", type=click.IntRange(min=1), default=20, show_default=True,
+              help="Games per difficulty.")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True, help="Processes.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Master seed (the same deals at every difficulty).")
+@click.option("--one-run/--per-difficulty", default=False,
+              help="Play the games once and score them against every target (exact for bots that ignore it).")
+@click.option("--json", "json_out", type=click.Path(dir_okay=False), help="Write the whole result as JSON.")
+def solo_challenge(bot: str, difficulties: tuple[str, ...], games: int, jobs: int, seed: int, one_run: bool,
+                   json_out: str | None) -> None:
+    """A bot plays Celtae solo against Solitairix: win rate and scores against each target.
+
+    Example: ludus solo-challenge --bot ismcts --games 20 --jobs 2
+    """
+    from ludus.arena.solo import DIFFICULTIES
+    from ludus.arena.solo import solo_challenge as challenge
+
+    try:
+        name, params = bot_registry.parse_spec(bot)
+        out = challenge(name, difficulties or DIFFICULTIES, games=games, jobs=jobs, seed=seed,
+                        one_run=one_run, **params)
+    except ValueError as exc:
+        raise CLIError(_one_line(str(exc))) from None
+    if json_out:
+        try:
+            with open(json_out, "w", encoding="utf-8") as f:
+                json.dump(out, f, indent=1)
+        except OSError as exc:
+            raise CLIError(f"cannot write {json_out}: {exc.strerror}") from None
+
+
 @main.command()
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on (loopback by default).")
 @click.option("--port", default=8000, show_default=True, type=click.IntRange(1, 65535), help="Port to listen on.")

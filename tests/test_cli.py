@@ -293,3 +293,21 @@ def test_arena_commands_refuse_bad_input_in_one_line(args, message, tmp_path):
     result = run(args + ["--out", str(tmp_path / "x")])
     assert result.exit_code == 2 and len(error_lines(result.output)) == 1
     assert message in result.output
+
+
+def test_solo_challenge_command_prints_each_target_and_writes_json(tmp_path):
+    out = tmp_path / "solo.json"
+    result = run(["solo-challenge", "--bot", "random", "--games", "2", "--difficulty", "easy",
+                  "--difficulty", "hard", "--json", str(out)])
+    assert result.exit_code == 0, result.output
+    data = json.loads(out.read_text())
+    assert set(data["difficulties"]) == {"easy", "hard"} and len(data["results"]) == 4
+    easy = data["difficulties"]["easy"]
+    scores = [r["score"] for r in data["results"] if r["difficulty"] == "easy"]
+    assert easy["wins"] == sum(s >= easy["target"] for s in scores) and "easy" in result.output
+
+
+def test_solo_challenge_refuses_a_bad_bot_in_one_line():
+    result = run(["solo-challenge", "--bot", "oracle", "--games", "1"])
+    assert result.exit_code == 2 and error_lines(result.output) == [
+        "error: unknown bot 'oracle' in 'oracle'; known bots: random, greedy, ismcts"]

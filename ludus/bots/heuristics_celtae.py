@@ -29,7 +29,7 @@ import random
 from typing import Any
 
 from ..celtae import board as G
-from ..celtae.scoring import CATEGORIES, leader_holds, meets, stats
+from ..celtae.scoring import breakdown_from_stats, leader_holds, meets, stats
 
 # Weights: set by hand, checked by greedy self-play and solo runs (differences of the single
 # weights were within the noise of 40-game runs; the turn finish and the solo pace were not).
@@ -155,7 +155,7 @@ def _turns_left(state: Any) -> float:
 
 def _seat_value(state: Any, o: int, viewer: int, all_stats: list[dict], turns: float) -> float:
     d = state.data
-    bd = breakdown(state, o, all_stats)
+    bd = breakdown_from_stats(state, o, all_stats)
     own_view = o == viewer
     hand_size = sum(state.hands[o])
     value = float(bd["total"] - bd["I"] - bd["K"]) + (state.strength[o] + hand_size) / 5.0
@@ -225,39 +225,6 @@ def _seat_value(state: Any, o: int, viewer: int, all_stats: list[dict], turns: f
         else:
             value += g * W["leader"] * cond["points"] * _leader_progress(cond, all_stats[o])
     return value
-
-
-def breakdown(state: Any, seat: int, all_stats: list[dict]) -> dict[str, int]:
-    """``state.score_breakdown(seat)`` from stats already gathered (the same rules, without recounting)."""
-    d = state.data
-    st = all_stats[seat]
-    out = dict.fromkeys(CATEGORIES, 0)
-    out["A"] = sum(cit.count(seat) for cit in state.citadels if -1 not in cit)
-    out["B"] = st["bonus"] * d.bonus_tile_points
-    out["C"] = sum(d.druid_tiles[t][0] for t in state.druid_won[seat])
-    out["D"] = sum(d.roman_tiles[t][0] for t in state.roman_won[seat])
-    rivals = [1] if state.solo else [o for o in range(state.n) if o != seat]
-    for r in (0, 1):
-        mine = st["garrison"][r]
-        if mine >= 1 and all(mine >= all_stats[o]["garrison"][r] for o in rivals):
-            out["E"] += mine
-    size = st["workers"] + st["druids"]
-    out["F"] = sum(1 for sp in d.tribe_point_spaces if size >= sp)
-    out["G"] = sum(1 for h in d.disc_point_holes if state.discs[seat] >= h)
-    out["H"] = 1 if state.cubes[seat] >= d.cubes else 0
-    out["I"] = (state.strength[seat] + sum(state.hands[seat])) // 5
-    for i, card in enumerate(state.prog_cards):
-        marks = state.prog_marks[i]
-        if marks:
-            if meets(state, seat, card, all_stats):
-                out["J"] += marks
-            elif state.solo:
-                out["J"] -= marks
-    lid = state.leaders[seat]
-    if lid >= 0 and leader_holds(state, seat, state.leader_side[seat], st):
-        out["K"] = d.leaders[lid]["AB"[state.leader_side[seat]]]["points"]
-    out["total"] = sum(out[c] for c in CATEGORIES)
-    return out
 
 
 def _closeness(state: Any, o: int, card: int, all_stats: list[dict]) -> float:

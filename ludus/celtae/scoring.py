@@ -100,8 +100,13 @@ def leader_holds(state: CeltaeState, seat: int, side: int, st: dict | None = Non
 
 
 def score_breakdown(state: CeltaeState, seat: int) -> dict[str, int]:
+    return breakdown_from_stats(state, seat, [stats(state, o) for o in range(state.np)])
+
+
+def breakdown_from_stats(state: CeltaeState, seat: int, all_stats: list[dict]) -> dict[str, int]:
+    """Categories A..K and the total from every seat's ``stats`` (gathered once by callers that
+    score several seats, such as the bots' heuristic)."""
     d = state.data
-    all_stats = [stats(state, o) for o in range(state.np)]
     st = all_stats[seat]
     out = dict.fromkeys(CATEGORIES, 0)
     out["A"] = sum(cit.count(seat) for cit in state.citadels if -1 not in cit)

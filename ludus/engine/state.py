@@ -143,7 +143,7 @@ class State(ABC):
         other = object.__new__(type(self))
         other.game = self.game
         other.seed = self.seed
-        other.rng = random.Random()
+        other.rng = random.Random(0)  # seeded at once: Random() would read the OS entropy pool
         other.rng.setstate(self.rng.getstate())
         other._history = list(self._history)
         other._actors = list(self._actors)
@@ -209,7 +209,7 @@ class State(ABC):
             state.game = game
             state.seed = int(data["seed"])
             version, internal, gauss = data["rng"]
-            state.rng = random.Random()
+            state.rng = random.Random(0)
             state.rng.setstate((version, tuple(internal), gauss))
             state._history = [str(a) for a in data["history"]]
             state._actors = [int(a) for a in data["actors"]]

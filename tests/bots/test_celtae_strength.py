@@ -101,13 +101,3 @@ def test_greedy_outscores_random_in_the_solo_game() -> None:
         greedy = play_out(game.new_initial_state(seed=seed), [bots.make("greedy", seed=seed)])
         rand = play_out(game.new_initial_state(seed=seed), [bots.make("random", seed=seed)])
         assert greedy.scores()[0] > rand.scores()[0] + 5
-
-
-@pytest.mark.parametrize("players", [1, 2, 4])
-def test_fast_breakdown_matches_the_engines_scoring(players: int) -> None:
-    from ludus.celtae.scoring import stats
-
-    for state in _positions(players, seed=20 + players, every=5):
-        all_stats = [stats(state, o) for o in range(state.np)]
-        for seat in range(players):
-            assert h.breakdown(state, seat, all_stats) == state.score_breakdown(seat)

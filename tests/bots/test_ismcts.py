@@ -16,7 +16,7 @@ def test_ismcts_is_made_by_name_with_its_parameters() -> None:
     assert isinstance(bot, ISMCTSBot) and bot.iterations == 20 and bot.cutoff is None
 
 
-@pytest.mark.parametrize("bad", [{"rollout": "smart"}, {"iterations": 0}, {"cutoff": -1}])
+@pytest.mark.parametrize("bad", [{"rollout": "smart"}, {"iterations": 0}, {"cutoff": -1}, {"expand": "wide"}])
 def test_ismcts_refuses_bad_parameters(bad: dict) -> None:
     with pytest.raises(ValueError):
         bots.make("ismcts", **bad)
@@ -37,7 +37,8 @@ def test_ismcts_rollout_policies_play_legal_games(params: dict) -> None:
     assert play_out(game.new_initial_state(seed=6), seats).is_terminal()
 
 
-@pytest.mark.parametrize("params", [{}, {"prior": False}, {"cutoff": None}, {"rollout": "greedy-light", "cutoff": 4}])
+@pytest.mark.parametrize("params", [{}, {"prior": False}, {"cutoff": None}, {"rollout": "greedy-light", "cutoff": 4},
+                                    {"expand": "heuristic"}, {"expand": "random"}])
 @pytest.mark.parametrize("steps", [0, 45])
 def test_ismcts_is_deterministic_for_a_seed_and_iteration_budget(params: dict, steps: int) -> None:
     state = random_position("garum", {"players": 3}, seed=steps, steps=steps)
@@ -77,8 +78,9 @@ def test_ismcts_with_a_small_budget_beats_random() -> None:
     assert wins >= 5
 
 
+@pytest.mark.parametrize("expand", ["random", "heuristic"])
 @pytest.mark.parametrize("steps", [0, 7, 30, 55])
-def test_with_the_prior_a_one_iteration_search_plays_a_greedy_move(steps: int) -> None:
+def test_with_the_prior_a_one_iteration_search_plays_a_greedy_move(steps: int, expand: str) -> None:
     """The prior is the one-ply heuristic value, so the smallest search already plays as greedy does."""
     from ludus.bots.heuristics_garum import evaluate
 
@@ -90,4 +92,39 @@ def test_with_the_prior_a_one_iteration_search_plays_a_greedy_move(steps: int) -
         child.apply_action(action)
         values[action] = evaluate(child, seat)
     top = max(values.values())
-    assert ISMCTSBot(seed=0, iterations=1).step(state) in {a for a, v in values.items() if v > top - 1e-9}
+    assert ISMCTSBot(seed=0, iterations=1, expand=expand).step(state) in {a for a, v in values.items() if v > top - 1e-9}
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_heuristic_expansion_rates_every_action_and_backs_up_the_movers_best(players: int) -> None:
+    """Expanding a node gives each legal action one visit worth its heuristic value for the mover,
+    and the node learns the value of the mover's best action: opponents are first assumed greedy."""
+    from ludus.bots.ismcts import _Node
+
+    state = random_position("garum", {"players": players}, seed=players, steps=12)
+    mover = state.current_player()
+    bot = ISMCTSBot(seed=0, expand="heuristic")
+    node = _Node(None, None, mover)
+    legal = state.legal_actions()
+    from ludus.bots.greedy import heuristic
+
+    backed = bot._seed(node, state, legal, mover, heuristic("garum"))
+    assert set(node.children) == set(legal)
+    assert all(c.visits == 1 and c.player == mover for c in node.children.values())
+    assert backed[mover] == pytest.approx(max(c.total for c in node.children.values()))
+    assert len(backed) == players and all(0.0 <= v <= 1.0 for v in backed)
+
+
+def test_heuristic_expansion_plays_legal_games_in_every_player_count() -> None:
+    for players in (2, 3, 4):
+        game = ludus.load_game("garum", players=players, board="baelo_claudia")
+        seats = [ISMCTSBot(seed=s, iterations=3, expand="heuristic") if s == 0 else bots.make("random", seed=s)
+                 for s in range(players)]
+        assert play_out(game.new_initial_state(seed=8), seats).is_terminal()
+
+
+@pytest.mark.skipif("celtae" not in ludus.game_names(), reason="the Celtae engine is not present")
+def test_heuristic_expansion_plays_a_legal_celtae_game() -> None:
+    game = ludus.load_game("celtae", players=2)
+    seats = [ISMCTSBot(seed=0, iterations=1, expand="heuristic"), bots.make("random", seed=1)]
+    assert play_out(game.new_initial_state(seed=8), seats).is_terminal()
