@@ -59,18 +59,13 @@ class State(ABC):
             raise IllegalActionError(f"{action} is not legal: the game is over")
         if self._legal is None:
             self._legal = self._legal_actions()
-        canonical = self._canonical(action)
-        if canonical not in self._legal:
+        if action not in self._legal:
             raise IllegalActionError(self._why_illegal(action))
         actor = self.current_player()
-        self._apply(canonical)
-        self._history.append(str(canonical))
+        self._apply(action)
+        self._history.append(str(action))
         self._actors.append(actor)
         self._legal = None
-
-    def _canonical(self, action: Action) -> Action:
-        """The listed action equivalent to ``action`` (hook for games with synonyms)."""
-        return action
 
     def _why_illegal(self, action: Action) -> str:
         """A message saying why ``action`` is not legal now (games give better reasons)."""
