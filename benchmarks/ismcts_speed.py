@@ -48,13 +48,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--budgets", default="50,300,1000", help="iteration budgets, comma-separated")
     parser.add_argument("--positions", type=int, default=4, help="positions per configuration")
     parser.add_argument("--quick", action="store_true", help="budgets 50,300 and 2 positions")
-    parser.add_argument("--bot", default="", help="extra ISMCTS parameters, e.g. cutoff=None:rollout=greedy-light")
+    parser.add_argument("--bot", default="",
+                        help="extra ISMCTS parameters, e.g. cutoff=None:rollout=greedy-light or expand=heuristic")
     args = parser.parse_args(argv)
     budgets = [50, 300] if args.quick else [int(b) for b in args.budgets.split(",")]
     count = 2 if args.quick else args.positions
     extra: dict[str, Any] = {}
     if args.bot:
-        from ludus.arena.tournament import parse_spec
+        from ludus.bots import parse_spec
 
         extra = parse_spec("ismcts:" + args.bot)[1]
 
