@@ -168,22 +168,10 @@ class ISMCTSBot:
                 world.apply_action(action)
                 node = child
                 break
-            best = None
-            best_value = -1.0
-            for action in legal:
-                child = children[action]
-                value = child.total / child.visits + c * math.sqrt(math.log(child.avail) / child.visits)
-                if value > best_value:
-                    best, best_value = child, value
-            assert best is not None
+            best = _select(children, legal, c)
             world.apply_action(best.action)  # type: ignore[arg-type]
             node = best
-        values = self._playout(world, evaluate)
-        # Back-propagation: each node learns the reward of the seat that chose it.
-        while node is not None:
-            node.visits += 1
-            node.total += values[node.player]
-            node = node.parent  # type: ignore[assignment]
+        _backpropagate(node, self._playout(world, evaluate))
 
     def _iterate_heuristic(self, root: _Node, world: State, evaluate: Any) -> None:
         """One iteration where every node's actions start with one virtual visit worth their heuristic value.
@@ -215,25 +203,12 @@ class ISMCTSBot:
                     child.avail += 1
             if untried:
                 self._seed(node, world, untried, player, evaluate)
-            if len(legal) == 1:
-                best = children[legal[0]]
-            else:
-                best = None
-                best_value = -1.0
-                for action in legal:
-                    child = children[action]
-                    value = child.total / child.visits + c * math.sqrt(math.log(child.avail) / child.visits)
-                    if value > best_value:
-                        best, best_value = child, value
-                assert best is not None
+            best = children[legal[0]] if len(legal) == 1 else _select(children, legal, c)
             world.apply_action(best.action)  # type: ignore[arg-type]
             node = best
         if values is None:
             values = world.returns()
-        while node is not None:
-            node.visits += 1
-            node.total += values[node.player]
-            node = node.parent  # type: ignore[assignment]
+        _backpropagate(node, values)
 
     def _seed(self, node: _Node, world: State, actions: list[Action], player: int, evaluate: Any) -> list[float]:
         """Add ``actions`` as children of ``node``, each with one visit worth its heuristic value.
@@ -285,3 +260,24 @@ class ISMCTSBot:
         every = heuristic_all(world.game.name)
         margins = every(world) if every else [evaluate(world, s) for s in range(world.game.num_players)]
         return [1.0 / (1.0 + math.exp(-max(-40.0, min(40.0, m / self.scale)))) for m in margins]
+
+
+def _select(children: dict[Action, _Node], legal: list[Action], c: float) -> _Node:
+    """UCB1 over the children legal in this determinization, exploring by availability counts."""
+    best = None
+    best_value = -1.0
+    for action in legal:
+        child = children[action]
+        value = child.total / child.visits + c * math.sqrt(math.log(child.avail) / child.visits)
+        if value > best_value:
+            best, best_value = child, value
+    assert best is not None
+    return best
+
+
+def _backpropagate(node: _Node | None, values: list[float]) -> None:
+    """Each node on the path learns the reward of the seat that chose it."""
+    while node is not None:
+        node.visits += 1
+        node.total += values[node.player]
+        node = node.parent

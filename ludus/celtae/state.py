@@ -224,6 +224,15 @@ class CeltaeState(State):
             self.discard = [top]
         return self.deck.pop()
 
+    def _take_from_market(self, p: int, pos: int) -> None:
+        """Card ``pos`` of the action's market into ``p``'s hand, in view of everyone."""
+        row = self.market[self.ctx[C_REGION]]
+        k = row[pos]
+        row[pos] = -1
+        self.hands[p][k] += 1
+        self.known[p][k] += 1
+        self.ctx[C_TAKEN] |= 1 << pos
+
     def _refill_market(self, r: int) -> None:
         row = [k for k in self.market[r] if k >= 0]
         while len(row) < self.data.market_size:
@@ -534,13 +543,8 @@ class CeltaeState(State):
             return
         if ph == FARM_PICK:
             if v == "take":
-                row = self.market[ctx[C_REGION]]
-                k = row[a.a]
-                row[a.a] = -1
-                self.hands[p][k] += 1
-                self.known[p][k] += 1
+                self._take_from_market(p, a.a)
                 ctx[C_BUDGET] -= self.data.market_costs[a.a]
-                ctx[C_TAKEN] |= 1 << a.a
                 if any(a2.verb == "take" for a2 in self._legal_actions()):
                     return
             self._refill_market(ctx[C_REGION])
@@ -568,14 +572,9 @@ class CeltaeState(State):
             return
         if ph == BONUS_DRAW:
             if v == "take":
-                row = self.market[ctx[C_REGION]]
-                k = row[a.a]
-                row[a.a] = -1
-                self.hands[p][k] += 1
-                self.known[p][k] += 1
-                ctx[C_TAKEN] |= 1 << a.a
+                self._take_from_market(p, a.a)
                 ctx[C_DRAWS] -= 1
-                if ctx[C_DRAWS] > 0 and any(k2 >= 0 for k2 in row):
+                if ctx[C_DRAWS] > 0 and any(k2 >= 0 for k2 in self.market[ctx[C_REGION]]):
                     return
             self._refill_market(ctx[C_REGION])
             self._end_action()
