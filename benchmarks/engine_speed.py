@@ -42,12 +42,11 @@ def configurations(quick: bool) -> Iterator[tuple[str, dict[str, Any]]]:
             options[n].choices if (not quick or n == "players") else (options[n].default,) for n in names
         ]
         for combo in itertools.product(*values):
-            config = dict(zip(names, combo, strict=True))
             try:
-                ludus.load_game(name, **config)
+                game = ludus.load_game(name, **dict(zip(names, combo, strict=True)))
             except OptionError:
                 continue
-            yield name, config
+            yield name, {n: game.config[n] for n in names if game.config[n] is not None}
 
 
 def random_loop(new_game: Callable[[int], Any], seconds: float, step: Callable[[Any, random.Random], int]
