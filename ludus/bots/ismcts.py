@@ -152,13 +152,7 @@ class ISMCTSBot:
         while not world.is_terminal():
             legal = world.legal_actions()
             children = node.children
-            untried = []
-            for action in legal:
-                child = children.get(action)
-                if child is None:
-                    untried.append(action)
-                else:
-                    child.avail += 1
+            untried = _untried(children, legal)
             player = world.current_player()
             if untried:
                 action = untried[rng.randrange(len(untried))]
@@ -194,13 +188,7 @@ class ISMCTSBot:
             if not children:
                 values = self._seed(node, world, legal, player, evaluate)
                 break
-            untried = []
-            for action in legal:
-                child = children.get(action)
-                if child is None:
-                    untried.append(action)
-                else:
-                    child.avail += 1
+            untried = _untried(children, legal)
             if untried:
                 self._seed(node, world, untried, player, evaluate)
             best = children[legal[0]] if len(legal) == 1 else _select(children, legal, c)
@@ -260,6 +248,18 @@ class ISMCTSBot:
         every = heuristic_all(world.game.name)
         margins = every(world) if every else [evaluate(world, s) for s in range(world.game.num_players)]
         return [1.0 / (1.0 + math.exp(-max(-40.0, min(40.0, m / self.scale)))) for m in margins]
+
+
+def _untried(children: dict[Action, _Node], legal: list[Action]) -> list[Action]:
+    """The legal actions not yet in the tree; each one already there counts one more availability."""
+    untried = []
+    for action in legal:
+        child = children.get(action)
+        if child is None:
+            untried.append(action)
+        else:
+            child.avail += 1
+    return untried
 
 
 def _select(children: dict[Action, _Node], legal: list[Action], c: float) -> _Node:
