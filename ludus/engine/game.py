@@ -8,7 +8,7 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from .errors import IllegalActionError, OptionError
+from .errors import OptionError
 
 if TYPE_CHECKING:
     from .action import Action
@@ -100,9 +100,6 @@ class Game(ABC):
     def __repr__(self) -> str:
         opts = ", ".join(f"{k}={v!r}" for k, v in self.config.items())
         return f"load_game({self.name!r}, {opts})"
-
-    def _refuse(self, text: str, why: str) -> IllegalActionError:
-        return IllegalActionError(f"{text!r} is not {self.name} notation: {why}")
 
 
 def _match(value: Any, choices: tuple[Any, ...]) -> Any:
