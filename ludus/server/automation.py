@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from concurrent.futures import ThreadPoolExecutor
 
 from .errors import ServerError
@@ -93,7 +94,7 @@ class Automation:
 
     async def _timer(self, clock: TurnClock) -> None:
         try:
-            await asyncio.sleep(clock.seconds)
+            await asyncio.sleep(max(0.0, clock.deadline - time.time()))
             if await asyncio.to_thread(self.service.time_out, clock):
                 self.kick(clock.game_id)
         except ServerError:
@@ -104,7 +105,11 @@ class Automation:
                 del self._timers[clock.game_id]
 
     async def resume_all(self) -> None:
-        """After a start or restart: every unfinished game's bots and timers carry on."""
+        """After a start or restart: every unfinished game's bots and timers carry on.
+
+        A turn timer runs out at the stored deadline, so a turn whose time ran out while the
+        server was down is played by a stand-in bot at once.
+        """
         for game_id in await asyncio.to_thread(self.service.playing_ids):
             self.kick(game_id)
 

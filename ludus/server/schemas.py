@@ -81,6 +81,16 @@ class View(BaseModel):
     observation: dict[str, Any] = Field(description="what this seat (or a spectator) may see")
     legal_actions: list[str] = Field(description="notation of the legal actions, only for the seat to move")
     seats: list[SeatInfo]
+    turn_deadline: float | None = Field(
+        description="with a turn timer: when a bot plays the turn of the human seat to move, in seconds since "
+        "the epoch (the time the turn began, i.e. the last action, undo or the game's creation, plus "
+        "turn_seconds; it survives a server restart); null without a timer, when a bot is to move, or once "
+        "the game is over",
+    )
+    server_time: float = Field(
+        description="the server's clock when this view was made (seconds since the epoch): count down with "
+        "turn_deadline - server_time to be free of the client's clock error",
+    )
 
 
 class ActionBody(Strict):

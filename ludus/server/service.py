@@ -28,7 +28,7 @@ from .errors import Conflict, Forbidden, NotFound, Unauthorized, Unprocessable
 from .seatbots import DEFAULT_SECONDS, bot_names, make_seat_bot, seat_bot, standin_name
 from .security import hash_token, new_game_id, new_token, token_matches
 from .storage import GameRow, SeatRow, Store
-from .views import seat_view
+from .views import seat_view, turn_deadline
 
 log = logging.getLogger("ludus.server")
 
@@ -79,12 +79,16 @@ class BotJob:
 
 @dataclass
 class TurnClock:
-    """A human seat to move in a game with a turn timer."""
+    """A human seat to move in a game with a turn timer, and when its time runs out.
+
+    ``deadline`` (epoch seconds) is the stored start of the turn plus ``turn_seconds``, so a
+    timer started again after a restart runs out when the first one would have.
+    """
 
     game_id: str
     seat: int
     version: int
-    seconds: float
+    deadline: float
 
 
 class GameService:
@@ -245,7 +249,7 @@ class GameService:
             SeatRow(i, kind, hash_token(tokens[i]) if i in tokens else None, i in tokens, None)
             for i, kind in enumerate(seat_kinds)
         ]
-        self.store.transact(lambda conn: self.store.insert_game(conn, row, seat_rows))
+        row.turn_started = self.store.transact(lambda conn: self.store.insert_game(conn, row, seat_rows))
         rt = self._get(row.id)
         with rt.lock:
             rt.row, rt.seats, rt.state, rt.version, rt.owners = row, seat_rows, state, 0, []
@@ -331,25 +335,27 @@ class GameService:
     def _payload(self, game_id: str, version: int, meta: int) -> str:
         return f"{game_id} {version} {meta} {self.instance}"
 
-    def _commit_state(self, rt: Runtime, conn: Any, row: GameRow, seat: int, new: State) -> None:
+    def _commit_state(self, rt: Runtime, conn: Any, row: GameRow, seat: int, new: State) -> float:
+        """Store the action that led to ``new``; returns its time."""
         version = row.version + 1
         status = "over" if new.is_terminal() else "playing"
-        self.store.append_action(conn, rt.id, len(rt.owners), seat, new.history()[-1], version, status)
+        at = self.store.append_action(conn, rt.id, len(rt.owners), seat, new.history()[-1], version, status)
         self.store.notify(conn, self._payload(rt.id, version, row.meta_version))
+        return at
 
-    def _adopt(self, rt: Runtime, row: GameRow, seat: int, new: State) -> None:
-        """The cache follows a committed action."""
+    def _adopt(self, rt: Runtime, row: GameRow, seat: int, new: State, at: float) -> None:
+        """The cache follows a committed action (stored at ``at``)."""
         rt.state = new
         rt.owners = [*rt.owners, seat]
         rt.version = row.version + 1
         rt.row = GameRow(row.id, row.game, row.config, row.seed, row.turn_seconds, rt.version,
-                         row.meta_version, len(rt.owners), "over" if new.is_terminal() else "playing")
+                         row.meta_version, len(rt.owners), "over" if new.is_terminal() else "playing", at)
 
     def act(self, game_id: str, token: str | None, action: str, version: int | None) -> dict[str, Any]:
         rt = self._get(game_id)
         with rt.lock:
 
-            def work(conn: Any) -> tuple[GameRow, int, State]:
+            def work(conn: Any) -> tuple[GameRow, int, State, float]:
                 row = self.store.lock_game(conn, game_id)
                 self._sync(rt, conn, row)
                 seat = self._mover(rt, token)
@@ -360,11 +366,10 @@ class GameService:
                     new.apply_action(action)
                 except IllegalActionError as exc:
                     raise Unprocessable(str(exc)) from None
-                self._commit_state(rt, conn, row, seat, new)
-                return row, seat, new
+                return row, seat, new, self._commit_state(rt, conn, row, seat, new)
 
-            row, seat, new = self.store.transact(work)
-            self._adopt(rt, row, seat, new)
+            row, seat, new, at = self.store.transact(work)
+            self._adopt(rt, row, seat, new, at)
             if rt.idle_seat == seat:
                 rt.idle_seat = None
             self._changed(rt)
@@ -374,7 +379,7 @@ class GameService:
         rt = self._get(game_id)
         with rt.lock:
 
-            def work(conn: Any) -> tuple[GameRow, int, int, State]:
+            def work(conn: Any) -> tuple[GameRow, int, int, State, float]:
                 row = self.store.lock_game(conn, game_id)
                 self._sync(rt, conn, row)
                 seat = self._mover(rt, token)
@@ -385,16 +390,16 @@ class GameService:
                     raise Unprocessable(f"nothing to undo: {why}")
                 keep = len(rt.owners) - 1
                 previous = ludus.replay(rt.record(), upto=keep)
-                self.store.truncate_actions(conn, game_id, keep, row.version + 1)
+                at = self.store.truncate_actions(conn, game_id, keep, row.version + 1)
                 self.store.notify(conn, self._payload(game_id, row.version + 1, row.meta_version))
-                return row, seat, keep, previous
+                return row, seat, keep, previous, at
 
-            row, seat, keep, previous = self.store.transact(work)
+            row, seat, keep, previous, at = self.store.transact(work)
             rt.state = previous
             rt.owners = rt.owners[:keep]
             rt.version = row.version + 1
             rt.row = GameRow(row.id, row.game, row.config, row.seed, row.turn_seconds, rt.version,
-                             row.meta_version, keep, "playing")
+                             row.meta_version, keep, "playing", at)  # an undo starts the turn again
             self._changed(rt)
             return seat_view(rt, seat)
 
@@ -467,9 +472,8 @@ class GameService:
             if name is None and rt.idle_seat == seat:
                 name = standin_name()
             if name is None:
-                if rt.row.turn_seconds is not None:
-                    return TurnClock(game_id, seat, rt.version, rt.row.turn_seconds)
-                return None
+                deadline = turn_deadline(rt)
+                return None if deadline is None else TurnClock(game_id, seat, rt.version, deadline)
             bot = rt.bots.get((seat, name))
             if bot is None:
                 bot = rt.bots[(seat, name)] = make_seat_bot(name, self.bot_seconds)
@@ -489,7 +493,7 @@ class GameService:
         rt = self._get(job.game_id)
         with rt.lock:
 
-            def work(conn: Any) -> tuple[GameRow, State] | None:
+            def work(conn: Any) -> tuple[GameRow, State, float] | None:
                 row = self.store.lock_game(conn, job.game_id)
                 self._sync(rt, conn, row)
                 if rt.version != job.version or rt.state.current_player() != job.seat:
@@ -500,14 +504,13 @@ class GameService:
                 except IllegalActionError:
                     log.error("bot %s chose an illegal action %s in game %s", job.bot_name, action, job.game_id)
                     new.apply_action(random.choice(new.legal_actions()))
-                self._commit_state(rt, conn, row, job.seat, new)
-                return row, new
+                return row, new, self._commit_state(rt, conn, row, job.seat, new)
 
             done = self.store.transact(work)
             if done is None:
                 return False
-            row, new = done
-            self._adopt(rt, row, job.seat, new)
+            row, new, at = done
+            self._adopt(rt, row, job.seat, new, at)
             self._changed(rt)
             return True
 

@@ -4,6 +4,11 @@ Everything goes through SQLAlchemy Core so that one code path serves both databa
 Writes take the database's write lock first (``BEGIN IMMEDIATE`` on SQLite, ``SELECT ... FOR
 UPDATE`` on PostgreSQL) so that several server processes can share one database: the
 game row's ``version`` is the arbiter of who moved first.
+
+``games.updated_at`` is when the game's actions last changed: its creation, its last action
+(the same time as that action's ``created_at``) or its last undo. That is when the turn in
+progress began, so turn deadlines survive a restart without a column of their own; seat
+changes (join, leave) leave it alone, and so must any other write.
 """
 
 from __future__ import annotations
@@ -95,6 +100,7 @@ class GameRow:
     meta_version: int
     num_actions: int
     status: str
+    turn_started: float = 0.0  # ``games.updated_at``: when the turn in progress began (epoch seconds)
 
 
 @dataclass
@@ -134,7 +140,7 @@ def database_url(url: str | None = None) -> str:
 
 def _row(r: Any) -> GameRow:
     return GameRow(r.id, r.game, json.loads(r.config), int(r.seed), r.turn_seconds, r.version,
-                   r.meta_version, r.num_actions, r.status)
+                   r.meta_version, r.num_actions, r.status, float(r.updated_at))
 
 
 class Store:
@@ -240,7 +246,8 @@ class Store:
         return [r.id for r in conn.execute(select(games.c.id).where(games.c.status == "playing"))]
 
     # -- writes --------------------------------------------------------------------------
-    def insert_game(self, conn: Connection, row: GameRow, seat_rows: list[SeatRow]) -> None:
+    def insert_game(self, conn: Connection, row: GameRow, seat_rows: list[SeatRow]) -> float:
+        """Store a new game; returns its creation time (when its first turn began)."""
         now = time.time()
         conn.execute(games.insert().values(
             id=row.id, game=row.game, config=json.dumps(row.config), seed=row.seed,
@@ -251,19 +258,24 @@ class Store:
             {"game_id": row.id, "seat": s.seat, "kind": s.kind, "token_hash": s.token_hash,
              "claimed": s.claimed, "left_to": s.left_to} for s in seat_rows
         ])
+        return now
 
     def append_action(self, conn: Connection, game_id: str, ply: int, seat: int, action: str,
-                      version: int, status: str) -> None:
+                      version: int, status: str) -> float:
+        """Store an action; returns its time (when the next turn began)."""
         now = time.time()
         conn.execute(actions.insert().values(game_id=game_id, ply=ply, seat=seat, action=action, created_at=now))
         conn.execute(games.update().where(games.c.id == game_id).values(
             version=version, num_actions=ply + 1, status=status, updated_at=now))
+        return now
 
-    def truncate_actions(self, conn: Connection, game_id: str, keep: int, version: int) -> None:
-        """Drop every action after the first ``keep`` (undo)."""
+    def truncate_actions(self, conn: Connection, game_id: str, keep: int, version: int) -> float:
+        """Drop every action after the first ``keep`` (undo); returns its time (an undo starts a new turn)."""
+        now = time.time()
         conn.execute(actions.delete().where(actions.c.game_id == game_id, actions.c.ply >= keep))
         conn.execute(games.update().where(games.c.id == game_id).values(
-            version=version, num_actions=keep, status="playing", updated_at=time.time()))
+            version=version, num_actions=keep, status="playing", updated_at=now))
+        return now
 
     def update_seat(self, conn: Connection, game_id: str, seat: int, meta_version: int, **values: Any) -> None:
         conn.execute(seats.update().where(seats.c.game_id == game_id, seats.c.seat == seat).values(**values))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -13,6 +14,21 @@ def seats_summary(rt: Runtime) -> list[dict[str, Any]]:
         {"seat": s.seat, "kind": s.kind, "free": s.free, "bot": s.bot, "left": s.left_to is not None}
         for s in rt.seats
     ]
+
+
+def turn_deadline(rt: Runtime) -> float | None:
+    """When a stand-in bot may play the turn of the human seat to move (epoch seconds).
+
+    The turn began when the game's actions last changed (creation, an action, an undo: the
+    stored ``turn_started``), so the deadline is the same before and after a restart. None
+    without a turn timer, once the game is over, or when a bot is to move.
+    """
+    if rt.row.turn_seconds is None or rt.state.is_terminal():
+        return None
+    current = rt.state.current_player()
+    if not 0 <= current < len(rt.seats) or rt.seats[current].bot is not None:
+        return None
+    return rt.row.turn_started + rt.row.turn_seconds
 
 
 def seat_view(rt: Runtime, seat: int | None) -> dict[str, Any]:
@@ -42,4 +58,6 @@ def seat_view(rt: Runtime, seat: int | None) -> dict[str, Any]:
         "legal_actions": [str(a) for a in state.legal_actions()] if to_move else [],
         "log": state.log(seat),
         "seats": seats_summary(rt),
+        "turn_deadline": turn_deadline(rt),
+        "server_time": time.time(),
     }

@@ -29,6 +29,8 @@ const page = {
   overShown: false,
   record: null,
   keyHandler: () => false,
+  skewMs: 0, // the server's clock minus this browser's, from the last view's server_time
+  countdownTimer: null,
 };
 
 function loadSeen() {
@@ -75,6 +77,7 @@ function render(view) {
     }
   }
   page.view = view;
+  if (typeof view.server_time === "number") page.skewMs = view.server_time * 1000 - Date.now();
   const body = document.body.dataset;
   body.version = view.version;
   body.myTurn = String(myTurn());
@@ -85,6 +88,7 @@ function render(view) {
   $("title").textContent = `${view.game} · ${view.seat === null ? "spectating" : seatName(view.seat)}`;
   document.title = `ludus — ${view.game}${myTurn() ? " (your turn)" : ""}`;
   renderTurn(view);
+  renderCountdown();
   renderSeats(view);
   renderHands(view);
   renderInteraction();
@@ -109,6 +113,37 @@ function renderTurn(view) {
   fill($("phase"), page.module.status(view),
     timer && !view.terminal ? ` · ${timer} s per turn, then a bot plays it` : "");
   page.module.fillSummary($("summary"), view.observation);
+}
+
+function formatLeft(seconds) {
+  if (seconds < 60) return `${seconds} s`;
+  const pad = (n) => String(n).padStart(2, "0");
+  if (seconds < 3600) return `${Math.floor(seconds / 60)} min ${pad(seconds % 60)} s`;
+  return `${Math.floor(seconds / 3600)} h ${pad(Math.floor(seconds / 60) % 60)} min`;
+}
+
+// The turn timer: time left before a bot plays the turn of the seat to move, from the view's
+// turn_deadline on the server's clock; redrawn as each whole second passes.
+function renderCountdown() {
+  clearTimeout(page.countdownTimer);
+  page.countdownTimer = null;
+  const box = $("countdown");
+  const view = page.view;
+  const deadline = view && !view.terminal ? view.turn_deadline : null;
+  if (typeof deadline !== "number") {
+    box.hidden = true;
+    box.textContent = "";
+    delete document.body.dataset.secondsLeft;
+    return;
+  }
+  const leftMs = deadline * 1000 - (Date.now() + page.skewMs);
+  const left = Math.max(0, Math.ceil(leftMs / 1000));
+  box.hidden = false;
+  box.textContent = left > 0 ? `${formatLeft(left)} left` : "time is up: a bot plays this turn";
+  box.classList.toggle("urgent", left <= 10);
+  box.title = myTurn() ? "Time left for your turn, then a bot plays it" : "Time left for this turn, then a bot plays it";
+  document.body.dataset.secondsLeft = String(left);
+  if (leftMs > 0) page.countdownTimer = setTimeout(renderCountdown, (leftMs % 1000 || 1000) + 20);
 }
 
 function renderSeats(view) {
@@ -416,8 +451,7 @@ async function start() {
     if (exc instanceof ApiError && exc.status === 401 && token) {
       message(`This link's seat token is not valid for this game (${exc.detail}). Showing the spectator view.`);
       token = null;
-      return window.ludusGame = page; // for tests and debugging: the page's state (read-only by convention)
-start();
+      return start();
     }
     $("turn").textContent = "Cannot open this game";
     message(exc instanceof ApiError && exc.status === 404 ? `No game "${gameId}".` : `Cannot load the game: ${exc.message}`);

@@ -1,0 +1,42 @@
+"""The turn timer's countdown on the game page: shown for a game with ``turn_seconds``, counting
+down on the server's clock (the browser's clock here is two hours fast), hidden without a timer."""
+
+import re
+import time
+
+import httpx
+from browser_helpers import BODY
+
+TURN = 40
+COUNTDOWN = "[data-testid=turn-countdown]"
+
+
+def _create(server: str, options: dict) -> tuple[str, dict[int, str]]:
+    body = httpx.post(f"{server}/api/games", json={"game": "garum", "options": {"players": 2, **options},
+                                                    "seats": ["human", "human"]}).json()
+    return body["id"], {s["seat"]: s["token"] for s in body["seats"]}
+
+
+def test_the_countdown_shows_the_time_left_for_the_turn_and_counts_down(page, server):
+    game_id, tokens = _create(server, {"turn_seconds": TURN})
+    mover = httpx.get(f"{server}/api/games/{game_id}").json()["current_player"]
+    page.clock.install(time=time.time() + 2 * 3600)  # a browser clock two hours fast
+    page.goto(f"{server}/games/{game_id}?token={tokens[mover]}")
+    page.wait_for_function(f"{BODY}.myTurn === 'true'")
+    countdown = page.locator(COUNTDOWN)
+    countdown.wait_for(state="visible")
+    first = int(page.evaluate(f"{BODY}.secondsLeft"))
+    assert 0 < first <= TURN
+    assert re.fullmatch(rf"{first} s left", countdown.inner_text().strip())
+    page.wait_for_function(f"Number({BODY}.secondsLeft) < {first}", timeout=5_000)
+    later = int(re.fullmatch(r"(\d+) s left", countdown.inner_text().strip()).group(1))
+    assert 0 < later < first
+    assert page.js_errors == []
+
+
+def test_no_countdown_without_a_turn_timer(page, server):
+    game_id, tokens = _create(server, {})
+    page.goto(f"{server}/games/{game_id}?token={tokens[0]}")
+    page.wait_for_function(f"{BODY}.version !== undefined")
+    assert page.locator(COUNTDOWN).is_hidden()
+    assert page.evaluate(f"{BODY}.secondsLeft") is None
