@@ -514,7 +514,7 @@ def _table(title: str, key: str, rows: list[dict[str, Any]]):
 @_with_game_options
 @click.option("--games", "-n", type=click.IntRange(min=1), default=10, show_default=True, help="Games to play.")
 @click.option("--bots", default="random", show_default=True,
-              help="Comma-separated bot names, rotated over the seats from game to game.")
+              help="Comma-separated bot specs (name or name:key=value:...), rotated over the seats from game to game.")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True, help="Processes.")
 @click.option("--seed", type=int, help="Master seed (each game's seed is drawn from it).")
 @click.option("--json", "json_out", type=click.Path(dir_okay=False), help="Write per-game results as JSON lines.")

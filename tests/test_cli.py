@@ -257,9 +257,18 @@ def test_summary_counts_shared_wins_as_fractions():
     assert summary["seats"][0]["mean"] == 4 and summary["seats"][1]["stdev"] == pytest.approx(1.4142, abs=1e-3)
 
 
-def test_simulate_refuses_unknown_bots_and_options():
+def test_simulate_takes_bot_specs_with_parameters():
+    rows = simulate("garum", {"players": 2}, ["ismcts:iterations=5", "random"], games=2, seed=3, progress=False)
+    assert [r["seats"] for r in rows] == [["ismcts:iterations=5", "random"], ["random", "ismcts:iterations=5"]]
+    result = run(["simulate", "garum", "--games", "1", "--bots", "greedy:noise=0.5,random", "--no-progress"])
+    assert result.exit_code == 0 and "greedy:noise=0.5" in result.output
+
+
+def test_simulate_refuses_unknown_bots_bad_parameters_and_options():
     result = run(["simulate", "garum", "--bots", "random,oracle"])
     assert result.exit_code == 2 and "unknown bot 'oracle'" in result.output
+    result = run(["simulate", "garum", "--bots", "ismcts:depth=3"])
+    assert result.exit_code == 2 and "bad parameters for bot 'ismcts'" in result.output
     result = run(["simulate", "garum", "-o", "board=atlantis"])
     assert result.exit_code == 2 and "board=atlantis is not valid" in result.output
 

@@ -32,11 +32,14 @@ def bot_seed(game_seed: int, seat: int) -> int:
     return random.Random(game_seed * 64 + seat).getrandbits(63)
 
 
-def make_bot(name: str, seed: int) -> bot_registry.Bot:
-    """A bot by name, seeded when it takes a seed."""
+def make_bot(spec: str, seed: int) -> bot_registry.Bot:
+    """A bot from its spec (``name`` or ``name:key=value:...``), seeded when it takes a seed."""
+    name, params = bot_registry.parse_spec(spec)
     try:
-        return bot_registry.make(name, seed=seed)
+        return bot_registry.make(name, seed=seed, **params)
     except ValueError:
+        if params:
+            raise
         return bot_registry.make(name)
 
 
@@ -49,7 +52,7 @@ def play_game(game_name: str, options: dict[str, Any], seats: Sequence[str], see
     """
     game = load_game(game_name, **options)
     state = game.new_initial_state(seed=seed)
-    players = [make_bot(name, bot_seed(seed, s)) for s, name in enumerate(seats)]
+    players = [make_bot(spec, bot_seed(seed, s)) for s, spec in enumerate(seats)]
     while not state.is_terminal():
         if len(state.history()) >= max_actions:
             raise SimulationError(f"the game did not end within {max_actions} actions")
@@ -94,10 +97,8 @@ def simulate(
     game = load_game(game_name, **options)  # refuses bad options at once
     if not bots:
         raise ValueError("name at least one bot")
-    known = bot_registry.names()
-    for name in bots:
-        if name not in known:
-            raise ValueError(f"unknown bot {name!r}; known bots: {', '.join(known)}")
+    for spec in bots:
+        make_bot(spec, 0)  # refuses unknown bots and bad parameters at once
     if games < 1:
         raise ValueError(f"the number of games must be at least 1, got {games}")
     if jobs < 1:

@@ -27,25 +27,9 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from .. import bots as bot_registry
-from ..bots import parse_spec
 from ..engine import load_game
 from .ratings import Rating, ratings
-
-
-def make_bot(spec: str, seed: int) -> bot_registry.Bot:
-    name, params = parse_spec(spec)
-    try:
-        return bot_registry.make(name, seed=seed, **params)
-    except ValueError:
-        if params:
-            raise
-        return bot_registry.make(name)
-
-
-def bot_seed(game_seed: int, seat: int) -> int:
-    """A bot's seed, fixed by its game's seed and its seat (as in ``simulate``)."""
-    return random.Random(game_seed * 64 + seat).getrandbits(63)
+from .simulate import bot_seed, make_bot
 
 
 def play(game_name: str, options: dict[str, Any], seats: Sequence[str], seed: int) -> dict[str, Any]:
@@ -182,8 +166,7 @@ def tournament(game: str, options: dict[str, Any] | None, bots: Sequence[str], g
     if games < 1 or jobs < 1:
         raise ValueError("games and jobs must be at least 1")
     for spec in bots:
-        name, params = parse_spec(spec)
-        bot_registry.make(name, **params)  # refuse bad parameters now, not in a worker
+        make_bot(spec, 0)  # refuse bad parameters now, not in a worker
     tasks = schedule(list(bots), the_game.num_players, games, seed)
     for task in tasks:
         task["game"], task["options"] = game, dict(the_game.config)

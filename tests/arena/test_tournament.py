@@ -7,7 +7,8 @@ import json
 
 import pytest
 
-from ludus.arena.tournament import parse_spec, schedule, tournament
+from ludus.arena.tournament import schedule, tournament
+from ludus.bots import parse_spec
 
 
 def test_bot_specs_parse_names_and_parameters() -> None:
