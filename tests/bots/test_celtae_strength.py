@@ -55,12 +55,23 @@ def test_hidden_cards_of_a_rival_do_not_move_the_value() -> None:
     assert h.evaluate(world, seat) > h.evaluate(state, seat)
 
 
-def test_evaluate_leaves_the_state_as_it_was_and_evaluate_all_matches() -> None:
+def test_evaluate_and_evaluate_all_leave_the_state_as_it_was() -> None:
     for state in _positions(2, seed=4, every=11):
         before = state.to_json()
+        h.evaluate(state, 0)
         values = h.evaluate_all(state)
-        assert values == [h.evaluate(state, seat) for seat in range(2)]
         assert state.to_json() == before
+        assert values[0] == pytest.approx(-values[1])  # one position: each seat's margin over the other
+
+
+def test_evaluate_all_values_every_seat_from_one_finished_turn() -> None:
+    for state in _positions(3, seed=6, every=13):
+        values = h.evaluate_all(state)
+        first, second = sorted(values, reverse=True)[:2]
+        assert first == pytest.approx(-second)  # the leader's margin is the runner-up's deficit
+        if state.is_terminal():
+            scores = state.scores()
+            assert values == [scores[s] - max(scores[o] for o in range(3) if o != s) for s in range(3)]
 
 
 def test_points_scored_raise_the_value() -> None:

@@ -140,9 +140,8 @@ def test_greedy_beats_random_in_a_few_games():
     assert wins >= 3
 
 
-def test_heuristic_evaluate_all_matches_evaluate():
+def test_heuristic_evaluate_all_matches_evaluate_in_the_solo_game():
     from ludus.bots.heuristics_celtae import evaluate_all
 
-    for players in (1, 3):
-        s = play_random(started(players, 4), seed=4, upto=50)
-        assert evaluate_all(s) == [evaluate(s, seat) for seat in range(players)]
+    s = play_random(started(1, 4), seed=4, upto=50)
+    assert evaluate_all(s) == [evaluate(s, 0)]
