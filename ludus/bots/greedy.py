@@ -36,6 +36,16 @@ def heuristic_all(game_name: str) -> Callable[[State], list[float]] | None:
     return getattr(module, "evaluate_all", None)
 
 
+@cache
+def heuristic_expansion_players(game_name: str) -> tuple[int, ...]:
+    """Player counts for which ISMCTS grows its tree by the heuristic (``HEURISTIC_EXPANSION_PLAYERS``)."""
+    try:
+        module = importlib.import_module(f"ludus.bots.heuristics_{game_name}")
+    except ImportError:
+        return ()
+    return tuple(getattr(module, "HEURISTIC_EXPANSION_PLAYERS", ()))
+
+
 class GreedyBot:
     """Plays the legal action whose result the heuristic rates best for its seat.
 

@@ -11,6 +11,8 @@ return (``state.returns()``: 1 for a win, shared on ties). Rollouts are random, 
 "greedy-light" (the best of a few sampled actions by the game's heuristic); an optional
 cut-off ends a rollout early and scores the position with the heuristic through a
 logistic curve, which gives far more signal per iteration in long games such as Garum.
+The tree grows by one random action an iteration or, where the game asks for it, by its
+heuristic, so that rivals start out playing their heuristic moves (``expand``).
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ import time
 from typing import Any
 
 from ..engine import Action, State
-from .greedy import heuristic, heuristic_all
+from .greedy import heuristic, heuristic_all, heuristic_expansion_players
 
 
 class _Node:
@@ -58,7 +60,10 @@ class ISMCTSBot:
         its one-ply heuristic value, so that a small budget is never worse than greedy
         (on 2-player Garum, 100 iterations won 25 % of 12 games against greedy without
         it and 79 % with it).
-      ``expand`` ("random" or "heuristic"): how the tree grows. "random" adds one untried
+      ``expand`` ("auto", "random" or "heuristic"): how the tree grows. "auto" (the
+        default) is "heuristic" for the player counts the game's heuristic module lists in
+        ``HEURISTIC_EXPANSION_PLAYERS`` (Garum: 3 and 4, where random expansion left the
+        bot level with greedy) and "random" otherwise. "random" adds one untried
         action per iteration and scores it (rollout / cut-off as above). "heuristic" expands
         a leaf by rating every legal action there with the heuristic (one ply, as greedy)
         and backs up the mover's best, so every seat, opponents included, starts out
@@ -71,11 +76,11 @@ class ISMCTSBot:
 
     def __init__(self, seed: int | None = None, iterations: int = 300, seconds: float | None = None,
                  exploration: float = 0.1, rollout: str = "random", cutoff: int | None = 0,
-                 sample: int = 3, scale: float = 8.0, prior: bool = True, expand: str = "random") -> None:
+                 sample: int = 3, scale: float = 8.0, prior: bool = True, expand: str = "auto") -> None:
         if rollout not in ("random", "greedy-light"):
             raise ValueError(f"rollout must be 'random' or 'greedy-light', not {rollout!r}")
-        if expand not in ("random", "heuristic"):
-            raise ValueError(f"expand must be 'random' or 'heuristic', not {expand!r}")
+        if expand not in ("auto", "random", "heuristic"):
+            raise ValueError(f"expand must be 'auto', 'random' or 'heuristic', not {expand!r}")
         if iterations < 1:
             raise ValueError("iterations must be at least 1")
         if cutoff is not None and cutoff < 0:
@@ -104,7 +109,7 @@ class ISMCTSBot:
         root = _Node(None, None, seat)
         evaluate = self._evaluator(state.game.name)
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
-        heuristic_tree = self.expand == "heuristic" and evaluate is not None
+        heuristic_tree = self.expansion(state.game) == "heuristic" and evaluate is not None
         if self.prior and evaluate is not None and not heuristic_tree:
             self._seed_root(root, state.resample(seat, self.rng), evaluate)
         iterate = self._iterate_heuristic if heuristic_tree else self._iterate
@@ -122,6 +127,12 @@ class ISMCTSBot:
         best = max((c for a, c in root.children.items() if a in allowed),
                    key=lambda c: (c.visits, c.total), default=None)
         return best.action if best is not None else self.rng.choice(legal)  # type: ignore[return-value]
+
+    def expansion(self, game: Any) -> str:
+        """The way the tree grows in ``game``: ``expand``, with "auto" resolved for the game."""
+        if self.expand != "auto":
+            return self.expand
+        return "heuristic" if game.num_players in heuristic_expansion_players(game.name) else "random"
 
     def _seed_root(self, root: _Node, world: State, evaluate: Any) -> None:
         """Give every root action one virtual visit worth its heuristic value (one ply, as greedy)."""

@@ -115,6 +115,13 @@ def test_heuristic_expansion_rates_every_action_and_backs_up_the_movers_best(pla
     assert len(backed) == players and all(0.0 <= v <= 1.0 for v in backed)
 
 
+def test_auto_expansion_is_heuristic_where_the_game_asks_for_it() -> None:
+    bot = ISMCTSBot(seed=0)
+    assert [bot.expansion(ludus.load_game("garum", players=n)) for n in (2, 3, 4)] == ["random", "heuristic", "heuristic"]
+    assert bot.expansion(ludus.load_game("celtae", players=3)) == "random"
+    assert ISMCTSBot(expand="random").expansion(ludus.load_game("garum", players=3)) == "random"
+
+
 def test_heuristic_expansion_plays_legal_games_in_every_player_count() -> None:
     for players in (2, 3, 4):
         game = ludus.load_game("garum", players=players, board="baelo_claudia")
