@@ -107,6 +107,15 @@ def _plt():
     return plt
 
 
+def save_plot(plt: Any, fig: Any, ax: Any, path: Path, title: str, legend: int = 8) -> None:
+    """The tail every report plot shares: wrapped title, legend, the PNG written, the figure freed."""
+    ax.set_title("\n".join(textwrap.wrap(title, 70)), fontsize=9)
+    ax.legend(fontsize=legend)
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
 def plot_seats(stats: list[dict[str, float]], path: Path, title: str) -> None:
     plt = _plt()
     fig, ax = plt.subplots(figsize=(5, 3.2))
@@ -116,11 +125,7 @@ def plot_seats(stats: list[dict[str, float]], path: Path, title: str) -> None:
     ax.set_xticks(seats)
     ax.set_xlabel("seat")
     ax.set_ylabel("win rate (95% interval)")
-    ax.set_title("\n".join(textwrap.wrap(title, 70)), fontsize=9)
-    ax.legend(fontsize=8)
-    fig.tight_layout()
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
+    save_plot(plt, fig, ax, path, title)
 
 
 def plot_scores(results: Sequence[dict[str, Any]], path: Path, title: str) -> None:
@@ -135,11 +140,7 @@ def plot_scores(results: Sequence[dict[str, Any]], path: Path, title: str) -> No
             linewidth=1.6)
     ax.set_xlabel("final score")
     ax.set_ylabel("games")
-    ax.set_title("\n".join(textwrap.wrap(title, 70)), fontsize=9)
-    ax.legend(fontsize=8)
-    fig.tight_layout()
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
+    save_plot(plt, fig, ax, path, title)
 
 
 def plot_bars(labels: Sequence[str], series: dict[str, Sequence[float | None]], path: Path, title: str,
@@ -157,11 +158,7 @@ def plot_bars(labels: Sequence[str], series: dict[str, Sequence[float | None]], 
     ax.set_yticks(range(len(labels)), labels, fontsize=8)
     ax.invert_yaxis()
     ax.set_xlabel(xlabel)
-    ax.set_title("\n".join(textwrap.wrap(title, 70)), fontsize=9)
-    ax.legend(fontsize=7)
-    fig.tight_layout()
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
+    save_plot(plt, fig, ax, path, title, legend=7)
 
 
 def plot_comparison(rows: list[tuple[str, dict[str, float]]], path: Path, title: str) -> None:
@@ -174,11 +171,7 @@ def plot_comparison(rows: list[tuple[str, dict[str, float]]], path: Path, title:
     ax.barh([i + 0.2 for i in y], [s["margin"] for _, s in rows], height=0.4, label="winning margin")
     ax.set_yticks(y, labels)
     ax.set_xlabel("points")
-    ax.set_title("\n".join(textwrap.wrap(title, 70)), fontsize=9)
-    ax.legend(fontsize=8)
-    fig.tight_layout()
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
+    save_plot(plt, fig, ax, path, title)
 
 
 def write_report(game: str, options: dict[str, Any] | None, games: int, out_dir: str | Path,

@@ -18,7 +18,7 @@ from typing import Any
 
 from ..celtae.observe import progress_text
 from ..celtae.scoring import CATEGORIES, leader_holds, meets
-from .report import _interval, _plt, plot_bars
+from .report import _interval, _plt, plot_bars, save_plot
 
 DIFFICULTIES = ("easy", "normal", "hard")
 
@@ -164,11 +164,7 @@ def plot_solo(scores_by_bot: dict[str, list[int]], targets: dict[str, int], path
         ax.axvline(targets[d], color="grey", linestyle=style, linewidth=1, label=f"{d} target {targets[d]}")
     ax.set_xlabel("final score")
     ax.set_ylabel("games")
-    ax.set_title(title, fontsize=9)
-    ax.legend(fontsize=7)
-    fig.tight_layout()
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
+    save_plot(plt, fig, ax, path, title, legend=7)
 
 
 def celtae_sections(config: dict[str, Any], results: Sequence[dict[str, Any]], out: Path, bots: Sequence[str],
