@@ -69,7 +69,7 @@ def evaluate_all(state: Any) -> list[float]:
     """
     if state.solo:
         return [evaluate(state, 0)]
-    world = _finished(state, state.turn, _own_value) if state.turn >= 0 else state
+    world = _finished(state, state.turn, _own_value)
     if world.is_terminal():
         values = [float(v) for v in world.scores()]
     else:
