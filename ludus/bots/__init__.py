@@ -47,6 +47,7 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
         out[key.strip()] = _value(text.strip())
     if name not in names():
         raise ValueError(f"unknown bot {name!r} in {spec!r}; known bots: {', '.join(names())}")
+    _check_params(name, _load(name), out)
     return name, out
 
 
@@ -69,7 +70,35 @@ def make(name: str, **params: Any) -> Bot:
     cls = _load(name) if name in _BOTS else None
     if cls is None:
         raise ValueError(f"unknown bot {name!r}; known bots: {', '.join(names())}")
+    _check_params(name, cls, params)
     try:
         return cls(**params)
-    except TypeError as exc:
+    except (TypeError, ValueError) as exc:
         raise ValueError(f"bad parameters for bot {name!r}: {exc}") from None
+
+
+_KINDS = {int: "a whole number", float: "a number", bool: "true or false", str: "a word", type(None): "none"}
+
+
+def _fits(value: Any, kind: Any) -> bool:
+    if kind is float:
+        return isinstance(value, int | float) and not isinstance(value, bool)
+    if kind is int:
+        return isinstance(value, int) and not isinstance(value, bool)
+    return isinstance(value, kind) if isinstance(kind, type) else True
+
+
+def _check_params(name: str, cls: type, params: dict[str, Any]) -> None:
+    """Refuse a parameter the bot lacks, or a value of the wrong kind, naming it and what it takes."""
+    import inspect
+    import typing
+
+    accepted = [p for p in inspect.signature(cls).parameters if p != "self"]
+    hints = typing.get_type_hints(cls.__init__)
+    for key, value in params.items():
+        if key not in accepted:
+            raise ValueError(f"bot {name!r} has no parameter {key!r}; its parameters: {', '.join(accepted)}")
+        kinds = typing.get_args(hints.get(key)) or (hints.get(key, Any),)
+        if not any(_fits(value, kind) for kind in kinds):
+            takes = " or ".join(_KINDS.get(kind, str(kind)) for kind in kinds)
+            raise ValueError(f"bot {name!r}: {key}={value} is not valid; {key} takes {takes}")
