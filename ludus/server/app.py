@@ -11,6 +11,7 @@ import contextlib
 import json
 import logging
 import os
+import secrets
 import time
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -18,8 +19,9 @@ from typing import Annotated, Any, TypeVar
 
 from fastapi import Depends, FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from pydantic import ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -27,7 +29,7 @@ import ludus
 
 from . import schemas
 from .automation import Automation
-from .errors import ServerError, Unauthorized
+from .errors import Busy, ServerError, Unauthorized, is_busy
 from .hub import Hub, PgListener, Subscriber
 from .seatbots import DEFAULT_SECONDS
 from .service import GameService
@@ -37,10 +39,24 @@ log = logging.getLogger("ludus.server")
 T = TypeVar("T")
 
 MAX_BODY_BYTES = 64 * 1024
-# The browser client's routes (ludus.web) post whole records and observations.
-LARGE_BODY_PATHS = {"/api/replay": 2 * 1024 * 1024, "/api/render": 2 * 1024 * 1024}
+# The replay viewer posts a record read from a file (ludus.web bounds its actions too).
+LARGE_BODY_PATHS = {"/api/replay": 512 * 1024}
 MAX_WS_MESSAGE = 16 * 1024
 WORKER_THREADS = 32
+
+# Every page and answer: scripts, styles and everything else from this origin only (no inline
+# script or style), never framed, no Referer sent on, no content-type guessing.
+CONTENT_SECURITY_POLICY = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
+    "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+)
+SECURITY_HEADERS = (
+    (b"content-security-policy", CONTENT_SECURITY_POLICY.encode()),
+    (b"referrer-policy", b"no-referrer"),
+    (b"x-content-type-options", b"nosniff"),
+    (b"x-frame-options", b"DENY"),
+    (b"cross-origin-opener-policy", b"same-origin"),
+)
 
 DESCRIPTION = """Play ludus games online: create a game with human and bot seats, share the seat
 tokens, play through HTTP and follow live through the WebSocket.
@@ -51,10 +67,15 @@ joined. Without a token you see the spectator view. Errors answer `{"detail": ".
 left, record before the end), 404 unknown game, 409 stale version or no free seat,
 413 body too large, 422 invalid request or illegal action (with the engine's reason).
 
-Live views (not listed below, OpenAPI has no WebSockets): `WS /api/games/{id}/ws`, with the
-token as the `token` query parameter or a first message `{"token": "..."}` (none: spectator).
-It sends the current view at once, then the new view after every change; it accepts
-`{"action", "version"}` messages too. Errors come as `{"error": {"status", "detail"}}`.
+Live views (not listed below, OpenAPI has no WebSockets): `WS /api/games/{id}/ws`. A seat sends
+its token as the first message `{"token": "..."}` (without one: the spectator view; the old
+`token` query parameter still works but puts the token in logs: do not use it). It sends the
+current view at once, then the new view after every change; it accepts `{"action", "version"}`
+messages with the limits of the HTTP route. Errors come as `{"error": {"status", "detail"}}`;
+messages over 16 KiB are refused.
+
+A busy database answers 503 with `Retry-After`; an unexpected error answers 500 with
+`{"detail", "error_id"}` (the server log has the traceback under that id).
 """
 
 BEARER = HTTPBearer(auto_error=False, description="the seat token returned when the seat was created or joined")
@@ -72,7 +93,7 @@ async def _token(request: Request,
 
 Token = Annotated[str | None, Depends(_token)]
 
-ERRORS = {code: {"model": schemas.ErrorBody} for code in (400, 401, 403, 404, 409, 413, 422)}
+ERRORS = {code: {"model": schemas.ErrorBody} for code in (400, 401, 403, 404, 409, 413, 422, 503)}
 
 
 class BodyLimit:
@@ -133,11 +154,91 @@ class SlowRequestLog:
                 log.warning("slow request: %s %s took %.0f ms", scope.get("method"), scope.get("path"), took * 1000)
 
 
+class SecurityHeaders:
+    """Add ``SECURITY_HEADERS`` to every HTTP answer (a route may set its own instead)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        api = scope.get("path", "").startswith("/api/")
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = list(message.get("headers", ()))
+                present = {name.lower() for name, _ in headers}
+                headers += [(name, value) for name, value in SECURITY_HEADERS if name not in present]
+                if api and b"cache-control" not in present:
+                    headers.append((b"cache-control", b"no-store"))  # views and tokens stay out of caches
+                message = {**message, "headers": headers}
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
+
+
+class ErrorIds:
+    """An unexpected error answers JSON ``{"detail", "error_id"}`` with status 500 and logs its
+    traceback under that id, so a user's report leads to the log line without showing internals."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = False
+
+        async def tracking(message: Message) -> None:
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+            await send(message)
+
+        try:
+            await self.app(scope, receive, tracking)
+        except Exception as exc:
+            error_id = log_unexpected(exc, f"{scope.get('method')} {scope.get('path')}")
+            if not started:
+                await internal_error(error_id)(scope, receive, send)
+
+
+def log_unexpected(exc: BaseException, where: str) -> str:
+    """Log ``exc`` with its traceback under a new error id; return the id."""
+    error_id = secrets.token_hex(8)
+    log.error("unexpected error %s in %s", error_id, where, exc_info=exc)
+    return error_id
+
+
+def internal_error(error_id: str) -> JSONResponse:
+    return JSONResponse({"detail": "internal error: the server could not answer this request",
+                         "error_id": error_id}, status_code=500)
+
+
+def busy_response(exc: BaseException) -> JSONResponse:
+    log.warning("database busy: %s", exc)
+    return JSONResponse({"detail": "the database is busy: try again in a moment"}, status_code=Busy.status,
+                        headers={"Retry-After": str(Busy.retry_after)})
+
+
+def as_server_error(exc: Exception) -> ServerError | None:
+    """``exc`` as the error the client is answered with, None for an unexpected one."""
+    if isinstance(exc, ServerError):
+        return exc
+    if is_busy(exc):
+        log.warning("database busy: %s", exc)
+        return Busy("the database is busy: try again in a moment")
+    return None
+
+
 def _too_large(limit: int) -> JSONResponse:
     return JSONResponse({"detail": f"request body larger than {limit} bytes"}, status_code=413)
 
 
-def _validation_message(exc: RequestValidationError) -> tuple[int, str]:
+def _validation_message(exc: RequestValidationError | ValidationError) -> tuple[int, str]:
     parts = []
     for err in exc.errors():
         if err.get("type") == "json_invalid":
@@ -210,12 +311,16 @@ def create_app(database_url: str | None = None, *, bot_seconds: float = DEFAULT_
             refreshing.discard(game_id)
             again.discard(game_id)
 
-    app = FastAPI(title="ludus server", version=ludus.__version__, description=DESCRIPTION, lifespan=lifespan)
+    app = FastAPI(title="ludus server", version=ludus.__version__, description=DESCRIPTION, lifespan=lifespan,
+                  docs_url=None, redoc_url=None)
     app.state.service = service
     app.state.hub = hub
     app.state.automation = automation
     app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES, paths=LARGE_BODY_PATHS)
     app.add_middleware(SlowRequestLog)
+    app.add_middleware(ErrorIds)
+    app.add_middleware(SecurityHeaders)
+    _mount_docs(app)
 
     async def run(fn: Callable[..., T], *args: Any) -> T:
         return await asyncio.to_thread(fn, *args)
@@ -224,6 +329,9 @@ def create_app(database_url: str | None = None, *, bot_seconds: float = DEFAULT_
     async def _server_error(request: Request, exc: ServerError) -> JSONResponse:
         headers = {"WWW-Authenticate": "Bearer"} if exc.status == 401 else None
         return JSONResponse({"detail": exc.detail}, status_code=exc.status, headers=headers)
+
+    for busy in _busy_errors():
+        app.add_exception_handler(busy, lambda request, exc: busy_response(exc))
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -276,16 +384,22 @@ def create_app(database_url: str | None = None, *, bot_seconds: float = DEFAULT_
     async def game_ws(websocket: WebSocket, game_id: str, token: str | None = None) -> None:
         """Live views: the current view at once, then one after every change.
 
-        The token comes as the ``token`` query parameter or a first message ``{"token": ...}``
-        (until then: spectator). Messages ``{"action", "version"}`` play like the HTTP route;
-        errors come back as ``{"error": {"status", "detail"}}``.
+        A seat's token comes as the first message ``{"token": ...}`` (until then: spectator; the
+        ``token`` query parameter is still read, for old clients). Messages ``{"action", "version"}``
+        play like the HTTP route, with its limits; errors come back as ``{"error": {"status", "detail"}}``.
         """
         await websocket.accept()
+        if token is not None and len(token) > schemas.MAX_TOKEN_LENGTH:
+            token = ""  # refused below like any unknown token
         try:
             seat, current = await run(service.view_and_seat, game_id, token)
-        except ServerError as exc:
-            await websocket.send_json({"error": {"status": exc.status, "detail": exc.detail}})
-            await websocket.close(code=4000 + exc.status)
+        except Exception as exc:
+            refusal = as_server_error(exc)
+            if refusal is None:
+                await _ws_crash(websocket, exc, game_id)
+                return
+            await websocket.send_json({"error": {"status": refusal.status, "detail": refusal.detail}})
+            await websocket.close(code=4000 + refusal.status, reason=refusal.detail[:120])
             return
         sub = hub.subscribe(game_id, seat)
         sub.push(current)
@@ -301,9 +415,18 @@ def create_app(database_url: str | None = None, *, bot_seconds: float = DEFAULT_
                 token = await _ws_message(sub, text, token)
         except WebSocketDisconnect:
             pass
+        except Exception as exc:
+            await _ws_crash(websocket, exc, game_id)
         finally:
             pump.cancel()
             hub.unsubscribe(sub)
+
+    async def _ws_crash(websocket: WebSocket, exc: Exception, game_id: str) -> None:
+        """An unexpected error: logged with an id, told to the client, the socket closed (1011)."""
+        error_id = log_unexpected(exc, f"WS /api/games/{game_id}/ws")
+        with contextlib.suppress(Exception):
+            await websocket.send_json({"error": {"status": 500, "detail": "internal error", "error_id": error_id}})
+            await websocket.close(code=1011, reason=f"internal error {error_id}")
 
     async def _pump(websocket: WebSocket, sub: Subscriber) -> None:
         with contextlib.suppress(Exception):
@@ -319,29 +442,31 @@ def create_app(database_url: str | None = None, *, bot_seconds: float = DEFAULT_
             return token
         try:
             message = json.loads(text)
-        except json.JSONDecodeError as exc:
-            error(400, f"malformed JSON: {exc}")
+        except (ValueError, RecursionError) as exc:  # RecursionError: nested too deep to read
+            error(400, f"malformed JSON: {str(exc)[:200] or type(exc).__name__}")
             return token
         if not isinstance(message, dict):
             error(422, "a message must be an object: {'token'} or {'action', 'version'}")
             return token
         try:
             if "token" in message:
-                if not isinstance(message["token"], str):
-                    raise_422("token must be a string")
-                seat, current = await run(service.view_and_seat, sub.game_id, message["token"])
+                new_token = schemas.TokenMessage.model_validate(message).token
+                seat, current = await run(service.view_and_seat, sub.game_id, new_token)
                 sub.seat = seat
                 sub.push(current)
-                return message["token"]
+                return new_token
             if "action" in message:
-                action, version = message.get("action"), message.get("version")
-                if not isinstance(action, str) or not isinstance(version, int) or isinstance(version, bool):
-                    raise_422("an action message is {'action': notation string, 'version': integer}")
-                await run(service.act, sub.game_id, token, action, version)
+                body = schemas.ActionBody.model_validate(message)
+                await run(service.act, sub.game_id, token, body.action, body.version)
                 return token
-            raise_422("unknown message: send {'token'} or {'action', 'version'}")
-        except ServerError as exc:
-            error(exc.status, exc.detail)
+            error(422, "unknown message: send {'token'} or {'action', 'version'}")
+        except ValidationError as exc:
+            error(*_validation_message(exc))
+        except Exception as exc:
+            refusal = as_server_error(exc)
+            if refusal is None:
+                raise
+            error(refusal.status, refusal.detail)
         return token
 
     try:
@@ -353,7 +478,47 @@ def create_app(database_url: str | None = None, *, bot_seconds: float = DEFAULT_
     return app
 
 
-def raise_422(detail: str) -> None:
-    from .errors import Unprocessable
+def _busy_errors() -> list[type[Exception]]:
+    """The database's "busy for now" exceptions (answered 503 with Retry-After)."""
+    from sqlalchemy import exc as sa_exc
 
-    raise Unprocessable(detail)
+    return [sa_exc.OperationalError, sa_exc.TimeoutError]
+
+
+DOCS_PAGE = """<!doctype html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <title>ludus server — API</title>
+  <link rel="icon" href="data:,">
+  <link rel="stylesheet" href="/docs/assets/swagger-ui.css">
+</head>
+<body>
+  <div id="swagger-ui"></div>
+  <script src="/docs/assets/swagger-ui-bundle.js"></script>
+  <script src="/docs/start.js"></script>
+</body>
+</html>
+"""
+DOCS_START = 'SwaggerUIBundle({url: "/openapi.json", dom_id: "#swagger-ui", deepLinking: true});\n'
+
+
+def _mount_docs(app: FastAPI) -> None:
+    """The API docs (Swagger UI) from files this server holds: no page loads anything from another
+    origin, and the start-up script is a file, so the Content-Security-Policy holds on /docs too."""
+    from fastapi.staticfiles import StaticFiles
+
+    try:
+        from swagger_ui_bundle import swagger_ui_path
+    except ImportError:  # without the package: no /docs (the OpenAPI schema stays at /openapi.json)
+        return
+
+    @app.get("/docs", include_in_schema=False)
+    def docs() -> HTMLResponse:
+        return HTMLResponse(DOCS_PAGE)
+
+    @app.get("/docs/start.js", include_in_schema=False)
+    def docs_start() -> Response:
+        return Response(DOCS_START, media_type="text/javascript")
+
+    app.mount("/docs/assets", StaticFiles(directory=swagger_ui_path), name="swagger-ui")

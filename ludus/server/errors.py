@@ -31,3 +31,19 @@ class Conflict(ServerError):
 
 class Unprocessable(ServerError):
     status = 422
+
+
+class Busy(ServerError):
+    """The database is busy (locked by another writer, or out of connections): try again shortly."""
+
+    status = 503
+    retry_after = 2
+
+
+def is_busy(exc: BaseException) -> bool:
+    """Whether ``exc`` says the database is busy or unreachable for now, not that the request is wrong."""
+    try:
+        from sqlalchemy import exc as sa_exc
+    except ImportError:  # pragma: no cover - the server extra brings SQLAlchemy
+        return False
+    return isinstance(exc, sa_exc.OperationalError | sa_exc.TimeoutError)

@@ -2,9 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictInt
+
+MAX_ACTION_LENGTH = 500
+MAX_KIND_LENGTH = 32
+MAX_TOKEN_LENGTH = 128
+# Seat numbers and versions: real JSON integers (not "0", false or 0.0), in a range any database column holds.
+Seat = Annotated[StrictInt, Field(ge=0, le=15)]
+Version = Annotated[StrictInt, Field(ge=0, le=2**62)]
+Kind = Annotated[str, Field(min_length=1, max_length=MAX_KIND_LENGTH)]
 
 
 class Strict(BaseModel):
@@ -18,8 +26,11 @@ class CreateGame(Strict):
         description="the game's options (as for ludus.load_game); 'players' defaults to the number of "
         "seats; 'turn_seconds' (server option) lets a bot play a human seat idle that long",
     )
-    seats: list[str] = Field(min_length=1, max_length=16, description="'human' or a bot name, one per seat")
-    claim: list[int] | None = Field(
+    seats: list[Kind] = Field(min_length=1, max_length=16,
+                              description="'human', a bot name or 'name:seconds=S', one per seat; stored as "
+                              "'human', 'name' or 'name:seconds=S' whatever the spacing sent")
+    claim: list[Seat] | None = Field(
+        max_length=16,
         default=None,
         description="human seats whose tokens the creator takes now (default: all); the others stay "
         "free for POST /api/games/{id}/join",
@@ -94,12 +105,12 @@ class View(BaseModel):
 
 
 class ActionBody(Strict):
-    action: str = Field(max_length=500, description="an action in the game's notation")
-    version: int = Field(description="the version of the view the action was chosen from")
+    action: str = Field(max_length=MAX_ACTION_LENGTH, description="an action in the game's notation")
+    version: Version = Field(description="the version of the view the action was chosen from")
 
 
 class UndoBody(Strict):
-    version: int | None = Field(default=None, description="the version of the view (optional)")
+    version: Version | None = Field(default=None, description="the version of the view (optional)")
 
 
 class Record(BaseModel):
@@ -111,3 +122,11 @@ class Record(BaseModel):
 
 class ErrorBody(BaseModel):
     detail: str = Field(description="what is wrong")
+    error_id: str | None = Field(default=None, description="with a 500 only: quote it to the operator, who "
+                                 "finds the traceback in the server log under that id")
+
+
+class TokenMessage(Strict):
+    """The first WebSocket message of a seat: its token (the URL carries none)."""
+
+    token: str = Field(max_length=MAX_TOKEN_LENGTH)

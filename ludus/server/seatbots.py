@@ -66,3 +66,22 @@ def make_seat_bot(kind: str, seconds: float = DEFAULT_SECONDS) -> Any:
 def fallback_action(state: Any) -> Any:
     """A uniformly random legal action: what a seat plays when its bot overran its budget."""
     return random.Random(secrets.randbits(32)).choice(state.legal_actions())
+
+
+MAX_KIND_LENGTH = 32  # the seats table's column width
+
+
+def canonical_kind(kind: str) -> str:
+    """The seat kind as stored and shown: ``human``, ``name`` or ``name:seconds=S``.
+
+    Padding, spelling of the number (``3.0``, `` 3``) and anything longer than the stored column
+    are never kept as sent: one kind has one spelling. Raises ValueError saying what is wrong.
+    """
+    if not isinstance(kind, str) or len(kind) > MAX_KIND_LENGTH:
+        raise ValueError(f"a seat kind is a string of at most {MAX_KIND_LENGTH} characters")
+    text = kind.strip()
+    if text == "human":
+        return "human"
+    name, params = bots.parse_spec(text)
+    _, seconds = seat_bot(text)
+    return f"{name}:seconds={seconds:g}" if "seconds" in params else name

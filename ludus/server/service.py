@@ -11,7 +11,6 @@ Methods are blocking: the app calls them in worker threads.
 from __future__ import annotations
 
 import logging
-import math
 import random
 import re
 import secrets
@@ -25,7 +24,7 @@ import ludus
 from ludus.engine import IllegalActionError, OptionError, State
 
 from .errors import Conflict, Forbidden, NotFound, Unauthorized, Unprocessable
-from .seatbots import DEFAULT_SECONDS, bot_names, make_seat_bot, seat_bot, standin_name
+from .seatbots import DEFAULT_SECONDS, bot_names, canonical_kind, make_seat_bot, standin_name
 from .security import hash_token, new_game_id, new_token, token_matches
 from .storage import GameRow, SeatRow, Store
 from .views import seat_view, turn_deadline
@@ -209,17 +208,16 @@ class GameService:
         turn_seconds = options.pop("turn_seconds", None)
         if turn_seconds is not None and (
             not isinstance(turn_seconds, int | float) or isinstance(turn_seconds, bool)
-            or not math.isfinite(turn_seconds) or not 0 < turn_seconds <= MAX_TURN_SECONDS
+            or not 0 < turn_seconds <= MAX_TURN_SECONDS  # range first: 10**400 is no float
         ):
             raise Unprocessable(f"turn_seconds must be a number of seconds in (0, {MAX_TURN_SECONDS}]")
+        seat_kinds = list(seat_kinds)
         for i, kind in enumerate(seat_kinds):
-            if kind == "human":
-                continue
             try:
-                seat_bot(kind, self.bot_seconds)
+                seat_kinds[i] = canonical_kind(kind)  # stored canonically, never as sent
             except ValueError as exc:
                 raise Unprocessable(
-                    f"seat {i}: {kind!r} is neither 'human' nor a bot ({exc}); bots: {', '.join(bot_names())}"
+                    f"seat {i}: {kind[:40]!r} is neither 'human' nor a bot ({exc}); bots: {', '.join(bot_names())}"
                 ) from None
         try:
             game_class = ludus.engine.registry.game_class(game)
