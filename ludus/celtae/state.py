@@ -205,6 +205,7 @@ class CeltaeState(State):
         total = bag[0] + bag[1] + bag[2] + bag[3]
         if total == 0:
             return -1
+        self._closing = True  # a worker comes out of the bag
         x = self.rng.randrange(total)
         for t in range(4):
             if x < bag[t]:
@@ -214,6 +215,7 @@ class CeltaeState(State):
         raise AssertionError("bag counts")  # pragma: no cover
 
     def _draw_card(self) -> int:
+        self._closing = True  # a card comes off the deck
         if not self.deck:
             if len(self.discard) <= 1:
                 return -1
@@ -445,11 +447,16 @@ class CeltaeState(State):
 
     # -- applying actions ---------------------------------------------------------------------------
     def _apply(self, action: Act) -> None:
+        self._closing = False  # set by every step that shows anyone something new or ends a turn
         if self.pending:
             self._apply_pending(action)
         else:
             self._apply_main(action)
         self._settle()
+
+    def _settles(self, actor: int) -> bool:
+        """Undo stays within a seat's run of decisions and stops at anything shown."""
+        return self._closing or self.current_player() != actor
 
     def _apply_pending(self, a: Act) -> None:
         entry = self.pending[0]
@@ -460,6 +467,7 @@ class CeltaeState(State):
                 for s in range(self.n):
                     self.leader_side[s] = self.flip_choice[s]
                 self.flip_revealed = 1
+                self._closing = True  # every seat's secret choice is shown
                 self.pending.pop(0)
             return
         self.prog_marks[a.a] += 1
@@ -594,6 +602,7 @@ class CeltaeState(State):
                 return
             region = ctx[C_REGION]
             tile = self.roman[region].pop()
+            self._closing |= bool(self.roman[region])  # the next tile turns up
             self.strength[p] -= self.data.roman_tiles[tile][1]
             self.roman_won[p].append(tile)
             if not self.roman[region]:
@@ -813,6 +822,7 @@ class CeltaeState(State):
     def _take_druid_tile(self, p: int, wild_type: int) -> None:
         region = self.ctx[C_REGION]
         tile = self.druid[region].pop()
+        self._closing |= bool(self.druid[region])  # the next tile turns up
         _pts, needs, wild = self.data.druid_tiles[tile]
         tr = self.tribe[p]
         for t in range(4):
@@ -855,6 +865,7 @@ class CeltaeState(State):
 
     # -- turn order -----------------------------------------------------------------------------------
     def _start_turn(self) -> None:
+        self._closing = True  # the set-up is over: undo never reaches back into it
         self.ctx = list(_CTX0)
         self.phase = START
         if self.solo and self.turn == 1 and self._solitairix_step():
@@ -870,12 +881,14 @@ class CeltaeState(State):
 
         if self.pending:
             return False
+        self._closing = True  # Solitairix's play is shown
         return solitairix_turn(self)
 
     def _end_action(self) -> None:
         self._end_turn()
 
     def _end_turn(self) -> None:
+        self._closing = True  # undo never reaches back into a finished turn
         while True:
             if self.stage == 2:
                 self.turns_left -= 1

@@ -33,6 +33,7 @@ class State(ABC):
         self._history: list[str] = []
         self._actors: list[int] = []  # the seat that took each action of the history
         self._legal: list[Action] | None = None
+        self._barrier = 0  # history length before which nothing may be taken back
 
     # -- the turn ---------------------------------------------------------------
     @abstractmethod
@@ -66,6 +67,8 @@ class State(ABC):
         self._history.append(str(action))
         self._actors.append(actor)
         self._legal = None
+        if self._settles(actor):
+            self._barrier = len(self._history)
 
     def _why_illegal(self, action: Action) -> str:
         """A message saying why ``action`` is not legal now (games give better reasons)."""
@@ -76,6 +79,26 @@ class State(ABC):
     @abstractmethod
     def _apply(self, action: Action) -> None:
         """Change the state by a legal action and run any automatic steps after it."""
+
+    # -- undo -------------------------------------------------------------------------
+    def undo_barrier(self) -> int:
+        """The history length before which the seat to move may not take anything back.
+
+        Undo stays within the mover's own run of decisions, and any step that shows anyone
+        something new (a draw from a hidden pile, deck or bag, a tile turned up, a secret
+        choice revealed, a random refill) closes the door behind it, so that a take-back
+        can never be used to see first and choose after. The answer depends only on the
+        actions played: asking again gives the same answer.
+        """
+        return self._barrier
+
+    def _settles(self, actor: int) -> bool:
+        """Whether the action ``actor`` just took closes the door behind it.
+
+        Every step does unless the game knows better: games whose steps can be taken
+        back say here which of them showed something new or handed the turn on.
+        """
+        return True
 
     # -- results ------------------------------------------------------------------
     @abstractmethod
@@ -143,6 +166,7 @@ class State(ABC):
         other._history = list(self._history)
         other._actors = list(self._actors)
         other._legal = self._legal
+        other._barrier = self._barrier
         self._copy_into(other)
         return other
 
@@ -183,6 +207,7 @@ class State(ABC):
                 "seed": self.seed,
                 "history": self._history,
                 "actors": self._actors,
+                "barrier": self._barrier,
                 "rng": [version, list(internal), gauss],
                 "state": self._dump(),
             },
@@ -211,6 +236,10 @@ class State(ABC):
             if len(state._actors) != len(state._history):
                 raise ValueError("history and actors differ in length")
             state._legal = None
+            # states saved before the barrier was stored: nothing before them may be taken back
+            state._barrier = int(data.get("barrier", len(state._history)))
+            if not 0 <= state._barrier <= len(state._history):
+                raise ValueError("undo barrier outside the history")
             state._load(data["state"])
         except (KeyError, TypeError, ValueError, IndexError) as exc:
             raise ValueError(f"not a saved {game.name} state: {exc!r}") from None
