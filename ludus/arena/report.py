@@ -27,11 +27,27 @@ COMPARED = ("board", "variant", "difficulty")
 SECTIONS = {"celtae": ("ludus.arena.report_celtae", "celtae_facts", "celtae_sections")}
 
 
-def _simulate(game: str, options: dict[str, Any], bots: Sequence[str], games: int, jobs: int, seed: int,
-              facts: Callable[[Any], Any] | None = None) -> list[dict[str, Any]]:
+def _simulate(game: str, options: dict[str, Any], bots: Sequence[str], games: int, jobs: int | None, seed: int,
+              facts: Callable[[Any], Any] | None = None, out: Path | None = None) -> list[dict[str, Any]]:
     from .simulate import simulate
 
-    return simulate(game, options, list(bots), games, jobs=jobs, seed=seed, progress=False, facts=facts)
+    return simulate(game, options, list(bots), games, jobs=jobs, seed=seed, progress=True, facts=facts, out=out)
+
+
+def journal_name(config: dict[str, Any]) -> str:
+    """The file a configuration's games are streamed to (and resumed from) in the report's folder."""
+    return "games_" + "_".join(f"{k}={v}" for k, v in config.items()) + ".jsonl"
+
+
+def check_writable(folder: Path) -> None:
+    """Create ``folder`` and prove a file can be written there, or raise ValueError (before any game)."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        probe = folder / ".ludus-write-check"
+        probe.write_text("", encoding="utf-8")
+        probe.unlink()
+    except OSError as exc:
+        raise ValueError(f"cannot write to {folder}: {exc.strerror or exc}") from None
 
 
 def _interval(p: float, n: int) -> float:
@@ -94,8 +110,13 @@ def game_stats(results: Sequence[dict[str, Any]]) -> dict[str, float]:
         "winner_score": statistics.fmean(max(r["scores"]) for r in results),
         "margin": statistics.fmean(margins),
         "shared_wins": statistics.fmean(1.0 if len(r["winners"]) > 1 else 0.0 for r in results),
-        "actions": statistics.fmean(r["actions"] for r in results),
+        "actions": statistics.fmean(_count(r["actions"]) for r in results),
     }
+
+
+def _count(actions: int | list[str]) -> int:
+    """Decisions of a game from its record (the moves, or a count in older records)."""
+    return actions if isinstance(actions, int) else len(actions)
 
 
 def _plt():
@@ -175,22 +196,28 @@ def plot_comparison(rows: list[tuple[str, dict[str, float]]], path: Path, title:
 
 
 def write_report(game: str, options: dict[str, Any] | None, games: int, out_dir: str | Path,
-                 bots: Sequence[str] = ("greedy",), jobs: int = 1, seed: int = 0, compare: bool = True) -> Path:
+                 bots: Sequence[str] = ("greedy",), jobs: int | None = None, seed: int = 0,
+                 compare: bool = True) -> Path:
     """Play ``games`` games per configuration and write ``report.md`` with its plots to ``out_dir``.
 
     ``bots`` are rotated over the seats (one name: every seat plays it). With ``compare``,
     every choice of the game's board / variant / difficulty options is played too, the
-    other options held as given. Returns the Markdown file's path.
+    other options held as given. Games run on ``jobs`` processes (default: every core) and
+    each configuration's games are streamed to ``games_<config>.jsonl`` in ``out_dir`` as they
+    end, so an interrupted report resumes where it stopped when run again with the same
+    arguments. An unwritable ``out_dir`` raises ValueError before any game. Returns the
+    Markdown file's path.
     """
     options = dict(options or {})
     the_game = load_game(game, **options)
     config = dict(the_game.config)
     out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
+    check_writable(out)
     label = " ".join(f"{k}={v}" for k, v in config.items())
     extra = SECTIONS.get(game)
     module = import_module(extra[0]) if extra else None
-    results = _simulate(game, config, bots, games, jobs, seed, facts=getattr(module, extra[1]) if extra else None)
+    results = _simulate(game, config, bots, games, jobs, seed, facts=getattr(module, extra[1]) if extra else None,
+                        out=out / journal_name(config))
     seats = seat_stats(results)
     overall = game_stats(results)
     plot_seats(seats, out / "win_rate_by_seat.png", f"{game}: win rate by seat ({games} games)")
@@ -246,7 +273,8 @@ def write_report(game: str, options: dict[str, Any] | None, games: int, out_dir:
                 except ValueError:
                     continue
                 same = choice == config[opt.name]
-                res = results if same else _simulate(game, variant, bots, games, jobs, seed)
+                res = results if same else _simulate(game, variant, bots, games, jobs, seed,
+                                                     out=out / journal_name(dict(load_game(game, **variant).config)))
                 rows.append((f"{opt.name}={choice}", game_stats(res) | {"seats": seat_stats(res)}))
             if len(rows) < 2:
                 continue

@@ -1,4 +1,4 @@
-"""Play many bot-only games, in parallel if asked, and summarise the scores.
+"""Play many bot-only games on every core, streamed to a resumable file, and summarise the scores.
 
 Every game's seed is drawn up front from the master seed, and each bot's seed from its
 game's seed and seat, so a simulation gives the same results whatever ``jobs`` is.
@@ -10,12 +10,12 @@ from __future__ import annotations
 import random
 import statistics
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
-from contextlib import nullcontext
+from pathlib import Path
 from typing import Any
 
 from .. import bots as bot_registry
 from ..engine import load_game
+from .study import StudyError, check_jobs, run_study
 
 
 class SimulationError(RuntimeError):
@@ -45,7 +45,8 @@ def make_bot(spec: str, seed: int) -> bot_registry.Bot:
 
 def play_game(game_name: str, options: dict[str, Any], seats: Sequence[str], seed: int,
               max_actions: int = 100_000, facts: Callable[[Any], Any] | None = None) -> dict[str, Any]:
-    """One game between bots; the result holds the seed and seats needed to replay it.
+    """One game between bots: a replayable record (game, config, seed, the actions as notation)
+    plus its results (``scores``, ``winners``, ``returns``).
 
     ``facts`` (a module-level function, so that worker processes can load it) is called on
     the final state; what it returns is kept as the result's ``facts`` (e.g. for a report).
@@ -58,23 +59,22 @@ def play_game(game_name: str, options: dict[str, Any], seats: Sequence[str], see
             raise SimulationError(f"the game did not end within {max_actions} actions")
         state.apply_action(players[state.current_player()].step(state))
     return {
-        "seed": seed,
+        **state.record(),
         "seats": list(seats),
         "scores": state.scores(),
         "winners": state.winners(),
         "returns": state.returns(),
-        "actions": len(state.history()),
         **({"facts": facts(state)} if facts else {}),
     }
 
 
-def _task(args: tuple[int, str, dict[str, Any], list[str], int, Any]) -> dict[str, Any]:
-    index, game_name, options, seats, seed, facts = args
+def _task(task: dict[str, Any]) -> dict[str, Any]:
     try:
-        result = play_game(game_name, options, seats, seed, facts=facts)
+        result = play_game(task["game"], task["config"], task["seats"], task["seed"], facts=task["facts"])
     except Exception as exc:  # reported with the seed by the caller, so the game can be replayed
-        return {"index": index, "seed": seed, "seats": seats, "error": f"{type(exc).__name__}: {exc}"}
-    return {"index": index, **result}
+        return {"index": task["index"], "seed": task["seed"], "seats": task["seats"],
+                "error": f"{type(exc).__name__}: {exc}"}
+    return {"index": task["index"], **result}
 
 
 def simulate(
@@ -82,17 +82,23 @@ def simulate(
     options: dict[str, Any],
     bots: Sequence[str],
     games: int,
-    jobs: int = 1,
+    jobs: int | None = None,
     seed: int | None = None,
     progress: bool = True,
     facts: Callable[[Any], Any] | None = None,
+    out: str | Path | None = None,
+    ray_address: str | None = None,
 ) -> list[dict[str, Any]]:
-    """Play ``games`` games between ``bots`` (seats rotated), on ``jobs`` processes.
+    """Play ``games`` games between ``bots`` (seats rotated), on ``jobs`` processes (default: every core).
 
-    Returns one dict per game, in game order: ``game``, ``seed``, ``seats`` (bot names),
-    ``scores``, ``winners``, ``returns``, ``actions`` (and ``facts``, see ``play_game``).
-    Bad options or bot names raise ValueError before any game starts; a game that fails
-    raises SimulationError.
+    Returns one record per game, in game order: ``index``, ``game``, ``config``, ``seed``,
+    ``actions`` (the moves as notation, so the game replays), ``seats`` (bot specs),
+    ``scores``, ``winners``, ``returns`` (and ``facts``, see ``play_game``). With ``out``,
+    each record is appended to that JSON-lines file as its game ends, and games already in
+    it (same seed and seats) are read back, not played again: an interrupted run resumes.
+    ``progress`` draws a bar with an ETA on stderr when stderr is a terminal.
+    Bad options, bot names or an unwritable ``out`` raise ValueError before any game
+    starts; a game that fails raises SimulationError (after the others are done).
     """
     game = load_game(game_name, **options)  # refuses bad options at once
     if not bots:
@@ -101,44 +107,19 @@ def simulate(
         make_bot(spec, 0)  # refuses unknown bots and bad parameters at once
     if games < 1:
         raise ValueError(f"the number of games must be at least 1, got {games}")
-    if jobs < 1:
-        raise ValueError(f"the number of jobs must be at least 1, got {jobs}")
+    jobs = check_jobs(jobs)
     master = random.Random(seed)
+    config = dict(game.config)
     tasks = [
-        (i, game_name, dict(game.config), lineup(bots, game.num_players, i), master.getrandbits(63), facts)
+        {"index": i, "game": game_name, "config": config, "seats": lineup(bots, game.num_players, i),
+         "seed": master.getrandbits(63), "facts": facts}
         for i in range(games)
     ]
-    results: list[dict[str, Any]] = []
-    with _progress_bar(progress) as bar:
-        job = bar.add_task(f"{game_name}: {games} games", total=games) if bar else None
-        if jobs == 1:
-            for task in tasks:
-                results.append(_task(task))
-                if bar:
-                    bar.advance(job)
-        else:
-            with ProcessPoolExecutor(max_workers=min(jobs, games)) as pool:
-                for future in as_completed([pool.submit(_task, task) for task in tasks]):
-                    results.append(future.result())
-                    if bar:
-                        bar.advance(job)
-    results.sort(key=lambda r: r["index"])
-    for r in results:
-        if "error" in r:
-            raise SimulationError(
-                f"game {r['index']} (seed {r['seed']}, seats {','.join(r['seats'])}) failed: {r['error']}"
-            )
-    return results
-
-
-def _progress_bar(show: bool):
-    if not show:
-        return nullcontext(None)
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                    console=Console(stderr=True))
+    try:
+        return run_study(tasks, _task, jobs=jobs, journal=out, identity=("game", "config", "seed", "seats"),
+                         ray_address=ray_address, progress=progress, description=f"{game_name}: {games} games")
+    except StudyError as exc:
+        raise SimulationError(str(exc)) from None
 
 
 def _stats(scores: list[float], wins: list[float]) -> dict[str, Any]:

@@ -2,10 +2,11 @@
 
 Solitairix plays the same way at every difficulty (the engine reads ``difficulty`` only to
 decide whether the final score wins), so the games of one difficulty differ from another's
-only if the bot itself looks at the target. By default each difficulty is played on the
-same list of seeds (duplicate style); ``one_run=True`` plays the games once, at the first
-difficulty, and scores them against every target: exact for bots that never read the
-target (``random``, ``greedy``), a close and three times cheaper estimate for others.
+only if the bot itself looks at the target. ``games`` is the number of games played in all.
+By default they are shared out over the difficulties, each difficulty playing the first
+deals of one seed list (duplicate style); ``one_run=True`` plays them all at the first
+difficulty and scores each against every target: exact for bots that never read the
+target (``random``), a close estimate with more games per target for others.
 Game and bot seeds come from the master seed, so the results do not depend on ``jobs``.
 """
 
@@ -20,6 +21,7 @@ from typing import Any
 from .. import bots as bot_registry
 from ..engine import load_game
 from .simulate import bot_seed
+from .study import check_jobs
 
 DIFFICULTIES = ("easy", "normal", "hard")
 CATEGORIES = ("A", "B", "C", "D", "E", "F", "G", "H", "I", "J", "K")
@@ -53,10 +55,12 @@ def _summary(games: list[dict[str, Any]], target: int) -> dict[str, Any]:
     }
 
 
-def solo_challenge(bot_name: str, difficulties: Sequence[str] = DIFFICULTIES, games: int = 20, jobs: int = 1,
+def solo_challenge(bot_name: str, difficulties: Sequence[str] = DIFFICULTIES, games: int = 20,
+                   jobs: int | None = None,
                    seed: int | None = 0, one_run: bool = False, show: bool = True,
                    **bot_params: Any) -> dict[str, Any]:
-    """Play ``games`` solo games per difficulty with ``bot_name`` (built with ``bot_params``).
+    """Play ``games`` solo games in all with ``bot_name`` (built with ``bot_params``), on ``jobs``
+    processes (default: every core).
 
     Returns ``{"bot", "params", "games", "one_run", "difficulties": {difficulty: summary},
     "results": [per game]}``; a summary holds ``target``, ``games``, ``wins`` (final
@@ -75,12 +79,15 @@ def solo_challenge(bot_name: str, difficulties: Sequence[str] = DIFFICULTIES, ga
             raise ValueError(f"unknown difficulty {d!r}; choose from {', '.join(DIFFICULTIES)}")
     if games < 1:
         raise ValueError(f"the number of games must be at least 1, got {games}")
-    if jobs < 1:
-        raise ValueError(f"the number of jobs must be at least 1, got {jobs}")
+    if not one_run and games < len(difficulties):
+        raise ValueError(f"{len(difficulties)} difficulties need at least {len(difficulties)} games "
+                         f"(one each), got {games}")
+    jobs = check_jobs(jobs)
     master = random.Random(seed)
     seeds = [master.getrandbits(63) for _ in range(games)]
     played = difficulties[:1] if one_run else difficulties
-    tasks = [(bot_name, d, s, dict(bot_params)) for d in played for s in seeds]
+    k = len(played)  # game i: difficulty i mod k, the (i div k)-th deal
+    tasks = [(bot_name, played[i % k], seeds[i // k], dict(bot_params)) for i in range(games)]
     if jobs == 1:
         results = [_task(t) for t in tasks]
     else:
@@ -102,7 +109,7 @@ def format_challenge(out: dict[str, Any]) -> str:
     """A plain-text table of a ``solo_challenge`` result."""
     params = ", ".join(f"{k}={v}" for k, v in out["params"].items())
     lines = [f"Celtae solo challenge: {out['bot']}{f' ({params})' if params else ''}, {out['games']} games"
-             f"{' (one run scored against every target)' if out['one_run'] else ' per difficulty'}",
+             f"{' (one run scored against every target)' if out['one_run'] else ' shared over the difficulties'}",
              f"{'difficulty':<10} {'target':>6} {'wins':>11} {'mean':>6} {'stdev':>6} {'min':>4} {'max':>4}  "
              + " ".join(f"{c:>4}" for c in CATEGORIES)]
     for d, s in out["difficulties"].items():

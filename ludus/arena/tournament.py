@@ -8,9 +8,9 @@ table (duplicate style), which removes most of the luck from the comparison.
 
 A bot is named by a spec, ``name`` or ``name:key=value:key=value`` (e.g.
 ``ismcts:iterations=100``), so one bot at several settings can enter. Games run in
-worker processes (``jobs``) or on Ray (``ray_address``: ``"local"`` for a private
-instance on this machine, or a cluster's address; needs the ``ray`` extra); results go
-to ``results.jsonl``; ratings (Bradley–Terry on the Elo scale, bootstrap intervals) are
+worker processes (``jobs``, every core by default) or on Ray (``ray_address``: ``"local"`` for a private
+instance on this machine, or a cluster's address; needs the ``ray`` extra); results are
+streamed to ``results.jsonl`` as games end (an interrupted tournament resumes from it); ratings (Bradley–Terry on the Elo scale, bootstrap intervals) are
 printed and plotted to ``ratings.png``.
 """
 
@@ -19,17 +19,17 @@ from __future__ import annotations
 import itertools
 import json
 import random
-import sys
 import textwrap
 import time
 from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
 from ..engine import load_game
 from .ratings import Rating, ratings
+from .report import check_writable
 from .simulate import bot_seed, make_bot
+from .study import StudyError, check_jobs, check_ray_address, run_study
 
 
 def play(game_name: str, options: dict[str, Any], seats: Sequence[str], seed: int) -> dict[str, Any]:
@@ -53,10 +53,10 @@ def play(game_name: str, options: dict[str, Any], seats: Sequence[str], seed: in
 
 def _task(task: dict[str, Any]) -> dict[str, Any]:
     try:
-        result = play(task["game"], task["options"], task["seats"], task["seed"])
+        result = play(task["game"], task["config"], task["seats"], task["seed"])
     except Exception as exc:  # returned with its seed, so the failing game can be replayed
         return {**task, "error": f"{type(exc).__name__}: {exc}"}
-    return {"index": task["index"], "table": task["table"], "game": task["game"], "config": task["options"],
+    return {"index": task["index"], "table": task["table"], "game": task["game"], "config": task["config"],
             **result}
 
 
@@ -81,105 +81,52 @@ def schedule(bots: Sequence[str], players: int, games: int, seed: int | None) ->
     return tasks
 
 
-def run_tasks(tasks: list[dict[str, Any]], jobs: int = 1, ray_address: str | None = None,
-              progress: bool = False) -> list[dict[str, Any]]:
-    """Play the tasks locally (``jobs`` processes) or on Ray; results in task order."""
-    if ray_address is not None:
-        results = _run_on_ray(tasks, ray_address, jobs, progress)
-    elif jobs == 1:
-        results = []
-        for task in tasks:
-            results.append(_task(task))
-            _tick(progress, len(results), len(tasks))
-    else:
-        results = []
-        with ProcessPoolExecutor(max_workers=min(jobs, len(tasks))) as pool:
-            for result in pool.map(_task, tasks, chunksize=1):
-                results.append(result)
-                _tick(progress, len(results), len(tasks))
-    failed = [r for r in results if "error" in r]
-    if failed:
-        r = failed[0]
-        raise RuntimeError(f"{len(failed)} game(s) failed; first: seed {r['seed']}, seats "
-                           f"{','.join(r['seats'])}: {r['error']}")
-    return results
+def run_tasks(tasks: list[dict[str, Any]], jobs: int | None = None, ray_address: str | None = None,
+              progress: bool = False, journal: str | Path | None = None) -> list[dict[str, Any]]:
+    """Play the tasks locally (``jobs`` processes, default every core) or on Ray; results in task order.
 
-
-def _tick(progress: bool, done: int, total: int) -> None:
-    """Progress on stderr: a counter on a terminal, a line per tenth otherwise."""
-    if not progress:
-        return
-    if sys.stderr.isatty():
-        print(f"\r{done}/{total} games", end="\n" if done == total else "", file=sys.stderr, flush=True)
-    elif done == total or done % max(1, total // 10) == 0:
-        print(f"{done}/{total} games", file=sys.stderr, flush=True)
-
-
-def _run_on_ray(tasks: list[dict[str, Any]], address: str, jobs: int = 1,
-                progress: bool = False) -> list[dict[str, Any]]:
-    """Play the tasks as Ray tasks; results in task order, whatever order they finish in.
-
-    An already initialised Ray (``ray.init`` by the caller) is used as it is. Otherwise
-    ``address`` is passed to ``ray.init``: ``"local"`` starts a private instance on this
-    machine with ``jobs`` CPUs, anything else (``"auto"``, ``"ray://host:10001"``) joins a
-    running cluster; either way the connection made here is closed at the end.
+    With ``journal``, each game is appended to that JSON-lines file as it ends and games
+    already there are not played again (see :mod:`ludus.arena.study`).
     """
     try:
-        import ray
-    except ImportError:
-        raise RuntimeError("ray_address was given but ray is not installed (pip install 'ludus[ray]')") from None
-    started = not ray.is_initialized()
-    if started:
-        if address == "local":
-            ray.init(address="local", num_cpus=jobs, include_dashboard=False, log_to_driver=False)
-        else:
-            ray.init(address=address, log_to_driver=False)
-    try:
-        remote = ray.remote(_task)
-        waiting = [remote.remote(task) for task in tasks]
-        place = {ref: i for i, ref in enumerate(waiting)}
-        results: list[dict[str, Any] | None] = [None] * len(tasks)
-        done = 0
-        while waiting:
-            ready, waiting = ray.wait(waiting, num_returns=1)
-            for ref in ready:
-                results[place[ref]] = ray.get(ref)
-                done += 1
-                _tick(progress, done, len(tasks))
-        return [r for r in results if r is not None]
-    finally:
-        if started:
-            ray.shutdown()
+        return run_study(tasks, _task, jobs=jobs, journal=journal, identity=("game", "config", "seats", "seed"),
+                         ray_address=ray_address, progress=progress, description=f"{len(tasks)} games")
+    except StudyError as exc:
+        raise RuntimeError(str(exc)) from None
 
 
-def tournament(game: str, options: dict[str, Any] | None, bots: Sequence[str], games: int = 10, jobs: int = 1,
+def tournament(game: str, options: dict[str, Any] | None, bots: Sequence[str], games: int = 10,
+               jobs: int | None = None,
                seed: int | None = 0, out_dir: str | Path | None = None, ray_address: str | None = None,
                bootstrap: int = 200, progress: bool = False, echo: bool = True) -> dict[str, Any]:
     """Run a tournament; write ``results.jsonl``, ``ratings.json``, ``head_to_head.json`` and
     ``ratings.png`` to ``out_dir``.
 
-    ``games`` is per table (per pairing in two-player games). Returns ``{"results",
+    Games run on ``jobs`` processes (default: every core) or on Ray, and each is appended to
+    ``results.jsonl`` as it ends: run again with the same arguments, an interrupted
+    tournament plays only the games it lacks. ``games`` is per table (per pairing in two-player games). Returns ``{"results",
     "ratings", "head_to_head", "files"}``. Bad options or bot specs raise ValueError before any game.
     """
     options = dict(options or {})
     the_game = load_game(game, **options)
-    if games < 1 or jobs < 1:
-        raise ValueError("games and jobs must be at least 1")
+    if games < 1:
+        raise ValueError("games must be at least 1")
+    jobs = check_jobs(jobs)
     for spec in bots:
         make_bot(spec, 0)  # refuse bad parameters now, not in a worker
     tasks = schedule(list(bots), the_game.num_players, games, seed)
     for task in tasks:
-        task["game"], task["options"] = game, dict(the_game.config)
-    results = run_tasks(tasks, jobs, ray_address, progress)
-    table = ratings(results, bots=list(bots), bootstrap=bootstrap, seed=seed or 0)
+        task["game"], task["config"] = game, dict(the_game.config)
     files: dict[str, str] = {}
     if out_dir is not None:
         out = Path(out_dir)
-        out.mkdir(parents=True, exist_ok=True)
+        check_writable(out)
         files["results"] = str(out / "results.jsonl")
-        with open(files["results"], "w", encoding="utf-8") as fh:
-            for r in results:
-                fh.write(json.dumps(r) + "\n")
+    if ray_address is not None:
+        check_ray_address(ray_address)  # a clear error now rather than a hang
+    results = run_tasks(tasks, jobs, ray_address, progress, journal=files.get("results"))
+    table = ratings(results, bots=list(bots), bootstrap=bootstrap, seed=seed or 0)
+    if out_dir is not None:
         files["ratings"] = str(out / "ratings.json")
         Path(files["ratings"]).write_text(json.dumps([r.__dict__ for r in table], indent=1), encoding="utf-8")
         files["plot"] = str(out / "ratings.png")

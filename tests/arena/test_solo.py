@@ -10,14 +10,14 @@ from ludus.arena.solo import CATEGORIES, format_challenge, play_solo, solo_chall
 
 
 def test_solo_challenge_counts_wins_against_each_target_from_the_final_scores() -> None:
-    out = solo_challenge("random", games=2, seed=3, show=False)
-    assert out["bot"] == "random" and out["games"] == 2 and not out["one_run"]
+    out = solo_challenge("random", games=6, seed=3, show=False)
+    assert out["bot"] == "random" and out["games"] == 6 and not out["one_run"]
     assert set(out["difficulties"]) == {"easy", "normal", "hard"}
     assert len(out["results"]) == 6
     for difficulty, summary in out["difficulties"].items():
         games = [r for r in out["results"] if r["difficulty"] == difficulty]
         scores = [r["score"] for r in games]
-        assert summary["games"] == 2
+        assert summary["games"] == len(games) == 2
         assert summary["target"] == {"easy": 25, "normal": 30, "hard": 35}[difficulty]
         assert summary["wins"] == sum(s >= summary["target"] for s in scores)
         assert summary["win_rate"] == summary["wins"] / 2
@@ -31,6 +31,21 @@ def test_solo_challenge_counts_wins_against_each_target_from_the_final_scores() 
     # the same seeds for every difficulty, so the deals are shared
     seeds = {d: [r["seed"] for r in out["results"] if r["difficulty"] == d] for d in out["difficulties"]}
     assert seeds["easy"] == seeds["normal"] == seeds["hard"]
+
+
+@pytest.mark.parametrize("games", [1, 4, 7])
+def test_games_counts_every_game_played_whatever_the_difficulties(games: int) -> None:
+    one_run = solo_challenge("random", games=games, seed=2, one_run=True, show=False)
+    assert len(one_run["results"]) == games
+    if games >= 3:
+        shared = solo_challenge("random", games=games, seed=2, show=False)
+        assert len(shared["results"]) == games
+        assert sum(s["games"] for s in shared["difficulties"].values()) == games
+
+
+def test_fewer_games_than_difficulties_is_refused() -> None:
+    with pytest.raises(ValueError, match="3 difficulties need at least 3 games"):
+        solo_challenge("random", games=2, show=False)
 
 
 def test_one_run_scores_the_same_games_against_every_target() -> None:
@@ -64,7 +79,7 @@ def test_a_greedy_game_is_reproducible_and_table_names_every_difficulty() -> Non
     ({"bot_name": "genius"}, "unknown bot"),
     ({"bot_name": "random", "difficulties": ("brutal",)}, "unknown difficulty"),
     ({"bot_name": "random", "difficulties": ()}, "at least one difficulty"),
-    ({"bot_name": "random", "games": 0}, "at least 1"),
+    ({"bot_name": "random", "games": 0, "one_run": True}, "at least 1"),
     ({"bot_name": "random", "jobs": 0}, "at least 1"),
     ({"bot_name": "ismcts", "iterations": 0}, "iterations"),
 ])
