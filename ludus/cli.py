@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import importlib
 import json
+import os
 import sys
+import tempfile
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -43,6 +45,9 @@ class LudusGroup(click.Group):
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):  # type: ignore[override]
         try:
             code = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except click.exceptions.NoArgsIsHelpError as exc:  # ``ludus`` alone: the usage, as --help shows it
+            click.echo(exc.ctx.get_help())
+            code = 0
         except click.UsageError as exc:
             hint = f" (see '{exc.ctx.command_path} --help')" if exc.ctx is not None else ""
             _fail(_one_line(exc.format_message()) + hint, standalone_mode)
@@ -182,12 +187,53 @@ def _results(state: State) -> None:
     click.echo("Winner" + ("s" if len(winners) > 1 else "") + ": " + ", ".join(f"seat {s}" for s in winners))
 
 
+# -- files written by a command: checked before it starts ----------------------------------
+
+def _check_file(path: str, flag: str) -> None:
+    """Refuse an output file that cannot be written, before any work is done (nothing is left behind)."""
+    target = Path(path)
+    if target.is_dir():
+        raise CLIError(f"{flag} {path} is a directory; give a file name")
+    existed = target.exists()
+    try:
+        with open(target, "a", encoding="utf-8"):
+            pass
+    except OSError as exc:
+        raise CLIError(f"{flag} {path} cannot be written: {exc.strerror}") from None
+    if not existed:
+        target.unlink()
+
+
+def _check_dir(path: str, flag: str) -> None:
+    """Make an output directory (and its parents) and check that files can be written in it."""
+    target = Path(path)
+    if target.exists() and not target.is_dir():
+        raise CLIError(f"{flag} {path} is a file; give a directory")
+    try:
+        target.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=target):
+            pass
+    except OSError as exc:
+        raise CLIError(f"{flag} {path} cannot be made or written into: {exc.strerror}") from None
+
+
+def _write_record_now(state: State, path: str) -> None:
+    """Write the record whole or not at all (a temporary file renamed over the old one)."""
+    target = Path(path)
+    tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+    try:
+        write_record(state, tmp)
+        os.replace(tmp, target)
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
 # -- play -----------------------------------------------------------------------------------
 
 HELP_TEXT = """\
 Commands: a move's number or its notation; 'help'; 'board' (show the board again);
 'undo' (take back your last decision of this turn); 'save FILE' (write the game record);
-'quit' (leave the game)."""
+'quit' (leave the game; with --save the record is kept, and 'ludus play --resume FILE' goes on)."""
 
 
 def _default_bot() -> str:
@@ -195,14 +241,27 @@ def _default_bot() -> str:
     return "greedy" if "greedy" in names else "random"
 
 
-def _seats(text: str | None, players: int) -> list[str]:
-    if text is None:
-        return ["human"] + [_default_bot()] * (players - 1)
+def _seat_specs(text: str) -> list[str]:
+    """The seats of ``--seats``: ``human`` or a bot spec each, checked by the one bot-spec parser."""
     seats = [s.strip() for s in text.split(",")]
-    known = bot_registry.names()
-    for name in seats:
-        if name != "human" and name not in known:
-            raise CLIError(f"unknown seat {name!r}; use human or a bot: {', '.join(known)}")
+    for spec in seats:
+        if spec == "human":
+            continue
+        if not spec:
+            raise CLIError(f"--seats has an empty seat in {text!r}; use human or a bot per seat")
+        try:
+            name, _ = bot_registry.parse_spec(spec)
+        except ValueError as exc:
+            message = _one_line(str(exc))
+            if message.startswith("unknown bot"):
+                message = f"unknown seat {spec!r}; use human or a bot: {', '.join(bot_registry.names())}"
+            raise CLIError(message) from None
+    return seats
+
+
+def _lineup(seats: list[str] | None, players: int) -> list[str]:
+    if seats is None:
+        return ["human"] + [_default_bot()] * (players - 1)
     if len(seats) != players:
         raise CLIError(f"{len(seats)} seats given but the game has {players} players")
     return seats
@@ -219,12 +278,17 @@ def _moves_table(actions: list[Any]) -> str:
 
 
 class HumanTurns:
-    """The prompt of a human seat: moves by number or notation, help, undo, save, quit."""
+    """The prompt of a human seat: moves by number or notation, help, undo, save, quit.
 
-    def __init__(self, state: State, actors: list[int], color: bool) -> None:
+    ``on_change`` is called after every decision and every undo, so that a ``--save`` file
+    always holds the game as far as it went.
+    """
+
+    def __init__(self, state: State, actors: list[int], color: bool, on_change=lambda state: None) -> None:
         self.state = state
         self.actors = actors  # seat that took each action of the history
         self.color = color
+        self.on_change = on_change
         self.quit = False
 
     def decide(self, seat: int) -> None:
@@ -260,6 +324,7 @@ class HumanTurns:
                 continue
             if word == "undo":
                 if self._undo(seat):
+                    self.on_change(self.state)
                     return
                 continue
             if line.isdigit():
@@ -276,6 +341,7 @@ class HumanTurns:
                 click.echo(f"error: {_one_line(str(exc))}")
                 continue
             self.actors.append(seat)
+            self.on_change(state)
             click.echo(f"seat {seat}: {state.history()[-1]}")
             return
 
@@ -284,17 +350,17 @@ class HumanTurns:
             click.echo("error: save wants a file name, e.g. 'save game.json'")
             return
         try:
-            write_record(self.state, path)
+            _write_record_now(self.state, path)
         except OSError as exc:
             click.echo(f"error: cannot write {path}: {exc.strerror}")
             return
         click.echo(f"saved the record to {path}")
 
     def _undo(self, seat: int) -> bool:
+        """Take back the seat's last decision if the engine's undo barrier allows it."""
         state = self.state
         history = state.history()
-        barrier = state.undo_barrier() if hasattr(state, "undo_barrier") else 0
-        if not history or len(history) <= barrier:
+        if len(history) <= state.undo_barrier():
             click.echo("error: nothing to undo in this turn")
             return False
         if self.actors[-1] != seat:
@@ -308,56 +374,112 @@ class HumanTurns:
         return True
 
 
+def _resumed(path: str) -> tuple[State, list[int]]:
+    """The state a record reached, and the seat that took each of its actions."""
+    states = _states(_read(path))
+    state = states[-1]
+    if state.is_terminal():
+        raise CLIError(f"the game in {path} is already over; 'ludus replay {path}' shows it")
+    return state, [s.current_player() for s in states[:-1]]
+
+
 @main.command()
-@click.argument("game")
+@click.argument("game", required=False)
 @_with_game_options
 @click.option("--seed", type=int, help="Seed of the deal (same seed + same moves = same game).")
-@click.option("--seats", help="Comma-separated: human or a bot name per seat (default: human, then bots).")
-@click.option("--save", "save_to", type=click.Path(dir_okay=False), help="Write the record here at the end.")
+@click.option("--seats", help="Comma-separated, one per seat: human or a bot spec (name or name:key=value:...); "
+                              "sets the number of players. Default: human, then greedy bots.")
+@click.option("--save", "save_to", type=click.Path(dir_okay=False),
+              help="Keep the record here: written at the start, after every decision and on every exit.")
+@click.option("--resume", type=click.Path(dir_okay=False), metavar="RECORD",
+              help="Go on with the game of this record (its game, options and seed); saved back to it "
+                   "unless --save says otherwise.")
 @click.option("--color/--no-color", default=None, help="Coloured board (default: when on a terminal).")
-def play(game: str, players: int | None, board: str | None, variant: str | None, rotation: bool | None,
-         extra: tuple[str, ...], seed: int | None, seats: str | None, save_to: str | None,
+def play(game: str | None, players: int | None, board: str | None, variant: str | None, rotation: bool | None,
+         extra: tuple[str, ...], seed: int | None, seats: str | None, save_to: str | None, resume: str | None,
          color: bool | None) -> None:
     """Play GAME at the terminal: hotseat humans and bots.
 
-    Example: ludus play garum --players 3 --seats human,greedy,random --seed 7
+    Example: ludus play garum --seats human,greedy,random --seed 7 --save game.json
     """
-    options = game_options(game, extra, players=players, board=board, variant=variant, rotation=rotation)
-    the_game = _load(game, options)
-    lineup = _seats(seats, the_game.num_players)
+    specs = _seat_specs(seats) if seats is not None else None
+    if resume is not None:
+        if game is not None or players or board or variant or rotation is not None or extra or seed is not None:
+            raise CLIError("--resume takes the game, its options and its seed from the record; give none of them")
+        state, actors = _resumed(resume)
+        the_game = state.game
+        game = the_game.name
+        save_to = save_to or resume
+    else:
+        if game is None:
+            raise CLIError("name a game to play (one of " + ", ".join(ludus.game_names()) + ") or give --resume RECORD")
+        _check_game(game)
+        if specs is not None and players is None and any(o.name == "players" for o in game_class(game).options):
+            players = len(specs)  # --seats says how many play
+        options = game_options(game, extra, players=players, board=board, variant=variant, rotation=rotation)
+        the_game = _load(game, options)
+        state = the_game.new_initial_state(seed=seed)
+        actors = []
+    lineup = _lineup(specs, the_game.num_players)
+    if save_to:
+        _check_file(save_to, "--save")
     use_color = _use_color(color)
-    state = the_game.new_initial_state(seed=seed)
     from ludus.arena.simulate import bot_seed, make_bot
 
-    bots = {s: make_bot(name, bot_seed(state.seed, s)) for s, name in enumerate(lineup) if name != "human"}
+    bots = {s: make_bot(spec, bot_seed(state.seed, s)) for s, spec in enumerate(lineup) if spec != "human"}
     click.echo(f"{game} {' '.join(f'{k}={v}' for k, v in the_game.config.items())} seed={state.seed}")
     click.echo("Seats: " + ", ".join(f"{s} {name}" for s, name in enumerate(lineup)))
-    humans = HumanTurns(state, [], use_color)
-    while not humans.state.is_terminal():
+
+    def keep(current: State) -> None:
+        if save_to:
+            _write_record_now(current, save_to)
+
+    humans = HumanTurns(state, actors, use_color, on_change=keep)
+    failure: str | None = None
+    interrupted = False
+    try:
+        keep(state)
+        while not humans.state.is_terminal():
+            state = humans.state
+            seat = state.current_player()
+            if seat in bots:
+                try:
+                    state.apply_action(bots[seat].step(state))
+                except IllegalActionError as exc:
+                    failure = f"bot {lineup[seat]} in seat {seat} chose an illegal action: {_one_line(str(exc))}"
+                    break
+                humans.actors.append(seat)
+                keep(state)
+                click.echo(f"seat {seat} ({lineup[seat]}): {state.history()[-1]}")
+                continue
+            humans.decide(seat)
+            if humans.quit:
+                break
+    except KeyboardInterrupt:
+        interrupted = True
+    finally:
         state = humans.state
-        seat = state.current_player()
-        if seat in bots:
+        saved = ""
+        if save_to:
             try:
-                state.apply_action(bots[seat].step(state))
-            except IllegalActionError as exc:
-                raise CLIError(f"bot {lineup[seat]} in seat {seat} chose an illegal action: {exc}") from None
-            humans.actors.append(seat)
-            click.echo(f"seat {seat} ({lineup[seat]}): {state.history()[-1]}")
-            continue
-        humans.decide(seat)
-        if humans.quit:
-            click.echo(f"game left after {len(humans.state.history())} actions")
-            return
-    state = humans.state
+                _write_record_now(state, save_to)
+                saved = f"; the record is in {save_to}"
+            except OSError as exc:
+                failure = failure or f"cannot write {save_to}: {exc.strerror}"
+    if failure:
+        raise CLIError(failure + saved)
+    if not state.is_terminal():
+        how = "interrupted" if interrupted else "game left"
+        hint = f" ('ludus play --resume {save_to}' goes on)" if save_to else " (not saved: use --save FILE)"
+        click.echo(f"{how} after {len(state.history())} actions{saved}{hint}")
+        if interrupted:
+            raise click.exceptions.Exit(130)
+        return
     click.echo("")
     _show(state, None, use_color)
     click.echo("")
     _results(state)
     if save_to:
-        try:
-            write_record(state, save_to)
-        except OSError as exc:
-            raise CLIError(f"cannot write {save_to}: {exc.strerror}") from None
         click.echo(f"saved the record to {save_to}")
 
 
@@ -494,7 +616,7 @@ def render(file: str, svg_out: str | None, text: bool, step: int | None, seat: i
         _show(state, seat, _use_color(color))
 
 
-# -- simulate -------------------------------------------------------------------------------
+# -- simulate, tournament, report, solo-challenge ---------------------------------------------
 
 def _table(title: str, key: str, rows: list[dict[str, Any]]):
     from rich.table import Table
@@ -509,19 +631,58 @@ def _table(title: str, key: str, rows: list[dict[str, Any]]):
     return table
 
 
+def _bot_specs(text: str, flag: str = "--bots") -> list[str]:
+    """Comma-separated bot specs, each checked by the one parser (``ludus.bots.parse_spec``)."""
+    specs = [b.strip() for b in text.split(",") if b.strip()]
+    if not specs:
+        raise CLIError(f"{flag} names no bot; known bots: {', '.join(bot_registry.names())}")
+    from ludus.arena.simulate import make_bot
+
+    for spec in specs:
+        try:
+            make_bot(spec, 0)
+        except ValueError as exc:
+            raise CLIError(_one_line(str(exc))) from None
+    return specs
+
+
+def _progress(flag: bool | None) -> bool:
+    """A progress bar only where someone watches: on a terminal, unless asked otherwise."""
+    if flag is not None:
+        return flag
+    try:
+        return sys.stderr.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+_PROGRESS = click.option("--progress/--no-progress", default=None,
+                         help="Progress on stderr (default: only when stderr is a terminal).")
+
+_RUN_ERRORS = (ValueError, RuntimeError, TimeoutError, ConnectionError)
+
+_RAY = click.option("--ray", "ray_address", metavar="ADDRESS",
+                    help="Run the games on the Ray cluster at this address (host:port, ray://host:port, auto), "
+                         "or 'local' for a Ray instance on this machine.")
+
+
 @main.command()
 @click.argument("game")
 @_with_game_options
 @click.option("--games", "-n", type=click.IntRange(min=1), default=10, show_default=True, help="Games to play.")
 @click.option("--bots", default="random", show_default=True,
               help="Comma-separated bot specs (name or name:key=value:...), rotated over the seats from game to game.")
-@click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True, help="Processes.")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
+              help="Worker processes (default: every core).")
 @click.option("--seed", type=int, help="Master seed (each game's seed is drawn from it).")
-@click.option("--json", "json_out", type=click.Path(dir_okay=False), help="Write per-game results as JSON lines.")
-@click.option("--progress/--no-progress", default=True, help="Show a progress bar on stderr.")
+@click.option("--json", "json_out", type=click.Path(dir_okay=False),
+              help="Write one line per game as it ends: its record (game, config, seed, actions) and its "
+              "results; run again with the same arguments to resume an interrupted run.")
+@_RAY
+@_PROGRESS
 def simulate(game: str, players: int | None, board: str | None, variant: str | None, rotation: bool | None,
-             extra: tuple[str, ...], games: int, bots: str, jobs: int, seed: int | None, json_out: str | None,
-             progress: bool) -> None:
+             extra: tuple[str, ...], games: int, bots: str, jobs: int | None, seed: int | None,
+             json_out: str | None, ray_address: str | None, progress: bool | None) -> None:
     """Play bots against each other and print score statistics per seat and per bot.
 
     Example: ludus simulate garum --games 200 --bots random,greedy --jobs 2 --seed 1
@@ -533,20 +694,16 @@ def simulate(game: str, players: int | None, board: str | None, variant: str | N
 
     options = game_options(game, extra, players=players, board=board, variant=variant, rotation=rotation)
     the_game = _load(game, options)
-    names = [b.strip() for b in bots.split(",") if b.strip()]
+    names = _bot_specs(bots)
+    if json_out:
+        _check_file(json_out, "--json")
     try:
-        results = run(game, options, names, games, jobs=jobs, seed=seed, progress=progress)
+        results = run(game, options, names, games, jobs=jobs, seed=seed, progress=_progress(progress),
+                      out=json_out, ray_address=ray_address)  # streamed as games end; a rerun resumes
     except SimulationError as exc:
         raise click.ClickException(_one_line(str(exc))) from None
-    except ValueError as exc:
+    except _RUN_ERRORS as exc:
         raise CLIError(_one_line(str(exc))) from None
-    if json_out:
-        try:
-            with open(json_out, "w", encoding="utf-8") as out:
-                for r in results:
-                    out.write(json.dumps({"game": game, "config": the_game.config, **r}) + "\n")
-        except OSError as exc:
-            raise CLIError(f"cannot write {json_out}: {exc.strerror}") from None
     summary = summarize(results)
     console = Console(file=sys.stdout, width=100)
     config = " ".join(f"{k}={v}" for k, v in the_game.config.items())
@@ -562,16 +719,16 @@ def simulate(game: str, players: int | None, board: str | None, variant: str | N
               help="Comma-separated bot specs: name or name:key=value:..., e.g. random,greedy,ismcts:iterations=100")
 @click.option("--games", "-n", type=click.IntRange(min=1), default=20, show_default=True,
               help="Games per pairing (per table of 3-4 seats).")
-@click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True, help="Processes.")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
+              help="Worker processes (default: every core).")
 @click.option("--seed", type=int, default=0, show_default=True, help="Master seed: the deals every pairing shares.")
 @click.option("--out", type=click.Path(file_okay=False), default="tournament", show_default=True,
-              help="Directory for results.jsonl, ratings.json and ratings.png.")
-@click.option("--ray", "ray_address", metavar="ADDRESS",
-              help="Run the games on this Ray cluster, or 'local' for a Ray instance on this machine.")
+              help="Directory for results.jsonl, ratings.json, head_to_head.json and ratings.png.")
+@_RAY
 @click.option("--bootstrap", type=click.IntRange(min=0), default=200, show_default=True,
               help="Bootstrap resamples for the rating intervals.")
 def tournament(game: str, players: int | None, board: str | None, variant: str | None, rotation: bool | None,
-               extra: tuple[str, ...], bots: str, games: int, jobs: int, seed: int, out: str,
+               extra: tuple[str, ...], bots: str, games: int, jobs: int | None, seed: int, out: str,
                ray_address: str | None, bootstrap: int) -> None:
     """Round-robin bots (seats rotated, deals shared); print ratings and plot them.
 
@@ -581,12 +738,12 @@ def tournament(game: str, players: int | None, board: str | None, variant: str |
 
     options = game_options(game, extra, players=players, board=board, variant=variant, rotation=rotation)
     _load(game, options)
+    _bot_specs(bots)
+    _check_dir(out, "--out")
     try:
         tournament_command(game, options, bots, games, jobs, seed, out, ray_address, bootstrap)
-    except ValueError as exc:
+    except _RUN_ERRORS as exc:
         raise CLIError(_one_line(str(exc))) from None
-    except RuntimeError as exc:
-        raise click.ClickException(_one_line(str(exc))) from None
 
 
 @main.command()
@@ -594,15 +751,18 @@ def tournament(game: str, players: int | None, board: str | None, variant: str |
 @_with_game_options
 @click.option("--games", "-n", type=click.IntRange(min=1), default=100, show_default=True,
               help="Games per configuration.")
-@click.option("--bots", default="greedy", show_default=True, help="Comma-separated bot names rotated over the seats.")
-@click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True, help="Processes.")
+@click.option("--bots", default="greedy", show_default=True,
+              help="Comma-separated bot specs (name or name:key=value:...), rotated over the seats.")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
+              help="Worker processes (default: every core).")
 @click.option("--seed", type=int, default=0, show_default=True, help="Master seed.")
 @click.option("--out", type=click.Path(file_okay=False), default="report", show_default=True,
               help="Directory for report.md and its plots.")
 @click.option("--compare/--no-compare", default=True,
               help="Also play every board / variant / difficulty choice and compare them.")
 def report(game: str, players: int | None, board: str | None, variant: str | None, rotation: bool | None,
-           extra: tuple[str, ...], games: int, bots: str, jobs: int, seed: int, out: str, compare: bool) -> None:
+           extra: tuple[str, ...], games: int, bots: str, jobs: int | None, seed: int, out: str,
+           compare: bool) -> None:
     """Write a balance report (Markdown and PNG plots) from bot self-play.
 
     Example: ludus report garum --players 4 --games 200 --jobs 2
@@ -611,30 +771,29 @@ def report(game: str, players: int | None, board: str | None, variant: str | Non
 
     options = game_options(game, extra, players=players, board=board, variant=variant, rotation=rotation)
     _load(game, options)
-    names = [b.strip() for b in bots.split(",") if b.strip()]
-    unknown = [b for b in names if b not in bot_registry.names()]
-    if not names or unknown:
-        raise CLIError(f"unknown bot {', '.join(unknown) or bots!r}; known bots: {', '.join(bot_registry.names())}")
+    names = _bot_specs(bots)
+    _check_dir(out, "--out")
     try:
         path = write_report(game, options, games, out, bots=names, jobs=jobs, seed=seed, compare=compare)
-    except ValueError as exc:
+    except _RUN_ERRORS as exc:
         raise CLIError(_one_line(str(exc))) from None
     click.echo(f"wrote {path}")
 
 
 @main.command("solo-challenge")
 @click.option("--bot", default="ismcts", show_default=True,
-              help="Bot name or spec playing the human seat, e.g. ismcts:iterations=300.")
+              help="Bot spec playing the human seat (name or name:key=value:...), e.g. ismcts:iterations=300.")
 @click.option("--difficulty", "difficulties", multiple=True, type=click.Choice(["easy", "normal", "hard"]),
               help="Difficulties to play (repeatable; default all three).")
 @click.option("--games", "-n", type=click.IntRange(min=1), default=20, show_default=True,
-              help="Games per difficulty.")
-@click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True, help="Processes.")
+              help="Games to play in all (split between the difficulties).")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
+              help="Worker processes (default: every core).")
 @click.option("--seed", type=int, default=0, show_default=True, help="Master seed (the same deals at every difficulty).")
 @click.option("--one-run/--per-difficulty", default=False,
               help="Play the games once and score them against every target (exact for bots that ignore it).")
 @click.option("--json", "json_out", type=click.Path(dir_okay=False), help="Write the whole result as JSON.")
-def solo_challenge(bot: str, difficulties: tuple[str, ...], games: int, jobs: int, seed: int, one_run: bool,
+def solo_challenge(bot: str, difficulties: tuple[str, ...], games: int, jobs: int | None, seed: int, one_run: bool,
                    json_out: str | None) -> None:
     """A bot plays Celtae solo against Solitairix: win rate and scores against each target.
 
@@ -643,11 +802,14 @@ def solo_challenge(bot: str, difficulties: tuple[str, ...], games: int, jobs: in
     from ludus.arena.solo import DIFFICULTIES
     from ludus.arena.solo import solo_challenge as challenge
 
+    _bot_specs(bot, "--bot")
+    if json_out:
+        _check_file(json_out, "--json")
     try:
         name, params = bot_registry.parse_spec(bot)
         out = challenge(name, difficulties or DIFFICULTIES, games=games, jobs=jobs, seed=seed,
                         one_run=one_run, **params)
-    except ValueError as exc:
+    except _RUN_ERRORS as exc:
         raise CLIError(_one_line(str(exc))) from None
     if json_out:
         try:
@@ -657,20 +819,80 @@ def solo_challenge(bot: str, difficulties: tuple[str, ...], games: int, jobs: in
             raise CLIError(f"cannot write {json_out}: {exc.strerror}") from None
 
 
+# -- serve ----------------------------------------------------------------------------------
+
+def _database_checked(url: str | None) -> str:
+    """The database URL, refused in one line unless the server can open and migrate it."""
+    from sqlalchemy.exc import ArgumentError, SQLAlchemyError
+
+    from ludus.server.storage import Store, database_url
+
+    try:
+        url = database_url(url)
+    except (ArgumentError, ValueError) as exc:
+        raise CLIError(f"--database: {_one_line(str(exc))}") from None
+    from sqlalchemy.engine import make_url
+
+    parsed = make_url(url)
+    shown = parsed.render_as_string(hide_password=True)
+    if parsed.drivername.startswith("sqlite"):
+        folder = Path(parsed.database).resolve().parent
+        if not folder.is_dir():
+            raise CLIError(f"--database {shown}: the folder {folder} does not exist")
+    if not parsed.drivername.startswith("sqlite") and "connect_timeout" not in parsed.query:
+        parsed = parsed.update_query_dict({"connect_timeout": "10"})  # the check only: no long hang
+    try:
+        store = Store(parsed.render_as_string(hide_password=False))
+    except (ArgumentError, ValueError, ImportError) as exc:
+        raise CLIError(f"--database {shown}: {_one_line(str(exc))}") from None
+    try:
+        store.migrate()
+    except SQLAlchemyError as exc:
+        reason = _one_line(str(getattr(exc, "orig", None) or exc)).split(" (Background on")[0]
+        where = f"{parsed.host or 'localhost'}:{parsed.port or 5432}" if not parsed.drivername.startswith(
+            "sqlite") else parsed.database
+        raise CLIError(f"cannot use the database at {where} ({shown}): {reason}") from None
+    finally:
+        store.engine.dispose()
+    return url
+
+
+def _check_port(host: str, port: int) -> None:
+    """Refuse a port another program holds, before the address is printed."""
+    import socket
+
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except socket.gaierror as exc:
+        raise CLIError(f"--host {host}: {exc.strerror}") from None
+    family, kind, proto, _, address = infos[0]
+    with socket.socket(family, kind, proto) as sock:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn does
+        try:
+            sock.bind(address)
+        except OSError as exc:
+            raise CLIError(f"cannot listen on {host}:{port}: {exc.strerror}") from None
+
+
 @main.command()
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on (loopback by default).")
 @click.option("--port", default=8000, show_default=True, type=click.IntRange(1, 65535), help="Port to listen on.")
 @click.option("--database", "database_url", envvar="LUDUS_DATABASE_URL", default=None,
               help="sqlite:///path.db (default ./ludus.db) or postgresql+psycopg://user:pw@host/db.")
 def serve(host: str, port: int, database_url: str | None) -> None:
-    """Run the online play server: HTTP API, WebSocket and the browser client."""
+    """Run the online play server: HTTP API, WebSocket and the browser client.
+
+    The database is opened and migrated, and the port checked, before the address is printed.
+    """
     try:
         from ludus.server import serve as run_server
     except ImportError as exc:
         raise CLIError(f"the server needs the 'server' extra (pip install 'ludus[server]'): {exc}") from None
+    _check_port(host, port)
+    url = _database_checked(database_url)
     shown = "localhost" if host in ("127.0.0.1", "::1") else host
     click.echo(f"ludus: open http://{shown}:{port}/ in a browser (Ctrl-C stops the server)")
-    run_server(host, port, database_url)
+    run_server(host, port, url)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -17,7 +17,7 @@ HUMAN_FIRST = ["play", "garum", "--seats", "human,random,random,random", "--seed
 
 
 def run(args, input=None):
-    return CliRunner().invoke(main, args, input=input)
+    return CliRunner().invoke(main, args, input=input, prog_name="ludus")
 
 
 def error_lines(output: str) -> list[str]:
@@ -146,7 +146,14 @@ def test_end_of_input_leaves_the_game_quietly():
     (["play", "garum", "--variant", "tsar"], "variant='tsar' is not valid"),
     (["play", "chess"], "unknown game 'chess'"),
     (["play", "garum", "--seats", "human,robot,random,random"], "unknown seat 'robot'"),
-    (["play", "garum", "--seats", "human,random"], "2 seats given but the game has 4 players"),
+    (["play", "garum", "--players", "4", "--seats", "human,random"], "2 seats given but the game has 4 players"),
+    (["play", "garum", "--seats", "human,ismcts:iterations=ten"], "iterations=ten is not valid; iterations takes"),
+    (["play", "garum", "--seats", "human,ismcts:depth=3"], "bot 'ismcts' has no parameter 'depth'"),
+    (["play", "garum", "--seats", "human,,greedy"], "--seats has an empty seat"),
+    (["play"], "name a game to play"),
+    (["play", "--resume", "missing.json"], "cannot read missing.json"),
+    (["play", "garum", "--save", "no/such/folder/game.json"], "--save no/such/folder/game.json cannot be written"),
+    (["play", "garum", "--save", "."], "is a directory"),
     (["play", "garum", "--no-such-flag"], "No such option"),
 ])
 def test_bad_play_arguments_exit_2_with_one_error_line(args, says):
@@ -226,7 +233,7 @@ def test_simulate_in_two_processes_writes_json_lines_and_a_table(tmp_path):
                   "--players", "2", "--json", str(out), "--no-progress"])
     assert result.exit_code == 0, result.output
     rows = [json.loads(line) for line in out.read_text().splitlines()]
-    assert [r["index"] for r in rows] == [0, 1, 2, 3]
+    assert sorted(r["index"] for r in rows) == [0, 1, 2, 3]  # appended as each game ends
     assert all(r["game"] == "garum" and len(r["scores"]) == 2 for r in rows)
     assert "Per seat" in result.output and "Per bot" in result.output and "win rate" in result.output
 
@@ -268,7 +275,7 @@ def test_simulate_refuses_unknown_bots_bad_parameters_and_options():
     result = run(["simulate", "garum", "--bots", "random,oracle"])
     assert result.exit_code == 2 and "unknown bot 'oracle'" in result.output
     result = run(["simulate", "garum", "--bots", "ismcts:depth=3"])
-    assert result.exit_code == 2 and "bad parameters for bot 'ismcts'" in result.output
+    assert result.exit_code == 2 and "bot 'ismcts' has no parameter 'depth'; its parameters: seed" in result.output
     result = run(["simulate", "garum", "-o", "board=atlantis"])
     assert result.exit_code == 2 and "board=atlantis is not valid" in result.output
 
@@ -280,7 +287,7 @@ def test_tournament_command_writes_results_ratings_and_plot(tmp_path):
     assert result.exit_code == 0, result.output
     assert {p.name for p in out.iterdir()} >= {"results.jsonl", "ratings.json", "ratings.png"}
     games = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
-    assert [g["seats"] for g in games] == [["random", "greedy"], ["greedy", "random"]]
+    assert sorted(g["seats"] for g in games) == [["greedy", "random"], ["random", "greedy"]]
     assert games[0]["seed"] == games[1]["seed"]  # one deal, played from both seats
     assert "greedy" in result.output and "random" in result.output
 
@@ -310,7 +317,7 @@ def test_solo_challenge_command_prints_each_target_and_writes_json(tmp_path):
                   "--difficulty", "hard", "--json", str(out)])
     assert result.exit_code == 0, result.output
     data = json.loads(out.read_text())
-    assert set(data["difficulties"]) == {"easy", "hard"} and len(data["results"]) == 4
+    assert set(data["difficulties"]) == {"easy", "hard"} and len(data["results"]) == 2  # --games in all
     easy = data["difficulties"]["easy"]
     scores = [r["score"] for r in data["results"] if r["difficulty"] == "easy"]
     assert easy["wins"] == sum(s >= easy["target"] for s in scores) and "easy" in result.output
@@ -320,3 +327,232 @@ def test_solo_challenge_refuses_a_bad_bot_in_one_line():
     result = run(["solo-challenge", "--bot", "oracle", "--games", "1"])
     assert result.exit_code == 2 and error_lines(result.output) == [
         "error: unknown bot 'oracle' in 'oracle'; known bots: random, greedy, ismcts"]
+
+
+# -- nothing played is lost ------------------------------------------------------------------
+
+def test_ludus_alone_prints_the_usage_and_succeeds():
+    result = run([])
+    assert result.exit_code == 0
+    assert result.output.startswith("Usage: ludus") and "error" not in result.output
+    assert all(name in result.output for name in ("play", "simulate", "serve"))
+
+
+def test_quit_keeps_the_record_without_a_save_command(tmp_path):
+    path = tmp_path / "kept.json"
+    result = run(HUMAN_FIRST + ["--save", str(path)], input="1\n1\nquit\n")
+    assert result.exit_code == 0, result.output
+    record = json.loads(path.read_text())
+    assert seats_of_actions(record).count(0) == 2
+    assert f"the record is in {path}" in result.output and "--resume" in result.output
+
+
+def test_end_of_input_keeps_the_record(tmp_path):
+    path = tmp_path / "eof.json"
+    result = run(HUMAN_FIRST + ["--save", str(path)], input="1\n")
+    assert result.exit_code == 0
+    assert seats_of_actions(json.loads(path.read_text())).count(0) == 1
+
+
+def test_the_record_is_written_after_every_decision(tmp_path, monkeypatch):
+    """Each decision is on disk before the next one is asked for."""
+    path = tmp_path / "live.json"
+    seen = []
+    real = ludus.cli.HumanTurns.decide
+
+    def decide(self, seat):
+        seen.append(len(json.loads(path.read_text())["actions"]))
+        assert seen[-1] == len(self.state.history())
+        return real(self, seat)
+
+    monkeypatch.setattr(ludus.cli.HumanTurns, "decide", decide)
+    result = run(HUMAN_FIRST + ["--save", str(path)], input="1\n1\n1\nquit\n")
+    assert result.exit_code == 0, result.output
+    assert len(seen) == 4 and seen == sorted(seen) and seen[0] > 0
+
+
+def test_ctrl_c_while_a_bot_thinks_keeps_the_record(tmp_path, monkeypatch):
+    from ludus.bots.random_bot import RandomBot
+
+    path = tmp_path / "interrupted.json"
+    calls = []
+    real = RandomBot.step
+
+    def step(self, state):
+        calls.append(1)
+        if len(calls) == 5:
+            raise KeyboardInterrupt
+        return real(self, state)
+
+    monkeypatch.setattr(RandomBot, "step", step)
+    result = run(BOTS_ONLY + ["--save", str(path)])
+    assert result.exit_code == 130
+    assert len(json.loads(path.read_text())["actions"]) >= 4
+    assert "interrupted after" in result.output and "Traceback" not in result.output
+
+
+def test_a_failing_bot_ends_in_one_error_line_and_keeps_the_record(tmp_path, monkeypatch):
+    from ludus.bots.random_bot import RandomBot
+
+    path = tmp_path / "failed.json"
+    calls = []
+    real = RandomBot.step
+
+    def step(self, state):
+        calls.append(1)
+        return "c99.9 RRRR" if len(calls) == 3 else real(self, state)
+
+    monkeypatch.setattr(RandomBot, "step", step)
+    result = run(["play", "garum", "--seats", "random,random", "--seed", "2", "--save", str(path)])
+    assert result.exit_code == 2
+    assert error_lines(result.output)[-1].startswith("error: bot random in seat 0 chose an illegal action")
+    assert f"the record is in {path}" in result.output
+    assert len(json.loads(path.read_text())["actions"]) == 2
+
+
+def test_an_unwritable_save_is_refused_before_the_first_move(tmp_path):
+    result = run(HUMAN_FIRST + ["--save", str(tmp_path / "missing" / "game.json")], input="1\n")
+    assert result.exit_code == 2 and result.output.startswith("error: --save") and "Seats:" not in result.output
+    assert not (tmp_path / "missing").exists()
+
+
+def test_resume_goes_on_from_the_saved_record(tmp_path):
+    path = tmp_path / "resume.json"
+    assert run(HUMAN_FIRST + ["--save", str(path)], input="1\nquit\n").exit_code == 0
+    first = json.loads(path.read_text())
+    result = run(["play", "--resume", str(path), "--seats", "human,random,random,random"], input="1\nquit\n")
+    assert result.exit_code == 0, result.output
+    again = json.loads(path.read_text())
+    assert again["actions"][:len(first["actions"])] == first["actions"]
+    assert seats_of_actions(again).count(0) == 2
+
+
+def test_resume_refuses_a_finished_game_and_extra_options(record_file):
+    result = run(["play", "--resume", str(record_file)])
+    assert result.exit_code == 2 and "is already over" in result.output
+    result = run(["play", "garum", "--resume", str(record_file)])
+    assert result.exit_code == 2 and "--resume takes the game" in result.output
+
+
+def test_undo_uses_the_engines_undo_barrier(tmp_path, monkeypatch):
+    """With the barrier at the current history, the terminal refuses the undo it would allow."""
+    from ludus.garum.state import GarumState
+
+    monkeypatch.setattr(GarumState, "undo_barrier", lambda self: len(self.history()))
+    result, _ = _human_session(tmp_path, "barrier.json", ["1", "undo", "1"])
+    assert "error: nothing to undo in this turn" in error_lines(result.output)
+
+
+# -- one syntax, sensible defaults -----------------------------------------------------------
+
+def test_seats_set_the_number_of_players(tmp_path):
+    path = tmp_path / "two.json"
+    result = run(["play", "garum", "--seats", "random,greedy:noise=0.1", "--seed", "1", "--save", str(path)])
+    assert result.exit_code == 0, result.output
+    assert json.loads(path.read_text())["config"]["players"] == 2
+
+
+def test_a_single_human_seat_plays_celtae_solo():
+    result = run(["play", "celtae", "--seats", "human"], input="quit\n")
+    assert result.exit_code == 0, result.output
+    assert "players=1" in result.output.splitlines()[0]
+
+
+def test_every_arena_command_takes_bot_specs_with_parameters(tmp_path):
+    report = run(["report", "garum", "--players", "2", "--games", "1", "--no-compare", "--bots", "greedy:noise=0.2",
+                  "--out", str(tmp_path / "rep")])
+    assert report.exit_code == 0, report.output
+    assert "greedy:noise=0.2" in (tmp_path / "rep" / "report.md").read_text()
+    tour = run(["tournament", "garum", "--players", "2", "--bots", "random,greedy:noise=0.5", "--games", "1",
+                "--bootstrap", "2", "--out", str(tmp_path / "tour")])
+    assert tour.exit_code == 0, tour.output
+
+
+def test_simulate_json_lines_are_records_that_replay(tmp_path):
+    out = tmp_path / "games.jsonl"
+    result = run(["simulate", "garum", "--players", "2", "--games", "2", "--bots", "random", "--seed", "4",
+                  "--json", str(out)])
+    assert result.exit_code == 0, result.output
+    for line in out.read_text().splitlines():
+        row = json.loads(line)
+        state = ludus.replay(row)
+        assert state.is_terminal() and state.scores() == row["scores"] and row["seats"] == ["random", "random"]
+
+
+def test_no_progress_bar_unless_stderr_is_a_terminal():
+    result = run(["simulate", "garum", "--players", "2", "--games", "1"])
+    assert result.exit_code == 0 and result.stderr == ""
+
+
+@pytest.mark.parametrize("args, says", [
+    (["simulate", "garum", "--json", "{tmp}/no/dir/games.jsonl"], "--json {tmp}/no/dir/games.jsonl cannot be written"),
+    (["solo-challenge", "--json", "{tmp}/no/dir/solo.json"], "--json {tmp}/no/dir/solo.json cannot be written"),
+    (["tournament", "garum", "--bots", "random,greedy", "--out", "{tmp}/file"], "{tmp}/file' is a file"),
+    (["report", "garum", "--out", "{tmp}/file/sub"], "--out {tmp}/file/sub cannot be made or written into"),
+    (["report", "garum", "--bots", "ismcts:prior=maybe"], "prior=maybe is not valid; prior takes true or false"),
+    (["simulate", "garum", "--bots", ","], "--bots names no bot"),
+    (["solo-challenge", "--bot", "ismcts:iterations=ten"], "iterations=ten is not valid"),
+])
+def test_outputs_and_bots_are_checked_before_a_run_starts(tmp_path, args, says):
+    (tmp_path / "file").write_text("")
+    result = run([a.replace("{tmp}", str(tmp_path)) for a in args])
+    assert result.exit_code == 2, result.output
+    assert error_lines(result.output) == [line for line in result.output.splitlines() if line]
+    assert says.replace("{tmp}", str(tmp_path)) in result.output
+
+
+# -- serve: refused before the address is printed ------------------------------------------------
+
+@pytest.fixture
+def no_server(monkeypatch):
+    """``ludus serve`` with the server run replaced: the arguments it would have run with."""
+    import ludus.server
+
+    calls = []
+    monkeypatch.setattr(ludus.server, "serve", lambda *args: calls.append(args))
+    return calls
+
+
+def test_serve_prints_the_address_then_runs(tmp_path, no_server):
+    url = f"sqlite:///{tmp_path / 'ok.db'}"
+    result = run(["serve", "--port", "8123", "--database", url])
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith("ludus: open http://localhost:8123/")
+    assert no_server == [("127.0.0.1", 8123, url)]
+
+
+@pytest.mark.parametrize("url, says", [
+    ("foo", "--database: Could not parse SQLAlchemy URL"),
+    ("mysql://db/x", "unsupported database 'mysql'"),
+    ("sqlite://", "must be a file"),
+    ("sqlite:///{tmp}/new/dir/x.db", "the folder {tmp}/new/dir does not exist"),
+    ("postgresql://ludus:secret@127.0.0.1:1/ludus", "cannot use the database at 127.0.0.1:1"),
+])
+def test_serve_refuses_a_bad_database_in_one_line(tmp_path, no_server, url, says):
+    result = run(["serve", "--port", "8124", "--database", url.replace("{tmp}", str(tmp_path))])
+    assert result.exit_code == 2
+    assert result.output.startswith("error: ") and len(result.output.strip().splitlines()) == 1
+    assert says.replace("{tmp}", str(tmp_path)) in result.output
+    assert "secret" not in result.output and not no_server
+    assert not (tmp_path / "new").exists()
+
+
+def test_serve_refuses_a_port_in_use_before_printing_the_address(tmp_path, no_server):
+    import socket
+
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        result = run(["serve", "--port", str(port), "--database", f"sqlite:///{tmp_path / 'x.db'}"])
+    assert result.exit_code == 2 and not no_server
+    assert result.output == f"error: cannot listen on 127.0.0.1:{port}: Address already in use\n"
+
+
+@pytest.mark.parametrize("command", [["tournament", "garum", "--bots", "random,greedy"], ["simulate", "garum"]])
+def test_a_ray_address_that_does_not_answer_is_one_error_line(tmp_path, command):
+    result = run([*command, "--ray", "nowhere.invalid:1234", "--games", "1"]
+                 + (["--out", str(tmp_path / "t")] if command[0] == "tournament" else []))
+    assert result.exit_code == 2
+    assert error_lines(result.output) == [result.output.strip()]
+    assert "no Ray cluster answers at nowhere.invalid:1234" in result.output
