@@ -167,6 +167,156 @@ class GarumEncoder(Encoder):
             view(v, "current_player")[obs["current_player"]] = 1.0
         return v
 
+    # -- encode straight from the state ----------------------------------------------------
+    def _prepare_state_encoding(self) -> None:
+        """Offsets and per-placement index lists, worked out once per configuration."""
+        game = self.game
+        board = game.board
+        off = {name: b.start for name, b in self.blocks.items()}
+        self._off = off
+        base = self.zeros()
+        obs = game.new_initial_state(seed=0).observation(None)
+        base[:] = self._template(obs)
+        cells = self.view(base, "cells")
+        for cell in range(SIZE * SIZE):
+            cells[cell, 0] = 1.0  # a hole until a cetarium's slot says otherwise
+        for slot_cells in board.slot_cells.values():
+            for cell in slot_cells:
+                cells[cell] = (0, 1, 0, 0, 0, 0)
+        slots = self.view(base, "slots")
+        for cet in board.cetaria:
+            slots[cet - 1, :, 0] = 1.0
+        self._board_base = base
+        # a placement (cetarium, slot, fish) by colour c: entries to clear and to set
+        self._place_cache: dict[tuple, tuple[list[int], list[int]]] = {}
+        self._tile_pattern = [{t: self.pattern_of[c][game.fish_text(c, t)] for t in range(1, 17)}
+                              for c in range(4)]
+        self._ghost_pattern = {t: self.pattern_of[3][game.fish_text(game.seating.ghost, t)]
+                               for t in range(1, 17)} if game.seating.ghost is not None else {}
+        self._pools = [game.pool_owner(c) for c in range(4)]
+        self._ghost_flags = [float(c == game.seating.ghost) for c in range(4)]
+        self._colours_of = [game.seating.colours_of(s) for s in range(game.num_players)]
+        self._mine = [set(c) for c in self._colours_of]
+        self._phase_index = {p: i for i, p in enumerate(PHASES)}
+        self._workers_at = off["workers"]
+        self._haruspex = game.config["variant"] == "haruspex"
+        self._last: list[Any] = [None, 0, None, None]  # placed list, placements applied, board vector, workers
+
+    def _placement_entries(self, colour: int, cetarium: int, slot: int, fish: str) -> tuple[list[int], list[int]]:
+        key = (colour, cetarium, slot, fish)
+        entries = self._place_cache.get(key)
+        if entries is None:
+            off = self._off
+            clear, put = [], []
+            for cell, letter in zip(self.game.board.slot_cells[cetarium, slot], fish, strict=True):
+                clear.append(off["cells"] + cell * 6 + 1)
+                put.append(off["cells"] + cell * 6 + 2 + SPECIES.index(letter))
+            row = off["slots"] + ((cetarium - 1) * 4 + slot - 1) * 5
+            clear.append(row)
+            put.append(row + 1 + colour)
+            entries = self._place_cache[key] = (clear, put)
+        return entries
+
+    def _board_vector(self, state: Any) -> np.ndarray:
+        """Base vector with the cells, slots and workers of ``state``, kept up to date between calls.
+
+        The placements are appended to ``state.placed`` and never changed, so while the same
+        list grows only the new ones are written; any other list (a clone, a loaded state, an
+        undo) is written from scratch.
+        """
+        last = self._last
+        placed = state.placed
+        if last[0] is placed and last[1] <= len(placed):
+            vector = last[2]
+            start = last[1]
+        else:
+            vector = self._board_base.copy()
+            start = 0
+            last[3] = None
+        if start < len(placed):
+            clear: list[int] = []
+            put: list[int] = []
+            for colour, _tile, cetarium, slot, fish in placed[start:]:
+                c, p = self._placement_entries(colour, cetarium, slot, fish)
+                clear += c
+                put += p
+            vector[clear] = 0.0
+            vector[put] = 1.0
+        workers = state.workers
+        if last[3] != workers:
+            at = self._workers_at
+            vector[at:at + LINES * 8] = 0.0
+            hits = [at + line * 8 + 2 * w[0] + (w[1] == "D") for line, w in enumerate(workers) if w is not None]
+            if hits:
+                vector[hits] = 1.0
+            last[3] = list(workers)
+        last[0], last[1], last[2] = placed, len(placed), vector
+        return vector
+
+    def encode_state(self, state: Any, seat: int | None, out: np.ndarray | None = None) -> np.ndarray:
+        """``encode(state.observation(seat))``, read straight from the state into ``out``."""
+        if not hasattr(self, "_off"):
+            self._prepare_state_encoding()
+        if seat is not None:
+            state._check_seat(seat)
+        if out is None:
+            out = np.empty(self.size, dtype=np.float32)
+        out[:] = self._board_vector(state)
+        off = self._off
+        game = self.game
+        seating = game.seating
+        mine = self._mine[seat] if seat is not None else ()
+        phase = state.phase
+        current = state.current_colour()
+        pools = state.pool
+        hands = state.hands
+        piles = state.piles
+        bonus = state.bonus
+        colours = []
+        for c in range(4):
+            pool = pools[self._pools[c]]
+            colours += (c in mine, self._ghost_flags[c], current == c, pool[0] / 5, pool[1] / 1,
+                        len(hands[c]) / 4, len(piles[c]) / 16, bonus[c] / 50)
+        at = off["colours"]
+        out[at:at + 32] = colours
+        if mine:
+            at = off["hands"]
+            n = len(self.patterns)
+            for c in mine:
+                patterns = self._tile_pattern[c]
+                for t in hands[c]:
+                    out[at + c * n + patterns[t]] += 0.25
+        if state.ghost_tile:
+            out[off["ghost_tile"] + self._ghost_pattern[state.ghost_tile]] = 1.0
+        points = list(bonus)  # the engine's scores(): bonuses, plus the lines once scored
+        for _line, colour, _kind, _count, line_points in state.final:
+            points[colour] += line_points
+        at = off["scores"]
+        players = game.num_players
+        out[at:at + players] = [sum(points[c] for c in self._colours_of[s]) for s in range(players)]
+        out[at:at + players] /= SCALE["score"]
+        ones = []
+        if seat is not None:
+            ones.append(off["seat"] + seat)
+        ones.append(off["round"] + min(state.round + 1, game.board.rounds) - 1)
+        ones.append(off["cetarium"] + (state.cetarium or 0))
+        if state.cetarium:
+            closed = state.closed
+            out[off["closed"]] = closed[0]
+            out[off["closed"] + 1] = closed[1]
+        at = off["aureus_revealed"]
+        ones += [at + i * MAX_CETARIA + cet - 1 for i, cet in enumerate(state.revealed)]
+        if self._haruspex:
+            at = off["aureus_order"]
+            ones += [at + i * MAX_CETARIA + cet - 1 for i, cet in enumerate(state.aureus)]
+        ones.append(off["amphora"] + seating.owner[seating.turn_colours[state.amphora]])
+        ones.append(off["phase"] + self._phase_index[phase])
+        player = state.current_player()
+        if player >= 0:
+            ones.append(off["current_player"] + player)
+        out[ones] = 1.0
+        return out
+
     # -- decode --------------------------------------------------------------------------
     def decode(self, vector: np.ndarray) -> dict[str, Any]:
         """The facts a vector holds, in the observation's own terms (letters, line names)."""

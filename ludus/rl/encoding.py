@@ -8,7 +8,9 @@ Every adapter (PettingZoo, Gymnasium, OpenSpiel) uses the same two pieces:
 * an :class:`Encoder` turns ``state.observation(seat)`` -- the seat's own view, never the
   true state -- into a float32 vector of fixed length, and ``decode`` turns a vector back
   into the facts it holds (so the layout is checked against the engine, not just written
-  down). Encoders are registered per game name; :func:`encoder_for` finds the one for a game.
+  down). ``encode_state(state, seat, out)`` gives the same vector read straight from the
+  state into a preallocated array (static parts cached, no dicts built): what the
+  environments use on every step. Encoders are registered per game name; :func:`encoder_for` finds the one for a game.
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ class ActionMap:
         self.actions: list[Action] = list(game.all_actions())
         self.index: dict[Action, int] = {}
         self._by_text: dict[str, int] = {}
+        self._by_list: dict[int, tuple[list[Action], np.ndarray]] = {}
         for i, action in enumerate(self.actions):
             text = str(action)
             if action in self.index or text in self._by_text:
@@ -70,12 +73,38 @@ class ActionMap:
     def legal_indices(self, state: State) -> list[int]:
         return sorted(self.to_index(a) for a in state.legal_actions())
 
-    def mask(self, state: State) -> np.ndarray:
-        """int8 vector with 1 at every legal action of the seat to move (all 0 once over)."""
-        out = np.zeros(len(self.actions), dtype=np.int8)
+    def legal_index_array(self, state: State) -> np.ndarray:
+        """The indices of the legal actions (read-only array, in the state's order).
+
+        Games hand out the same list object for the same legal set (Garum's placements are
+        cached by the game), so the index array is remembered per list object: most masks
+        then cost one lookup instead of one per legal action.
+        """
         legal = state.legal_actions()
-        if legal:
-            out[[self.to_index(a) for a in legal]] = 1
+        source = getattr(state, "_legal", None)
+        if source is not None:
+            hit = self._by_list.get(id(source))
+            if hit is not None and hit[0] is source:
+                return hit[1]
+        index = self.index
+        try:
+            found = np.fromiter((index[a] for a in legal), dtype=np.intp, count=len(legal))
+        except KeyError:
+            found = np.fromiter((self.to_index(a) for a in legal), dtype=np.intp, count=len(legal))
+        found.flags.writeable = False
+        if source is not None and len(source) == len(legal):
+            if len(self._by_list) >= 20_000:
+                self._by_list.clear()
+            self._by_list[id(source)] = (source, found)  # holds the list, so its id is not reused
+        return found
+
+    def mask(self, state: State, out: np.ndarray | None = None) -> np.ndarray:
+        """int8 vector with 1 at every legal action of the seat to move (all 0 once over)."""
+        if out is None:
+            out = np.zeros(len(self.actions), dtype=np.int8)
+        else:
+            out.fill(0)
+        out[self.legal_index_array(state)] = 1
         return out
 
 
@@ -146,6 +175,18 @@ class Encoder:
 
     def encode(self, observation: dict[str, Any]) -> np.ndarray:
         raise NotImplementedError
+
+    def encode_state(self, state: State, seat: int | None, out: np.ndarray | None = None) -> np.ndarray:
+        """``encode(state.observation(seat))``, written into ``out`` (a float32 vector) if given.
+
+        Encoders override this to read the state directly, without building the observation
+        dict (the adapters call this one); a test holds the two equal on many positions.
+        """
+        vector = self.encode(state.observation(seat))
+        if out is None:
+            return vector
+        out[:] = vector
+        return out
 
     def decode(self, vector: np.ndarray) -> dict[str, Any]:
         raise NotImplementedError

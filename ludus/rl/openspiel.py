@@ -280,7 +280,7 @@ class LudusObserver:
         if engine is None:
             self.tensor.fill(0.0)
             return
-        self.tensor[:] = self.encoder.encode(engine.observation(player if self.private else None))
+        self.encoder.encode_state(engine, player if self.private else None, self.tensor)
 
     def string_from(self, state: LudusSpielState, player: int) -> str:
         if self.perfect_recall:

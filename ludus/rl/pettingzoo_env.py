@@ -3,8 +3,8 @@
 Agents are the seats, ``player_0`` .. ``player_{n-1}`` (in 2-player Garum each agent plays
 two colours). The agent to act is the seat to move; a seat often takes several decisions
 in a row (place a tile, then a worker), which AEC allows. Each agent observes
-``{"observation": float32 vector, "action_mask": int8 vector}`` encoded from
-``state.observation(seat)`` only (see :mod:`ludus.rl.encode_garum` for the layout); the mask
+``{"observation": float32 vector, "action_mask": int8 vector}`` encoded from what
+``state.observation(seat)`` shows, read straight from the state (fresh arrays each call) (see :mod:`ludus.rl.encode_garum` for the layout); the mask
 is all zeros for agents not to move. Actions are indices into ``game.all_actions()``
 (``env.action_to_notation(i)`` / ``env.notation_to_action(text)``). Rewards come at the end:
 ``reward="win"`` gives the engine's ``returns()`` (1, or 1/k for a k-way shared win),
@@ -68,6 +68,7 @@ class LudusAECEnv(AECEnv):
         self.render_mode = render_mode
         self.encoder: Encoder = encoder_for(self.game)
         self.action_map = ActionMap(self.game)
+        self._num_actions = len(self.action_map)
         self.metadata = dict(self.metadata, name=f"ludus_{name}_v0")
         n = self.game.num_players
         self.possible_agents = [f"player_{i}" for i in range(n)]
@@ -114,11 +115,10 @@ class LudusAECEnv(AECEnv):
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self.agent_seat[agent]
         state = self.state
-        obs = self.encoder.encode(state.observation(seat))
+        obs = self.encoder.encode_state(state, seat, np.empty(self.encoder.size, dtype=np.float32))
+        mask = np.zeros(self._num_actions, dtype=np.int8)
         if state.current_player() == seat:
-            mask = self.action_map.mask(state)
-        else:
-            mask = np.zeros(len(self.action_map), dtype=np.int8)
+            mask[self.action_map.legal_index_array(state)] = 1
         return {"observation": obs, "action_mask": mask}
 
     def step(self, action: int | None) -> None:

@@ -1,0 +1,75 @@
+"""The encoding read straight from the state equals the encoding of the observation dict, everywhere.
+
+``encode_state`` is what the environments call on every step (a preallocated vector, cached
+static parts, no dicts); ``encode(state.observation(seat))`` is the reference. They must agree
+on every position of every configuration, for every seat and the public view, whether the
+state is followed move by move (the incremental path) or met fresh (a clone), and whatever
+the output buffer held before. The masks agree with a per-action lookup too.
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import ludus
+from ludus.rl.encoding import ActionMap, encoder_for
+
+from .conftest import CELTAE_CONFIGS, GARUM_CONFIGS, needs_celtae
+
+CONFIGS = [("garum", c) for c in GARUM_CONFIGS] + [
+    pytest.param("celtae", c, marks=needs_celtae) for c in CELTAE_CONFIGS]
+
+
+def _check_game(name: str, config: dict, seed: int, every: int = 1) -> int:
+    """Play one random game, comparing both encodings of every seat at every ``every``-th step."""
+    game = ludus.load_game(name, **config)
+    encoder = encoder_for(game)
+    actions = ActionMap(game)
+    state = game.new_initial_state(seed=seed)
+    rng = random.Random(seed)
+    dirty = np.full(encoder.size, 7.0, dtype=np.float32)
+    checked = 0
+    step = 0
+    while True:
+        if step % every == 0 or state.is_terminal():
+            for seat in [None, *range(game.num_players)]:
+                expected = encoder.encode(state.observation(seat))
+                assert np.array_equal(encoder.encode_state(state, seat), expected), (seed, step, seat)
+                out = encoder.encode_state(state.clone(), seat, dirty)  # fresh state, used buffer
+                assert out is dirty and np.array_equal(out, expected), (seed, step, seat, "clone")
+                checked += 1
+            legal = state.legal_actions()
+            reference = np.zeros(len(actions), dtype=np.int8)
+            reference[[actions.to_index(a) for a in legal]] = 1
+            assert np.array_equal(actions.mask(state), reference)
+            assert sorted(actions.legal_index_array(state).tolist()) == actions.legal_indices(state)
+        if state.is_terminal():
+            return checked
+        state.apply_action(rng.choice(legal if step % every == 0 else state.legal_actions()))
+        step += 1
+
+
+@pytest.mark.parametrize("name,config", CONFIGS)
+def test_fast_encoding_equals_the_observation_encoding_on_whole_games(name: str, config: dict) -> None:
+    assert _check_game(name, config, seed=3) > 20
+
+
+@pytest.mark.parametrize("name", ["garum", pytest.param("celtae", marks=needs_celtae)])
+@settings(max_examples=12, deadline=None)
+@given(seed=st.integers(0, 2**32), players=st.integers(1, 4), every=st.integers(1, 9))
+def test_fast_encoding_equals_the_observation_encoding_on_random_positions(name: str, seed: int, players: int,
+                                                                          every: int) -> None:
+    if name == "garum" and players == 1:
+        players = 2
+    assert _check_game(name, {"players": players}, seed, every) > 0
+
+
+def test_a_seat_outside_the_game_is_refused_by_the_fast_encoding() -> None:
+    game = ludus.load_game("garum", players=2)
+    with pytest.raises(ValueError, match="seat"):
+        encoder_for(game).encode_state(game.new_initial_state(seed=1), 5)
