@@ -50,6 +50,8 @@ T = TypeVar("T")
 DEFAULT_URL = "sqlite:///./ludus.db"
 NOTIFY_CHANNEL = "ludus_games"
 SQLITE_SYNCHRONOUS = {"FULL": "FULL", "NORMAL": "NORMAL"}.get(os.environ.get("LUDUS_SQLITE_SYNCHRONOUS", "FULL"), "FULL")
+# How long a writer waits for another process's SQLite lock before the request is answered 503.
+SQLITE_BUSY_SECONDS = float(os.environ.get("LUDUS_DB_BUSY_SECONDS", "10"))
 
 metadata = MetaData()
 
@@ -158,7 +160,7 @@ class Store:
             if path and path != ":memory:":
                 Path(path).parent.mkdir(parents=True, exist_ok=True)
             engine = create_engine(self.url, pool_size=8, max_overflow=32,
-                                   connect_args={"check_same_thread": False, "timeout": 30})
+                                   connect_args={"check_same_thread": False, "timeout": SQLITE_BUSY_SECONDS})
 
             @event.listens_for(engine, "connect")
             def _connect(dbapi_conn: Any, _record: Any) -> None:
@@ -168,7 +170,7 @@ class Store:
                 # FULL: a commit is on disk before the action is acknowledged.
                 cur.execute(f"PRAGMA synchronous={SQLITE_SYNCHRONOUS}")
                 cur.execute("PRAGMA foreign_keys=ON")
-                cur.execute("PRAGMA busy_timeout=30000")
+                cur.execute(f"PRAGMA busy_timeout={int(SQLITE_BUSY_SECONDS * 1000)}")
                 cur.close()
 
             @event.listens_for(engine, "begin")
