@@ -81,6 +81,13 @@ class Game(ABC):
     def parse_action(self, text: str) -> Action:
         """Notation to Action; text that is not notation raises IllegalActionError."""
 
+    def all_actions(self) -> list[Action]:
+        """Every action the game can ever offer, in a fixed order (fixed action spaces for RL).
+
+        Games whose actions cannot be listed in advance leave this unimplemented.
+        """
+        raise NotImplementedError(f"{self.name} has no fixed list of every action")
+
     def state_from_json(self, text: str) -> State:
         """Resume a state written by ``State.to_json`` (hidden information and RNG included)."""
         from .state import State

@@ -1,0 +1,226 @@
+"""The conformance kit: what every game on the contract must do, checked over random games.
+
+Plugin authors call it from their own tests, as ludus does for its games::
+
+    from ludus.engine.conformance import check_game, configurations
+
+    @pytest.mark.parametrize("config", configurations("mygame"))
+    def test_mygame_conforms(config):
+        check_game("mygame", config, games=3)
+
+Each check raises ``ConformanceError`` naming the configuration, the seed, the step and what
+went wrong, so that a failure can be replayed (``ludus.replay`` of the record it names).
+Like OpenSpiel's random simulation test, it plays random legal actions; games stay short
+enough that a few games per configuration take well under a second.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import json
+import random
+from collections.abc import Iterator
+from typing import Any
+
+from .errors import IllegalActionError, OptionError
+from .game import Game
+from .record import replay
+from .registry import game_class, load_game
+from .state import TERMINAL, State
+
+GARBAGE = ("", " ", "\x00", "not an action", "9" * 400, "{}", "place", "move -1", "é")
+MAX_STEPS = 20_000
+AllActions = tuple[list[str], set[str]]  # all_actions() in order, and as a set
+EVERY = 4  # refusals and copies are checked at every EVERY-th position
+
+
+class ConformanceError(AssertionError):
+    """A game broke the contract; the message says where and how to replay it."""
+
+
+def configurations(name: str) -> list[dict[str, Any]]:
+    """Every valid combination of the game's options (those ``check_config`` accepts)."""
+    cls = game_class(name)
+    names = [o.name for o in cls.options]
+    found = []
+    for values in itertools.product(*(o.choices for o in cls.options)):
+        config = dict(zip(names, values, strict=True))
+        try:
+            cls.validate_options(config)
+        except OptionError:
+            continue
+        found.append(config)
+    return found
+
+
+def check_game(name: str, config: dict[str, Any] | None = None, *, games: int = 2, seed: int = 0,
+               resamples: int = 2) -> int:
+    """Play ``games`` random games of ``name`` in ``config`` and check the contract at every step.
+
+    Returns the number of steps checked.
+    """
+    game = load_game(name, **(config or {}))
+    steps = 0
+    for g in range(games):
+        steps += _check_one(game, seed + g, resamples)
+    return steps
+
+
+def _fail(game: Game, seed: int, step: int, what: str) -> ConformanceError:
+    return ConformanceError(f"{game!r}, seed {seed}, step {step}: {what}")
+
+
+def _snapshot(state: State) -> str:
+    return state.to_json()
+
+
+def _views(state: State) -> list[Any]:
+    return [state.observation(s) for s in range(state.game.num_players)] + [state.observation(None)]
+
+
+def _check_one(game: Game, seed: int, resamples: int) -> int:
+    rng = random.Random(seed)
+    state = game.new_initial_state(seed=seed)
+    twin = game.new_initial_state(seed=seed)
+    everything = _all_actions(game)
+    step = 0
+    while True:
+        fail = functools.partial(_fail, game, seed, step)
+        if _views(state) != _views(twin):
+            raise fail("two games from the same seed and the same actions differ")
+        json.dumps(_views(state))  # observations must be JSON-serialisable
+        _check_turn(state, fail)
+        if state.is_terminal():
+            break
+        legal = state.legal_actions()
+        _check_notation(game, legal, everything, fail)
+        if step % EVERY == 0:  # the costlier checks on a sample of the positions
+            _check_refusals(state, legal, everything, rng, fail)
+            _check_copies(game, state, fail)
+        if step % (2 * EVERY + 1) == 0:
+            _check_resample(state, rng, resamples, fail)
+        actor = state.current_player()
+        barrier = state.undo_barrier()
+        action = rng.choice(legal)
+        state.apply_action(action)
+        twin.apply_action(str(action))
+        step += 1
+        _check_barrier(state, actor, barrier, fail)
+        if step > MAX_STEPS:
+            raise fail(f"no end after {MAX_STEPS} steps")
+    record = state.record()
+    again = replay(json.loads(json.dumps(record)))
+    if again.history() != state.history() or again.scores() != state.scores():
+        raise _fail(game, seed, step, "replaying the record does not give the same game")
+    if len(state.scores()) != game.num_players or len(state.returns()) != game.num_players:
+        raise _fail(game, seed, step, "scores() and returns() need one entry per seat")
+    if not set(state.winners()) <= set(range(game.num_players)):
+        raise _fail(game, seed, step, f"winners() names seats that do not exist: {state.winners()}")
+    return step
+
+
+def _all_actions(game: Game) -> AllActions | None:
+    try:
+        texts = [str(a) for a in game.all_actions()]
+    except NotImplementedError:
+        return None
+    return texts, set(texts)
+
+
+def _check_turn(state: State, fail: Any) -> None:
+    current = state.current_player()
+    n = state.game.num_players
+    if state.is_terminal() != (current == TERMINAL):
+        raise fail("is_terminal() disagrees with current_player()")
+    if not state.is_terminal():
+        if not 0 <= current < n:
+            raise fail(f"current_player() {current} is neither a seat nor TERMINAL")
+        if not state.legal_actions():
+            raise fail("a seat is to move but has no legal action")
+    elif state.legal_actions():
+        raise fail("a finished game still lists legal actions")
+    if state.legal_actions() is state.legal_actions():
+        raise fail("legal_actions() must return a fresh list (callers may change it)")
+
+
+def _check_notation(game: Game, legal: list[Any], everything: AllActions | None, fail: Any) -> None:
+    texts = [str(a) for a in legal]
+    if len(set(texts)) != len(texts):
+        raise fail("two legal actions share one notation")
+    for action, text in zip(legal, texts, strict=True):
+        parsed = game.parse_action(text)
+        if parsed != action or hash(parsed) != hash(action) or str(parsed) != text:
+            raise fail(f"notation does not round-trip: {text!r} parses to {parsed!r}")
+        if everything is not None and text not in everything[1]:
+            raise fail(f"the legal action {text!r} is missing from all_actions()")
+
+
+def _check_refusals(state: State, legal: list[Any], everything: AllActions | None, rng: random.Random,
+                    fail: Any) -> None:
+    before = _snapshot(state)
+    legal_texts = {str(a) for a in legal}
+    pool = everything[0] if everything else []
+    others = [t for t in rng.sample(pool, min(12, len(pool))) if t not in legal_texts][:5]
+    for text in [*GARBAGE, *others]:
+        if text in legal_texts:
+            continue
+        try:
+            state.apply_action(text)
+        except IllegalActionError as exc:
+            if not str(exc):
+                raise fail(f"the refusal of {text!r} does not say why") from None
+        else:
+            raise fail(f"the illegal action {text!r} was accepted")
+        if _snapshot(state) != before:
+            raise fail(f"refusing {text!r} changed the state")
+
+
+def _check_copies(game: Game, state: State, fail: Any) -> None:
+    saved = state.to_json()
+    loaded = game.state_from_json(saved)
+    if loaded.to_json() != saved or _views(loaded) != _views(state):
+        raise fail("a state saved with to_json() does not load back the same")
+    if loaded.undo_barrier() != state.undo_barrier():
+        raise fail("the undo barrier is not saved")
+    copy = state.clone()
+    if copy.to_json() != saved:
+        raise fail("clone() differs from the original")
+    copy.apply_action(copy.legal_actions()[-1])
+    if state.to_json() != saved:
+        raise fail("playing on a clone changed the original")
+
+
+def _check_resample(state: State, rng: random.Random, resamples: int, fail: Any) -> None:
+    saved = state.to_json()
+    public = state.observation(None)
+    for seat in range(state.game.num_players):
+        seen = state.observation(seat)
+        for _ in range(resamples):
+            world = state.resample(seat, rng)
+            if world.observation(seat) != seen:
+                raise fail(f"a world re-dealt for seat {seat} does not show that seat what it saw")
+            if world.observation(None) != public:
+                raise fail(f"a world re-dealt for seat {seat} changes the public view")
+            if world.history() != state.history() or world.current_player() != state.current_player():
+                raise fail(f"a world re-dealt for seat {seat} has another history or mover")
+    if state.to_json() != saved:
+        raise fail("resample() changed the state it was asked about")
+
+
+def _check_barrier(state: State, actor: int, before: int, fail: Any) -> None:
+    n = len(state.history())
+    barrier = state.undo_barrier()
+    if not before <= barrier <= n:
+        raise fail(f"undo_barrier() went from {before} to {barrier} (history {n}): it may only move forward")
+    if state.current_player() != actor and barrier != n:
+        raise fail("the turn passed to another seat but the last decision may still be undone")
+
+
+def every_game_configuration() -> Iterator[tuple[str, dict[str, Any]]]:
+    """(name, config) for every installed game and every valid configuration of it."""
+    from .registry import game_names
+
+    for name in game_names():
+        for config in configurations(name):
+            yield name, config
