@@ -43,6 +43,7 @@ SPREAD = 0.35  # spread of the final count per pending expected fish (square roo
 _GEOMETRY: dict[str, tuple] = {}
 _GETTERS: dict[str, tuple] = {}
 _CHARTS: dict[str, tuple] = {}
+_LINE_CETS: dict[str, tuple] = {}  # per line, the cetaria it crosses
 
 
 def _geometry(board: Any) -> tuple:
@@ -51,6 +52,7 @@ def _geometry(board: Any) -> tuple:
     if geo is None:
         geo = _GEOMETRY[board.name] = _build_geometry(board)
         _GETTERS[board.name] = tuple(itemgetter(*cells) if len(cells) > 1 else None for cells in board.line_cells)
+        _LINE_CETS[board.name] = tuple(tuple(cet for cet, _ in segs) for segs in geo)
     return geo
 
 
@@ -139,7 +141,13 @@ def line_values(state: Any) -> list[tuple | None]:
     still has a tile to play into one of the line's cetaria. Memoised on the line's fish
     and the fill of its cetaria, which sibling positions mostly share.
     """
-    game = state.game
+    slots = state.slots
+    owners = {cet: tuple(sl) for cet, sl in slots.items()}
+    return _lines(state.game, state.cells, slots, owners, range(len(_geometry(state.game.board))), None)
+
+
+def _lines(game: Any, cells: list[int], slots: dict, owners: dict, which: Any, base: list | None) -> list:
+    """``line_values`` for the lines in ``which``; the others are taken from ``base``."""
     board = game.board
     geo = _geometry(board)
     getters = _GETTERS[board.name]
@@ -147,19 +155,22 @@ def line_values(state: Any) -> list[tuple | None]:
     memo = _LINES.setdefault((board.name, rotation), {})
     if len(memo) > 300_000:
         memo.clear()
-    cells = state.cells
-    slots = state.slots
-    owners = {cet: tuple(sl) for cet, sl in slots.items()}
-    out: list[tuple | None] = []
-    for line, segs in enumerate(geo):
-        if not segs:
-            out.append(None)
+    line_cets = _LINE_CETS[board.name]
+    out: list[tuple | None] = [None] * len(geo) if base is None else base[:]
+    for line in which:
+        cets = line_cets[line]
+        if not cets:
             continue
-        key = (line, getters[line](cells), *[owners[cet] for cet, _ in segs])
+        if len(cets) == 1:
+            key = (line, getters[line](cells), owners[cets[0]])
+        elif len(cets) == 2:
+            key = (line, getters[line](cells), owners[cets[0]], owners[cets[1]])
+        else:
+            key = (line, getters[line](cells), *[owners[cet] for cet in cets])
         value = memo.get(key)
         if value is None:
-            value = memo[key] = _line_value(board, segs, cells, slots, rotation)
-        out.append(value)
+            value = memo[key] = _line_value(board, geo[line], cells, slots, rotation)
+        out[line] = value
     return out
 
 
@@ -176,15 +187,17 @@ def _line_value(board: Any, segs: tuple, cells: list[int], slots: dict[int, list
 
 def colour_values(state: Any) -> list[float]:
     """Expected final points of each colour (lines, pool options, bonuses)."""
-    game = state.game
-    board = game.board
-    values = [float(b) for b in state.bonus]
     if state.phase == "over":
+        values = [float(b) for b in state.bonus]
         for _line, colour, _kind, _n, points in state.final:
             values[colour] += points
         return values
-    lines = line_values(state)
-    workers = state.workers
+    return _colour_values(state.game, line_values(state), state.workers, state.pool, state.bonus, state.round)
+
+
+def _colour_values(game: Any, lines: list, workers: list, pools: list, bonus: list, round_: int) -> list[float]:
+    board = game.board
+    values = [float(b) for b in bonus]
     free = []
     for line, w in enumerate(workers):
         entry = lines[line]
@@ -196,14 +209,9 @@ def colour_values(state: Any) -> list[float]:
             c = w[0]
             values[c] += entry[c][1] if w[1] == "D" else entry[c][0]
     # Unplaced workers: a share of the best free lines the colour can still reach.
-    rounds_left = board.rounds - state.round
+    rounds_left = board.rounds - round_
     floor = board.chart[0][0]  # counts up to the chart's first row are penalised
-    pools = state.pool
-    pool_owner = game.pool_owner
-    sharing: dict[int, list[int]] = {}  # worker pool -> colours drawing from it
-    for c in game.seating.turn_colours:
-        sharing.setdefault(pool_owner(c), []).append(c)
-    for owner, colours in sharing.items():
+    for owner, colours in _sharing(game):
         pool = pools[owner]
         n = min(pool[0] + pool[1], rounds_left * len(colours))
         if n <= 0:
@@ -224,22 +232,242 @@ def colour_values(state: Any) -> list[float]:
     return values
 
 
-def evaluate(state: Any, seat: int) -> float:
-    """Seat's expected points less the strongest rival's (exact score difference at the end)."""
-    per_colour = colour_values(state)
-    seating = state.game.seating
-    totals = [sum(per_colour[c] for c in seating.colours_of(s)) for s in range(seating.players)]
-    mine = totals[seat]
-    rivals = [t for s, t in enumerate(totals) if s != seat]
-    return mine - max(rivals)
+_SHARING: dict[int, tuple] = {}
 
 
-def evaluate_all(state: Any) -> list[float]:
-    """``evaluate`` for every seat at once (one pass over the board)."""
-    per_colour = colour_values(state)
-    seating = state.game.seating
-    totals = [sum(per_colour[c] for c in seating.colours_of(s)) for s in range(seating.players)]
+def _sharing(game: Any) -> tuple:
+    """(worker pool, colours drawing from it) pairs, in the order of the first colour's turn."""
+    out = _SHARING.get(id(game))
+    if out is None:
+        sharing: dict[int, list[int]] = {}
+        for c in game.seating.turn_colours:
+            sharing.setdefault(game.pool_owner(c), []).append(c)
+        out = _SHARING[id(game)] = (game, tuple((o, tuple(cs)) for o, cs in sharing.items()))
+    return out[1]
+
+
+def _seat_colours(seating: Any) -> tuple:
+    return tuple(seating.colours_of(s) for s in range(seating.players))
+
+
+_SEATS: dict[Any, tuple] = {}
+
+
+def _margins(per_colour: list[float], seating: Any) -> list[float]:
+    """Every seat's total less its strongest rival's."""
+    seats = _SEATS.get(seating)
+    if seats is None:
+        seats = _SEATS[seating] = _seat_colours(seating)
+    if len(seats) == 4:  # one colour a seat: the best rival is the top colour, or the second for the top one
+        top = max(per_colour)
+        lead = per_colour.index(top)
+        second = max(per_colour[:lead] + per_colour[lead + 1:])
+        return [v - (second if c == lead else top) for c, v in enumerate(per_colour)]
+    totals = [sum(per_colour[c] for c in cs) for cs in seats]
     out = []
     for seat, mine in enumerate(totals):
         out.append(mine - max(t for s, t in enumerate(totals) if s != seat))
     return out
+
+
+def action_colour_values(state: Any, actions: list) -> list[list[float] | None]:
+    """``colour_values`` of the position after each of ``actions`` (legal here), without playing them.
+
+    A tile placement followed by the colour's worker choice changes only the slot's four
+    cells, its owner and the colour's bonus, so only the lines crossing that cetarium are
+    valued again; every worker choice (and the pass) leads to the same next turn but for the
+    worker itself and the pool, so that turn is played once. ``None`` where this shortcut
+    does not hold (the choice ends the game or is not a colour's placement or worker): the
+    caller plays the action on a clone and calls ``colour_values``. The figures are those of
+    ``colour_values`` on the played position, to the last bit (the same sums in the same order).
+    """
+    from ..garum.actions import Worker
+
+    game = state.game
+    phase = state.phase
+    out: list[list[float] | None] = [None] * len(actions)
+    if phase == "place":
+        colour = state.current_colour()
+        board = game.board
+        round_ = state.round
+        if not state._worker_actions(colour) and state.turn + 1 == len(game.seating.turn_colours):
+            # the placement ends the colour's turn and the round
+            if game.seating.ghost is not None or round_ + 1 == board.rounds:
+                return out  # the ghost's placement or the final scoring follow: played out by the caller
+            round_ += 1
+        return _place_values(state, actions, colour, round_, out)
+    if phase == "worker":
+        from ..garum.actions import PASS
+
+        colour = state.current_colour()
+        after = state.clone()
+        after.apply_action(PASS)
+        if after.phase == "over":
+            return out
+        lines = line_values(after)
+        owner = game.pool_owner(colour)
+        for i, action in enumerate(actions):
+            if action is PASS:
+                out[i] = _colour_values(game, lines, after.workers, after.pool, after.bonus, after.round)
+            elif type(action) is Worker:
+                workers = after.workers[:]
+                workers[action.line] = [colour, action.kind]
+                pools = [p[:] for p in after.pool]
+                pools[owner][action.dominus] -= 1
+                out[i] = _colour_values(game, lines, workers, pools, after.bonus, after.round)
+    return out
+
+
+def _place_values(state: Any, actions: list, colour: int, round_: int, out: list) -> list:
+    """Colour values after each placement of ``actions`` whose turn goes on (or ends the round) as it is.
+
+    Only the cetarium's lines change: its four lines that cross the slot get new fish,
+    and all eight a new owner of the slot. The rest is computed once for the position:
+    each colour's workers on unchanged lines, and the gains of free unchanged lines for
+    each worker pool; the sums are then taken in the order ``_colour_values`` takes them.
+    """
+    from ..garum.actions import Place
+    from ..garum.state import placement_bonus
+
+    game = state.game
+    board = game.board
+    size = board.size
+    cells, slots, workers, pools, bonus = state.cells, state.slots, state.workers, state.pool, state.bonus
+    owners = {cet: tuple(sl) for cet, sl in slots.items()}
+    base = _lines(game, cells, slots, owners, range(2 * size), None)
+    floor = board.chart[0][0]
+    rounds_left = board.rounds - round_
+    sharing = _sharing(game)
+    # workers on the board, by colour in line order: (line, 1 for a dominus else 0)
+    occupied: list[list[tuple[int, int]]] = [[], [], [], []]
+    free_lines = []
+    for line, w in enumerate(workers):
+        if base[line] is None:
+            continue
+        if w is None:
+            free_lines.append(line)
+        else:
+            occupied[w[0]].append((line, 1 if w[1] == "D" else 0))
+    species = {letter: i for i, letter in enumerate("BGYR")}
+    memo = _LINES[board.name, game.config["rotation"]]
+    rotation = game.config["rotation"]
+    by_cet: dict[int, tuple] = {}  # cetarium -> (changed lines, colours to recount, fixed gains per pool)
+    by_slot: dict[tuple[int, int], tuple] = {}  # (cetarium, slot) -> (lines, owners, slots) with the slot filled
+    for i, action in enumerate(actions):
+        if type(action) is not Place:
+            continue
+        cet, slot = action.cetarium, action.slot
+        fixed = by_cet.get(cet)
+        if fixed is None:
+            changed = set(board.lines[cet])
+            recount = [c for c in range(4) if c == colour or any(line in changed for line, _ in occupied[c])]
+            values = [float(b) for b in bonus]
+            for c in range(4):
+                for line, k in occupied[c]:
+                    values[c] += base[line][c][k]
+            pool_parts = []
+            for owner, colours in sharing:
+                pool = pools[owner]
+                n = min(pool[0] + pool[1], rounds_left * len(colours))
+                if n <= 0:
+                    continue
+                gains = [g for g in (_gain(base[line], colours, floor) for line in free_lines if line not in changed)
+                         if g > 0]
+                pool_parts.append((colours, n, pool[1] > 0, gains))
+            fixed = by_cet[cet] = ([line for line in free_lines if line in changed], recount, values, pool_parts)
+        changed_free, recount, fixed_values, pool_parts = fixed
+        filled = by_slot.get((cet, slot))
+        if filled is None:
+            filled = by_slot[cet, slot] = _fill_slot(game, state, owners, base, cet, slot, colour, changed_free,
+                                                     pool_parts, floor)
+        lines, touched, slot_gains = filled
+        child = cells[:]
+        for cell, letter in zip(board.slot_cells[cet, slot], action.fish, strict=True):
+            child[cell] = species[letter]
+        lines = lines[:]
+        for line, getter, own, segs, child_slots in touched:
+            key = (line, getter(child), *own)
+            value = memo.get(key)
+            if value is None:
+                value = memo[key] = _line_value(board, segs, child, child_slots, rotation)
+            lines[line] = value
+        values = fixed_values[:]
+        for c in recount:
+            v = float(bonus[c] + placement_bonus(game, action, colour)) if c == colour else float(bonus[c])
+            for line, k in occupied[c]:
+                v += lines[line][c][k]
+            values[c] = v
+        for (colours, n, dominus, _), (gains, free_touched) in zip(pool_parts, slot_gains, strict=True):
+            if len(colours) == 1:
+                c = colours[0]
+                more = [e[c][0] for e in [lines[line] for line in free_touched] if e[c][2] and e[c][3] > floor]
+            else:
+                more = [_gain(lines[line], colours, floor) for line in free_touched]
+            more = [g for g in more if g > 0]
+            if not gains and not more:
+                continue
+            best = gains + more
+            best.sort(reverse=True)
+            best = best[:n]
+            if dominus:
+                best[0] *= 2
+            values[colours[0]] += OPTION * sum(best)
+        out[i] = values
+    return out
+
+
+def _fill_slot(game: Any, state: Any, owners: dict, base: list, cet: int, slot: int, colour: int,
+               changed_free: list, pool_parts: list, floor: int) -> tuple:
+    """What every placement into one slot shares: the cetarium's lines that miss the slot (their
+    fish are unchanged, only the slot's owner is new), with their gains for each worker pool,
+    and how to value the four lines that cross the slot."""
+    board = game.board
+    size = board.size
+    first = board.slot_cells[cet, slot][0]  # the slot's top-left cell
+    touching = {first // size, first // size + 1, size + first % size, size + first % size + 1}
+    filled = state.slots[cet][:]
+    filled[slot - 1] = colour
+    child_slots = dict(state.slots)
+    child_slots[cet] = filled
+    child_owners = dict(owners)
+    child_owners[cet] = tuple(filled)
+    rest = [line for line in board.lines[cet] if line not in touching]
+    lines = _lines(game, state.cells, child_slots, child_owners, rest, base)
+    geo = _geometry(board)
+    getters = _GETTERS[board.name]
+    touched = [(line, getters[line], tuple(child_owners[c] for c in _LINE_CETS[board.name][line]), geo[line],
+                child_slots) for line in board.lines[cet] if line in touching and geo[line]]
+    slot_gains = []
+    for colours, _n, _dominus, gains in pool_parts:
+        more = [g for g in (_gain(lines[line], colours, floor) for line in changed_free if line not in touching)
+                if g > 0]
+        slot_gains.append((gains + more, [line for line in changed_free if line in touching]))
+    return lines, touched, slot_gains
+
+
+def _gain(entry: tuple, colours: tuple, floor: int) -> float:
+    """What a free line promises a worker pool drawing for ``colours`` (0 if nothing)."""
+    if len(colours) == 1:
+        c = colours[0]
+        e = entry[c]
+        return e[0] if e[2] and e[3] > floor else 0.0
+    return max(entry[c][0] if entry[c][2] and entry[c][3] > floor else 0.0 for c in colours)
+
+
+def evaluate(state: Any, seat: int) -> float:
+    """Seat's expected points less the strongest rival's (exact score difference at the end)."""
+    return _margins(colour_values(state), state.game.seating)[seat]
+
+
+def evaluate_all(state: Any) -> list[float]:
+    """``evaluate`` for every seat at once (one pass over the board)."""
+    return _margins(colour_values(state), state.game.seating)
+
+
+def evaluate_actions(state: Any, actions: list) -> list[list[float] | None]:
+    """``evaluate_all`` of the position after each action, where it can be had without playing it.
+
+    ``None`` for an action the caller must play on a clone (see ``action_colour_values``).
+    """
+    seating = state.game.seating
+    return [None if v is None else _margins(v, seating) for v in action_colour_values(state, actions)]

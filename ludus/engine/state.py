@@ -35,6 +35,19 @@ class State(ABC):
         self._legal: list[Action] | None = None
         self._barrier = 0  # history length before which nothing may be taken back
 
+    @property
+    def rng(self) -> random.Random:
+        """The state's own random stream (a clone shares it until one of the two first draws)."""
+        if self._rng_shared:
+            own = random.Random(0)  # seeded at once: Random() would read the OS entropy pool
+            own.setstate(self._rng.getstate())
+            self._rng, self._rng_shared = own, False
+        return self._rng
+
+    @rng.setter
+    def rng(self, value: random.Random) -> None:
+        self._rng, self._rng_shared = value, False
+
     # -- the turn ---------------------------------------------------------------
     @abstractmethod
     def current_player(self) -> int:
@@ -161,8 +174,8 @@ class State(ABC):
         other = object.__new__(type(self))
         other.game = self.game
         other.seed = self.seed
-        other.rng = random.Random(0)  # seeded at once: Random() would read the OS entropy pool
-        other.rng.setstate(self.rng.getstate())
+        other._rng = self._rng  # copied on first use by either (``rng``): most clones never draw
+        other._rng_shared = self._rng_shared = True
         other._history = list(self._history)
         other._actors = list(self._actors)
         other._legal = self._legal

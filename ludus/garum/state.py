@@ -27,6 +27,21 @@ HOLE = -2
 PHASES = ("choose", "place", "worker", "ghost", "over")
 
 
+def placement_bonus(game: GarumGame, action: Place, colour: int) -> int:
+    """Bonus points ``colour`` gains by ``action`` (jokers, and species on their own bonus cells)."""
+    board = game.board
+    gained = 0
+    for cell, letter in zip(board.slot_cells[action.cetarium, action.slot], action.fish, strict=True):
+        kind = board.bonus_cells.get(cell)
+        if kind is None:
+            continue
+        if kind == JOKER:
+            gained += board.joker_bonus
+        elif SPECIES.index(letter) == kind and (game.config["species_bonus"] == "any" or kind == colour):
+            gained += board.species_bonus
+    return gained
+
+
 class GarumState(State):
     game: GarumGame
 
@@ -182,19 +197,10 @@ class GarumState(State):
             hand = self.hands[colour]
             tile = next(t for t in hand if action.fish in game.orientations(colour, t))
             hand.remove(tile)
-        board = game.board
-        cells = board.slot_cells[action.cetarium, action.slot]
-        gained = 0
+        cells = game.board.slot_cells[action.cetarium, action.slot]
         for cell, letter in zip(cells, action.fish, strict=True):
-            fish = SPECIES.index(letter)
-            self.cells[cell] = fish
-            kind = board.bonus_cells.get(cell)
-            if kind is None:
-                continue
-            if kind == JOKER:
-                gained += board.joker_bonus
-            elif fish == kind and (game.config["species_bonus"] == "any" or kind == colour):
-                gained += board.species_bonus
+            self.cells[cell] = SPECIES.index(letter)
+        gained = placement_bonus(game, action, colour)
         if self.phase != "ghost":
             self.bonus[colour] += gained  # the ghost scores nothing (ruling 9)
         self.slots[action.cetarium][action.slot - 1] = colour

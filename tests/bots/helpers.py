@@ -36,3 +36,37 @@ def play_out(state: ludus.State, bots: list) -> ludus.State:
         assert action in legal, f"{action} is not among the legal actions {[str(a) for a in legal]}"
         state.apply_action(action)
     return state
+
+
+class ReferenceGreedy:
+    """The greedy bot as it was before its shortcuts: every legal action played on a clone and valued.
+
+    The yardstick of ``test_fast_greedy``: the fast bot must choose exactly as this one does.
+    """
+
+    def __init__(self, seed: int | None = None, noise: float = 0.0) -> None:
+        self.rng = random.Random(seed)
+        self.noise = float(noise)
+
+    def step(self, state: ludus.State) -> ludus.Action:
+        from ludus.bots.greedy import heuristic
+
+        legal = state.legal_actions()
+        seat = state.current_player()
+        world = state.resample(seat, self.rng)
+        if len(legal) == 1:
+            return legal[0]
+        evaluate = heuristic(state.game.name)
+        best: list = []
+        best_value = float("-inf")
+        for action in legal:
+            child = world.clone()
+            child.apply_action(action)
+            value = evaluate(child, seat)
+            if self.noise:
+                value += self.rng.uniform(0, self.noise)
+            if value > best_value + 1e-9:
+                best, best_value = [action], value
+            elif value > best_value - 1e-9:
+                best.append(action)
+        return best[0] if len(best) == 1 else self.rng.choice(best)

@@ -1,0 +1,58 @@
+"""The fast paths of the greedy bot choose exactly as the plain one-clone-per-action greedy does."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import ludus
+from ludus.bots import heuristics_garum
+from ludus.bots.greedy import GreedyBot
+
+from .helpers import GARUM_CONFIGS, ReferenceGreedy, config_id
+
+
+def _positions(game_name: str, options: dict, count: int, seed: int) -> list[ludus.State]:
+    """Positions along games where seats alternate greedy and random moves (varied, yet realistic)."""
+    game = ludus.load_game(game_name, **options)
+    rng = random.Random(seed)
+    out = []
+    while len(out) < count:
+        state = game.new_initial_state(seed=rng.getrandbits(32))
+        bot = GreedyBot(seed=rng.getrandbits(16))
+        while not state.is_terminal() and len(out) < count:
+            legal = state.legal_actions()
+            if len(legal) > 1 and rng.random() < 0.3:
+                out.append(state.clone())
+            state.apply_action(bot.step(state) if rng.random() < 0.5 else rng.choice(legal))
+    return out
+
+
+@pytest.mark.parametrize("config", GARUM_CONFIGS[::2], ids=config_id)
+def test_garum_action_values_equal_the_played_positions_values(config: dict) -> None:
+    """``evaluate_actions`` gives, to the last bit, ``evaluate_all`` of each action's played result."""
+    checked = 0
+    for state in _positions("garum", config, 12, seed=len(config_id(config))):
+        legal = state.legal_actions()
+        for action, values in zip(legal, heuristics_garum.evaluate_actions(state, legal), strict=True):
+            if values is None:
+                continue
+            child = state.clone()
+            child.apply_action(action)
+            assert values == heuristics_garum.evaluate_all(child), str(action)
+            checked += 1
+    assert checked > 0
+
+
+@pytest.mark.parametrize("config", GARUM_CONFIGS, ids=config_id)
+def test_fast_greedy_chooses_as_the_reference_greedy_in_garum(config: dict) -> None:
+    for i, state in enumerate(_positions("garum", config, 15, seed=3)):
+        for noise in (0.0, 2.0):
+            assert GreedyBot(seed=i, noise=noise).step(state) == ReferenceGreedy(seed=i, noise=noise).step(state)
+
+
+@pytest.mark.parametrize("players", [1, 2, 3, 4])
+def test_fast_greedy_chooses_as_the_reference_greedy_in_celtae(players: int) -> None:
+    for i, state in enumerate(_positions("celtae", {"players": players}, 8, seed=players)):
+        assert GreedyBot(seed=i).step(state) == ReferenceGreedy(seed=i).step(state)
