@@ -12,28 +12,40 @@ import importlib
 import random
 from collections.abc import Callable
 from functools import cache
+from typing import Any
 
 from ..engine import Action, State
 
 Evaluator = Callable[[State, int], float]
 
 
+def score_margin(state: State, seat: int) -> float:
+    """The heuristic of a game that brings none: the seat's points minus the best rival's."""
+    scores = state.scores()
+    rivals = [x for s, x in enumerate(scores) if s != seat]
+    return float(scores[seat] - (max(rivals) if rivals else 0))
+
+
+@cache
+def _module(game_name: str) -> Any:
+    """``ludus.bots.heuristics_<game_name>``, or None for a game without one."""
+    try:
+        return importlib.import_module(f"ludus.bots.heuristics_{game_name}")
+    except ImportError:
+        return None
+
+
 @cache
 def heuristic(game_name: str) -> Evaluator:
-    """The ``evaluate`` function of ``ludus.bots.heuristics_<game_name>``."""
-    try:
-        module = importlib.import_module(f"ludus.bots.heuristics_{game_name}")
-    except ImportError:
-        raise ValueError(f"no heuristic for {game_name!r}: ludus/bots/heuristics_{game_name}.py is missing") from None
-    return module.evaluate
+    """The game's ``evaluate(state, seat)``; games without a heuristic are rated by score margin."""
+    module = _module(game_name)
+    return score_margin if module is None else module.evaluate
 
 
 @cache
 def heuristic_all(game_name: str) -> Callable[[State], list[float]] | None:
     """The optional ``evaluate_all(state) -> [value per seat]`` of the game's heuristic module."""
-    heuristic(game_name)
-    module = importlib.import_module(f"ludus.bots.heuristics_{game_name}")
-    return getattr(module, "evaluate_all", None)
+    return getattr(_module(game_name), "evaluate_all", None)
 
 
 @cache
@@ -44,19 +56,13 @@ def heuristic_actions(game_name: str) -> Callable[[State, list], list] | None:
     clone; ``None`` entries are actions the caller plays out itself. Its figures must equal
     ``evaluate_all`` on the played positions exactly, so that bots choose as they would without it.
     """
-    heuristic(game_name)
-    module = importlib.import_module(f"ludus.bots.heuristics_{game_name}")
-    return getattr(module, "evaluate_actions", None)
+    return getattr(_module(game_name), "evaluate_actions", None)
 
 
 @cache
 def heuristic_expansion_players(game_name: str) -> tuple[int, ...]:
     """Player counts for which ISMCTS grows its tree by the heuristic (``HEURISTIC_EXPANSION_PLAYERS``)."""
-    try:
-        module = importlib.import_module(f"ludus.bots.heuristics_{game_name}")
-    except ImportError:
-        return ()
-    return tuple(getattr(module, "HEURISTIC_EXPANSION_PLAYERS", ()))
+    return tuple(getattr(_module(game_name), "HEURISTIC_EXPANSION_PLAYERS", ()))
 
 
 class GreedyBot:

@@ -1,0 +1,87 @@
+"""A game outside ludus (examples/pig), installed as its own package with its entry point, is
+found and played by every part of ludus without any change in ludus."""
+
+from __future__ import annotations
+
+import os
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import ludus
+from ludus.bots import make, parse_spec
+from ludus.engine import registry
+from ludus.engine.conformance import check_game, configurations
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def pig(tmp_path_factory):
+    """``pip install`` the example into a folder of its own, then put that folder on the path."""
+    target = tmp_path_factory.mktemp("site")
+    subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps",
+                    "--target", str(target), str(ROOT / "examples" / "pig")], check=True)
+    sys.path.insert(0, str(target))
+    registry.refresh()
+    yield target
+    sys.path.remove(str(target))
+    for name in [m for m in sys.modules if m.startswith("ludus_pig")]:
+        del sys.modules[name]
+    registry.refresh()
+
+
+def test_an_installed_plugin_is_listed_beside_ludus_own_games(pig):
+    assert ludus.game_names()[:2] == ["garum", "celtae"]
+    assert "pig" in ludus.game_names()
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_the_plugin_passes_the_conformance_kit(pig, players):
+    assert {"players": players, "target": 30} in configurations("pig")
+    assert check_game("pig", {"players": players, "target": 20}, games=3) > 0
+
+
+@pytest.mark.parametrize("bot", ["random", "greedy", "ismcts:iterations=30"])
+def test_every_bot_plays_the_plugin_to_the_end(pig, bot):
+    name, params = parse_spec(bot)
+    bots = [make(name, seed=s, **params) for s in range(2)]
+    state = ludus.load_game("pig", players=2, target=20).new_initial_state(seed=3)
+    while not state.is_terminal():
+        state.apply_action(bots[state.current_player()].step(state))
+    assert max(state.scores()) >= 20
+
+
+def test_the_cli_simulates_the_plugin(pig, tmp_path):
+    env = {**os.environ, "PYTHONPATH": f"{pig}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"}
+    out = subprocess.run([sys.executable, "-m", "ludus.cli", "simulate", "pig", "--games", "3", "--jobs", "1"],
+                         capture_output=True, text=True, env=env, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert "pig" in out.stdout
+
+
+def test_the_server_hosts_the_plugin(pig, tmp_path):
+    from fastapi.testclient import TestClient
+
+    from ludus.server import create_app
+
+    with TestClient(create_app(f"sqlite:///{tmp_path}/ludus.db", bot_seconds=0.05)) as client:
+        r = client.post("/api/games", json={"game": "pig", "seats": ["human", "human"]})
+        assert r.status_code == 201, r.text
+        gid = r.json()["id"]
+        tokens = {s["seat"]: s["token"] for s in r.json()["seats"]}
+        rng = random.Random(1)
+        for _ in range(2000):
+            view = client.get(f"/api/games/{gid}").json()
+            if view["terminal"]:
+                break
+            auth = {"Authorization": f"Bearer {tokens[view['current_player']]}"}
+            mine = client.get(f"/api/games/{gid}", headers=auth).json()
+            r = client.post(f"/api/games/{gid}/actions", headers=auth,
+                            json={"action": rng.choice(mine["legal_actions"]), "version": mine["version"]})
+            assert r.status_code == 200, r.text
+        assert client.get(f"/api/games/{gid}").json()["terminal"]
+        assert client.get(f"/api/games/{gid}/record").json()["game"] == "pig"
