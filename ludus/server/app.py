@@ -17,7 +17,7 @@ from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Annotated, Any, TypeVar
 
-from fastapi import Depends, FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi import Depends, FastAPI, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
@@ -31,6 +31,7 @@ from . import schemas
 from .automation import Automation
 from .errors import Busy, ServerError, Unauthorized, is_busy
 from .hub import Hub, PgListener, Subscriber
+from .limits import BodyTimeout, ClientLimits, ServerLimits
 from .seatbots import DEFAULT_SECONDS
 from .service import GameService
 from .storage import NOTIFY_CHANNEL, Store
@@ -93,7 +94,7 @@ async def _token(request: Request,
 
 Token = Annotated[str | None, Depends(_token)]
 
-ERRORS = {code: {"model": schemas.ErrorBody} for code in (400, 401, 403, 404, 409, 413, 422, 503)}
+ERRORS = {code: {"model": schemas.ErrorBody} for code in (400, 401, 403, 404, 408, 409, 413, 422, 429, 503)}
 
 
 class BodyLimit:
@@ -248,13 +249,15 @@ def _validation_message(exc: RequestValidationError | ValidationError) -> tuple[
     return 422, "; ".join(parts) or "invalid request"
 
 
-def create_app(database_url: str | None = None, *, bot_seconds: float = DEFAULT_SECONDS) -> FastAPI:
+def create_app(database_url: str | None = None, *, bot_seconds: float = DEFAULT_SECONDS,
+               limits: ServerLimits | None = None) -> FastAPI:
     """The server app over the database at ``database_url`` (default ``LUDUS_DATABASE_URL`` or ./ludus.db).
 
     The schema is migrated when the app starts (its lifespan), not when it is created.
     """
     store = Store(database_url)
-    service = GameService(store, bot_seconds=bot_seconds)
+    limits = limits or ServerLimits.from_env()  # ludus.server.limits: caps, rates, expiry
+    service = GameService(store, bot_seconds=bot_seconds, limits=limits)
     hub = Hub()
     automation = Automation(service)
     service.listeners = [hub.publish, automation.on_change]
@@ -320,6 +323,8 @@ def create_app(database_url: str | None = None, *, bot_seconds: float = DEFAULT_
     app.add_middleware(SlowRequestLog)
     app.add_middleware(ErrorIds)
     app.add_middleware(SecurityHeaders)
+    app.add_middleware(ClientLimits, limits=limits)
+    app.add_middleware(BodyTimeout, seconds=limits.body_seconds)
     _mount_docs(app)
 
     async def run(fn: Callable[..., T], *args: Any) -> T:
@@ -328,6 +333,8 @@ def create_app(database_url: str | None = None, *, bot_seconds: float = DEFAULT_
     @app.exception_handler(ServerError)
     async def _server_error(request: Request, exc: ServerError) -> JSONResponse:
         headers = {"WWW-Authenticate": "Bearer"} if exc.status == 401 else None
+        if getattr(exc, "retry_after", None) is not None:
+            headers = {"Retry-After": str(exc.retry_after)}
         return JSONResponse({"detail": exc.detail}, status_code=exc.status, headers=headers)
 
     for busy in _busy_errors():
@@ -344,9 +351,11 @@ def create_app(database_url: str | None = None, *, bot_seconds: float = DEFAULT_
         created = await run(service.create, body.game, body.options, body.seats, body.claim)
         return JSONResponse(created, status_code=201)
 
-    @app.get("/api/games", response_model=list[schemas.OpenGame], summary="Games with a free human seat")
-    async def open_games() -> JSONResponse:
-        return JSONResponse(await run(service.open_games))
+    @app.get("/api/games", response_model=list[schemas.OpenGame], responses=ERRORS,
+             summary="Joinable games (a free human seat, still playing), newest first, a page at a time")
+    async def open_games(limit: int = Query(limits.lobby_page, ge=1, le=limits.lobby_page),
+                         offset: int = Query(0, ge=0, le=1_000_000)) -> JSONResponse:
+        return JSONResponse(await run(service.open_games, limit, offset))
 
     @app.post("/api/games/{game_id}/join", response_model=schemas.Joined, responses=ERRORS,
               summary="Take the first free human seat")

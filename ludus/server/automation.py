@@ -1,33 +1,133 @@
 """Bots and turn timers: moves nobody sends, made in the background without blocking requests.
 
-A bot thinks in a small thread pool of its own, on a private copy of the state, within its
-time budget (past it, a random legal action is played instead). Its move is committed only
-if the game is still at the version it thought about, so bots in several processes, or a
-human answering just as the timer ran out, never make two moves for one turn.
+Bots think on a private copy of the state in a bounded set of worker threads shared by all
+games (``BotScheduler``), fairly: a game has at most one bot turn waiting or thinking, waiting
+turns are served in the order their games asked (a game that just moved goes to the back),
+and one worker is kept for quick bots, so a game of slow bots never holds up a game of quick
+ones behind it. A bot's budget counts from when it starts thinking; if it overruns that by
+far, a random legal action is played instead. A move is committed only if the game is still
+at the version the bot thought about, so bots in several processes, or a human answering
+just as the timer ran out, never make two moves for one turn.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
+from collections import deque
+from concurrent.futures import Future
+from dataclasses import dataclass, field
+from typing import Any
 
 from .errors import ServerError
-from .seatbots import fallback_action, seat_bot
+from .limits import ServerLimits
+from .seatbots import fallback_action
 from .service import BotJob, GameService, Runtime, TurnClock
 
 log = logging.getLogger("ludus.server")
 
+QUICK_SECONDS = 1.0  # a bot with at most this budget a move may use the worker kept for quick bots
+EXPIRY_CHECK_SECONDS = 3600.0
+
+
+def overrun_seconds(budget: float) -> float:
+    """How long after it started a bot may think before a random move is played for it."""
+    return budget * 2 + 1
+
+
+@dataclass(eq=False)
+class BotTask:
+    """One bot turn in the scheduler: ``started`` gets the time it began, ``done`` its action."""
+
+    job: BotJob
+    started: Future = field(default_factory=Future)
+    done: Future = field(default_factory=Future)
+
+    @property
+    def slow(self) -> bool:
+        return self.job.seconds > QUICK_SECONDS
+
+
+class BotScheduler:
+    """``workers`` threads that run bot turns in the order games asked, one worker kept for quick bots."""
+
+    def __init__(self, workers: int) -> None:
+        self.workers = max(1, workers)
+        self.slow_cap = max(1, self.workers - 1)
+        self._waiting: deque[BotTask] = deque()
+        self._slow_busy = 0
+        self._cond = threading.Condition()
+        self._threads: list[threading.Thread] = []
+        self._closed = False
+
+    def submit(self, job: BotJob) -> BotTask:
+        task = BotTask(job)
+        with self._cond:
+            if self._closed:
+                raise RuntimeError("the bot scheduler is closed")
+            self._waiting.append(task)
+            if len(self._threads) < self.workers:
+                thread = threading.Thread(target=self._work, name=f"ludus-bot-{len(self._threads)}", daemon=True)
+                self._threads.append(thread)
+                thread.start()
+            self._cond.notify()
+        return task
+
+    def waiting(self) -> int:
+        with self._cond:
+            return len(self._waiting)
+
+    def _next(self) -> BotTask | None:
+        """The first waiting task a free worker may take (caller holds the condition)."""
+        for i, task in enumerate(self._waiting):
+            if not task.slow or self._slow_busy < self.slow_cap:
+                del self._waiting[i]
+                if task.slow:
+                    self._slow_busy += 1
+                return task
+        return None
+
+    def _work(self) -> None:
+        while True:
+            with self._cond:
+                while (task := self._next()) is None:
+                    if self._closed:
+                        return
+                    self._cond.wait()
+            try:
+                if task.started.set_running_or_notify_cancel() and task.done.set_running_or_notify_cancel():
+                    task.started.set_result(time.monotonic())
+                    try:
+                        task.done.set_result(task.job.bot.step(task.job.state))
+                    except BaseException as exc:
+                        task.done.set_exception(exc)
+            finally:
+                with self._cond:
+                    if task.slow:
+                        self._slow_busy -= 1
+                    self._cond.notify_all()
+
+    def close(self) -> None:
+        with self._cond:
+            self._closed = True
+            for task in self._waiting:
+                task.started.cancel()
+            self._waiting.clear()
+            self._cond.notify_all()
+
 
 class Automation:
-    def __init__(self, service: GameService, bot_threads: int = 2) -> None:
+    def __init__(self, service: GameService, limits: ServerLimits | None = None) -> None:
         self.service = service
-        self.pool = ThreadPoolExecutor(bot_threads, thread_name_prefix="ludus-bot")
+        self.limits = limits or service.limits
+        self.scheduler = BotScheduler(self.limits.bot_workers)
         self.loop: asyncio.AbstractEventLoop | None = None
         self._running: dict[str, asyncio.Task] = {}
         self._again: set[str] = set()
         self._timers: dict[str, tuple[int, asyncio.Task]] = {}
+        self._sweeper: asyncio.Task | None = None
         self._closing = False
 
     def kick(self, game_id: str) -> None:
@@ -46,7 +146,7 @@ class Automation:
     def on_change(self, rt: Runtime) -> None:
         """Service listener (under the game's lock): kick only games where something may be due."""
         state = rt.state
-        if state.is_terminal():
+        if state.is_terminal() or rt.abandoned:
             return
         if rt.seats[state.current_player()].bot is not None or rt.idle_seat is not None \
                 or rt.row.turn_seconds is not None:
@@ -73,12 +173,13 @@ class Automation:
         finally:
             self._running.pop(game_id, None)
 
-    async def _think(self, job: BotJob):
-        loop = asyncio.get_running_loop()
-        future = loop.run_in_executor(self.pool, job.bot.step, job.state)
+    async def _think(self, job: BotJob) -> Any:
+        """The bot's action, waited for from when it starts thinking (not from when it was queued)."""
+        task = self.scheduler.submit(job)
+        await asyncio.wrap_future(task.started)
         try:
-            _name, seconds = seat_bot(job.bot_name, self.service.bot_seconds)
-            return await asyncio.wait_for(future, timeout=seconds * 2 + 1)
+            done = asyncio.shield(asyncio.wrap_future(task.done))  # a worker still holds it if we give up
+            return await asyncio.wait_for(done, timeout=overrun_seconds(job.seconds))
         except TimeoutError:
             log.warning("bot %s overran its budget in game %s; playing a random move", job.bot_name, job.game_id)
             return fallback_action(job.state)
@@ -105,18 +206,33 @@ class Automation:
                 del self._timers[clock.game_id]
 
     async def resume_all(self) -> None:
-        """After a start or restart: every unfinished game's bots and timers carry on.
+        """After a start or restart: idle games expire, and games with bots or timers carry on.
 
         A turn timer runs out at the stored deadline, so a turn whose time ran out while the
-        server was down is played by a stand-in bot at once.
+        server was down is played by a stand-in bot at once. Games with neither are loaded
+        when first asked for.
         """
-        for game_id in await asyncio.to_thread(self.service.playing_ids):
+        await asyncio.to_thread(self.service.expire_idle)
+        for game_id in await asyncio.to_thread(self.service.resumable_ids):
             self.kick(game_id)
+        self._sweeper = asyncio.get_running_loop().create_task(self._sweep())
+
+    async def _sweep(self) -> None:
+        """Mark idle games abandoned now and then (the first check is at start-up)."""
+        every = min(EXPIRY_CHECK_SECONDS, self.limits.expire_days * 86400 / 10)
+        while not self._closing:
+            await asyncio.sleep(every)
+            try:
+                await asyncio.to_thread(self.service.expire_idle)
+            except Exception:
+                log.exception("expiring idle games failed")
 
     async def close(self) -> None:
         self._closing = True
         tasks = [*self._running.values(), *(t for _, t in self._timers.values())]
+        if self._sweeper is not None:
+            tasks.append(self._sweeper)
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
-        self.pool.shutdown(wait=False, cancel_futures=True)
+        self.scheduler.close()

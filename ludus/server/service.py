@@ -15,6 +15,7 @@ import random
 import re
 import secrets
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -24,7 +25,8 @@ import ludus
 from ludus.engine import IllegalActionError, OptionError, State
 
 from .errors import Conflict, Forbidden, NotFound, Unauthorized, Unprocessable
-from .seatbots import DEFAULT_SECONDS, bot_names, canonical_kind, make_seat_bot, standin_name
+from .limits import ServerLimits, TooManyRequests
+from .seatbots import DEFAULT_SECONDS, bot_names, canonical_kind, make_seat_bot, seat_bot, standin_name
 from .security import hash_token, new_game_id, new_token, token_matches
 from .storage import GameRow, SeatRow, Store
 from .views import seat_view, turn_deadline
@@ -52,6 +54,11 @@ class Runtime:
     idle_seat: int | None = None  # a human seat whose turn timer ran out: a bot plays its turn
     bots: dict[tuple[int, str], Any] = field(default_factory=dict)
     published: tuple[int, int] = (-1, -1)
+    timeouts: dict[int, str] = field(default_factory=dict)  # ply -> stand-in that played it (turn timer)
+
+    @property
+    def abandoned(self) -> bool:
+        return self.row is not None and self.row.status == "abandoned"
 
     def public_options(self) -> dict[str, Any]:
         options = dict(self.row.config)
@@ -74,6 +81,8 @@ class BotJob:
     state: State
     bot: Any
     bot_name: str
+    seconds: float = DEFAULT_SECONDS  # its time budget for this move (capped by the server)
+    timed_out: bool = False  # a stand-in playing the turn of a seat whose turn timer ran out
 
 
 @dataclass
@@ -91,9 +100,11 @@ class TurnClock:
 
 
 class GameService:
-    def __init__(self, store: Store, bot_seconds: float = DEFAULT_SECONDS) -> None:
+    def __init__(self, store: Store, bot_seconds: float = DEFAULT_SECONDS,
+                 limits: ServerLimits | None = None) -> None:
         self.store = store
-        self.bot_seconds = bot_seconds
+        self.limits = limits or ServerLimits()
+        self.bot_seconds = min(bot_seconds, self.limits.bot_max_seconds)
         self.instance = secrets.token_hex(6)
         self._runtimes: OrderedDict[str, Runtime] = OrderedDict()
         self._registry_lock = threading.Lock()
@@ -145,6 +156,8 @@ class GameService:
             rt.state = state
             rt.owners = rt.owners + [seat for seat, _ in added]
             rt.version = row.version
+            if row.turn_seconds is not None:
+                rt.timeouts = self.store.timed_out_plies(conn, rt.id)
         if rt.state is None or rt.version != row.version:
             stored = self.store.actions(conn, rt.id)
             texts = [a for _, a in stored]
@@ -159,6 +172,7 @@ class GameService:
             rt.state = state
             rt.owners = [seat for seat, _ in stored]
             rt.version = row.version
+            rt.timeouts = self.store.timed_out_plies(conn, rt.id) if row.turn_seconds is not None else {}
         rt.row = row
 
     def _read(self, game_id: str) -> Runtime:
@@ -194,10 +208,15 @@ class GameService:
             raise Forbidden(f"seat {seat} left this game; {rt.seats[seat].left_to} plays it now")
         if rt.state.is_terminal():
             raise Forbidden("the game is over")
+        self._not_abandoned(rt)
         current = rt.state.current_player()
         if current != seat:
             raise Forbidden(f"it is not seat {seat}'s turn: seat {current} is to move")
         return seat
+
+    def _not_abandoned(self, rt: Runtime) -> None:
+        if rt.abandoned:
+            raise Forbidden(f"this game was abandoned: nobody moved in it for {self.limits.expire_days:g} days")
 
     # -- creating and joining -------------------------------------------------------------
     def create(self, game: str, options: dict[str, Any], seat_kinds: list[str],
@@ -211,6 +230,8 @@ class GameService:
             or not 0 < turn_seconds <= MAX_TURN_SECONDS  # range first: 10**400 is no float
         ):
             raise Unprocessable(f"turn_seconds must be a number of seconds in (0, {MAX_TURN_SECONDS}]")
+        if turn_seconds is not None and turn_seconds < self.limits.min_turn_seconds:
+            raise Unprocessable(f"turn_seconds must be at least {self.limits.min_turn_seconds:g} on this server")
         seat_kinds = list(seat_kinds)
         for i, kind in enumerate(seat_kinds):
             try:
@@ -238,6 +259,12 @@ class GameService:
         for i in claim:
             if i not in humans:
                 raise Unprocessable(f"claim: seat {i} is not a human seat")
+        if any(kind != "human" for kind in seat_kinds):
+            with self.store.read() as conn:
+                playing = self.store.count_bot_games(conn)
+            if playing >= self.limits.max_bot_games:
+                raise TooManyRequests(f"this server already runs {playing} unfinished games with bots (its "
+                                      f"limit): try again later, or play with human seats", retry_after=60)
         tokens = {i: new_token() for i in claim}
         seed = secrets.randbits(63)
         state = loaded.new_initial_state(seed=seed)
@@ -271,6 +298,8 @@ class GameService:
                 self._sync(rt, conn, row)
                 if rt.state.is_terminal():
                     raise Conflict("the game is over")
+                if rt.abandoned:
+                    raise Conflict("this game was abandoned")
                 free = [s for s in rt.seats if s.free]
                 if not free:
                     raise Conflict("no free seat in this game")
@@ -290,9 +319,13 @@ class GameService:
             self._sync(rt, conn, self.store.game(conn, rt.id))
         self._changed(rt)
 
-    def open_games(self) -> list[dict[str, Any]]:
+    def open_games(self, limit: int | None = None, offset: int = 0) -> list[dict[str, Any]]:
+        """One page of joinable games, newest first (idle ones about to expire are left out)."""
+        limit = self.limits.lobby_page if limit is None else limit
+        if not 1 <= limit <= self.limits.lobby_page or not 0 <= offset <= 1_000_000:
+            raise Unprocessable(f"limit must be from 1 to {self.limits.lobby_page}, offset from 0 to 1000000")
         with self.store.read() as conn:
-            found = self.store.open_games(conn)
+            found = self.store.open_games(conn, limit, offset, idle_since=time.time() - self._expiry_seconds())
         out = []
         for row, seat_rows in found:
             options = dict(row.config)
@@ -325,7 +358,7 @@ class GameService:
     def record(self, game_id: str) -> dict[str, Any]:
         rt = self._read(game_id)
         with rt.lock:
-            if not rt.state.is_terminal():
+            if not rt.state.is_terminal() and not rt.abandoned:
                 raise Forbidden("the record (with its seed) is shown only once the game is over")
             return rt.record()
 
@@ -333,11 +366,13 @@ class GameService:
     def _payload(self, game_id: str, version: int, meta: int) -> str:
         return f"{game_id} {version} {meta} {self.instance}"
 
-    def _commit_state(self, rt: Runtime, conn: Any, row: GameRow, seat: int, new: State) -> float:
+    def _commit_state(self, rt: Runtime, conn: Any, row: GameRow, seat: int, new: State,
+                      timed_out_to: str | None = None) -> float:
         """Store the action that led to ``new``; returns its time."""
         version = row.version + 1
         status = "over" if new.is_terminal() else "playing"
-        at = self.store.append_action(conn, rt.id, len(rt.owners), seat, new.history()[-1], version, status)
+        at = self.store.append_action(conn, rt.id, len(rt.owners), seat, new.history()[-1], version, status,
+                                      timed_out_to)
         self.store.notify(conn, self._payload(rt.id, version, row.meta_version))
         return at
 
@@ -445,6 +480,7 @@ class GameService:
                     raise Forbidden(f"seat {seat} has already left")
                 if rt.state.is_terminal():
                     raise Forbidden("the game is over")
+                self._not_abandoned(rt)
                 bot = standin_name()
                 meta = row.meta_version + 1
                 self.store.update_seat(conn, game_id, seat, meta, left_to=bot)
@@ -461,21 +497,24 @@ class GameService:
         rt = self._read(game_id)
         with rt.lock:
             state = rt.state
-            if state.is_terminal():
+            if state.is_terminal() or rt.abandoned:
                 return None
             seat = state.current_player()
             if rt.idle_seat is not None and rt.idle_seat != seat:
                 rt.idle_seat = None
             name = rt.seats[seat].bot
-            if name is None and rt.idle_seat == seat:
+            timed_out = name is None and rt.idle_seat == seat
+            if timed_out:
                 name = standin_name()
             if name is None:
                 deadline = turn_deadline(rt)
                 return None if deadline is None else TurnClock(game_id, seat, rt.version, deadline)
+            bot_name, seconds = seat_bot(name, self.bot_seconds)
+            seconds = min(seconds, self.limits.bot_max_seconds)  # the server's cap on a bot's time a move
             bot = rt.bots.get((seat, name))
             if bot is None:
-                bot = rt.bots[(seat, name)] = make_seat_bot(name, self.bot_seconds)
-            return BotJob(game_id, seat, rt.version, state.clone(), bot, name)
+                bot = rt.bots[(seat, name)] = make_seat_bot(bot_name, seconds)
+            return BotJob(game_id, seat, rt.version, state.clone(), bot, name, seconds, timed_out)
 
     def time_out(self, clock: TurnClock) -> bool:
         """The turn timer ran out: if nothing moved since, a bot plays the seat's turn."""
@@ -502,12 +541,15 @@ class GameService:
                 except IllegalActionError:
                     log.error("bot %s chose an illegal action %s in game %s", job.bot_name, action, job.game_id)
                     new.apply_action(random.choice(new.legal_actions()))
-                return row, new, self._commit_state(rt, conn, row, job.seat, new)
+                return row, new, self._commit_state(rt, conn, row, job.seat, new,
+                                                    job.bot_name if job.timed_out else None)
 
             done = self.store.transact(work)
             if done is None:
                 return False
             row, new, at = done
+            if job.timed_out:
+                rt.timeouts = {**rt.timeouts, len(rt.owners): job.bot_name}
             self._adopt(rt, row, job.seat, new, at)
             self._changed(rt)
             return True
@@ -518,6 +560,19 @@ class GameService:
         with rt.lock:
             self._changed(rt)
 
-    def playing_ids(self) -> list[str]:
+    def resumable_ids(self) -> list[str]:
+        """Unfinished games with bots or a turn timer: the ones to resume at start-up (others wait
+        for their first request)."""
         with self.store.read() as conn:
-            return self.store.playing_ids(conn)
+            return self.store.resumable_ids(conn)
+
+    def _expiry_seconds(self) -> float:
+        return self.limits.expire_days * 86400
+
+    def expire_idle(self, now: float | None = None) -> list[str]:
+        """Mark unfinished games idle longer than ``expire_days`` abandoned; returns their ids."""
+        before = (time.time() if now is None else now) - self._expiry_seconds()
+        expired = self.store.transact(lambda conn: self.store.expire_idle(conn, before))
+        if expired:
+            log.info("%d idle games marked abandoned", len(expired))
+        return expired

@@ -41,6 +41,7 @@ from sqlalchemy import (
     Text,
     create_engine,
     event,
+    func,
     select,
     text,
 )
@@ -69,6 +70,8 @@ games = Table(
     Column("created_at", Float, nullable=False),
     Column("updated_at", Float, nullable=False),
     Index("ix_games_status", "status"),
+    Index("ix_games_status_created", "status", "created_at"),
+    Index("ix_games_status_updated", "status", "updated_at"),
 )
 
 seats = Table(
@@ -88,6 +91,8 @@ actions = Table(
     Column("seat", Integer, nullable=False),
     Column("action", Text, nullable=False),
     Column("created_at", Float, nullable=False),
+    # the stand-in bot that played this action because the seat's turn timer ran out (else null)
+    Column("timed_out_to", String(32), nullable=True),
 )
 
 
@@ -231,21 +236,59 @@ class Store:
         )
         return [(r.seat, r.action) for r in rows]
 
-    def open_games(self, conn: Connection, limit: int = 100) -> list[tuple[GameRow, list[SeatRow]]]:
+    def timed_out_plies(self, conn: Connection, game_id: str) -> dict[int, str]:
+        """Plies played by a stand-in bot because the seat's turn timer ran out, with that bot."""
+        rows = conn.execute(select(actions.c.ply, actions.c.timed_out_to).where(
+            actions.c.game_id == game_id, actions.c.timed_out_to.is_not(None)))
+        return {r.ply: r.timed_out_to for r in rows}
+
+    def open_games(self, conn: Connection, limit: int = 100, offset: int = 0,
+                   idle_since: float | None = None) -> list[tuple[GameRow, list[SeatRow]]]:
+        """Joinable games, newest first: still playing, a free human seat, moved since ``idle_since``."""
         free = (
             select(seats.c.game_id)
             .where(seats.c.kind == "human", seats.c.claimed.is_(False), seats.c.left_to.is_(None))
             .distinct()
         )
-        rows = conn.execute(
-            select(games).where(games.c.status == "playing", games.c.id.in_(free))
-            .order_by(games.c.created_at.desc()).limit(limit)
-        )
+        query = select(games).where(games.c.status == "playing", games.c.id.in_(free))
+        if idle_since is not None:
+            query = query.where(games.c.updated_at >= idle_since)
+        rows = conn.execute(query.order_by(games.c.created_at.desc(), games.c.id).limit(limit).offset(offset))
         out = [_row(r) for r in rows]
-        return [(g, self.seats(conn, g.id)) for g in out]
+        by_game: dict[str, list[SeatRow]] = {g.id: [] for g in out}
+        if out:
+            for r in conn.execute(select(seats).where(seats.c.game_id.in_(list(by_game)))
+                                  .order_by(seats.c.game_id, seats.c.seat)):
+                by_game[r.game_id].append(SeatRow(r.seat, r.kind, r.token_hash, bool(r.claimed), r.left_to))
+        return [(g, by_game[g.id]) for g in out]
 
-    def playing_ids(self, conn: Connection) -> list[str]:
-        return [r.id for r in conn.execute(select(games.c.id).where(games.c.status == "playing"))]
+    def _with_bots(self) -> Any:
+        """Games with a seat a bot plays (its own kind, or one that took over a seat that left)."""
+        return select(seats.c.game_id).where((seats.c.kind != "human") | seats.c.left_to.is_not(None)).distinct()
+
+    def resumable_ids(self, conn: Connection) -> list[str]:
+        """Unfinished games with something to run without a request: bots, or a turn timer."""
+        query = select(games.c.id).where(games.c.status == "playing", (games.c.turn_seconds.is_not(None))
+                                         | games.c.id.in_(self._with_bots()))
+        return [r.id for r in conn.execute(query)]
+
+    def count_bot_games(self, conn: Connection) -> int:
+        """Unfinished games with a bot seat."""
+        query = select(func.count()).select_from(games).where(
+            games.c.status == "playing", games.c.id.in_(self._with_bots()))
+        return int(conn.execute(query).scalar_one())
+
+    def expire_idle(self, conn: Connection, before: float) -> list[str]:
+        """Mark every unfinished game whose actions last changed before ``before`` abandoned.
+
+        They stay as records; ``meta_version`` moves so that every cache notices. Returns their ids.
+        """
+        ids = [r.id for r in conn.execute(select(games.c.id).where(
+            games.c.status == "playing", games.c.updated_at < before))]
+        if ids:
+            conn.execute(games.update().where(games.c.id.in_(ids), games.c.status == "playing").values(
+                status="abandoned", meta_version=games.c.meta_version + 1))
+        return ids
 
     # -- writes --------------------------------------------------------------------------
     def insert_game(self, conn: Connection, row: GameRow, seat_rows: list[SeatRow]) -> float:
@@ -263,10 +306,11 @@ class Store:
         return now
 
     def append_action(self, conn: Connection, game_id: str, ply: int, seat: int, action: str,
-                      version: int, status: str) -> float:
+                      version: int, status: str, timed_out_to: str | None = None) -> float:
         """Store an action; returns its time (when the next turn began)."""
         now = time.time()
-        conn.execute(actions.insert().values(game_id=game_id, ply=ply, seat=seat, action=action, created_at=now))
+        conn.execute(actions.insert().values(game_id=game_id, ply=ply, seat=seat, action=action, created_at=now,
+                                             timed_out_to=timed_out_to))
         conn.execute(games.update().where(games.c.id == game_id).values(
             version=version, num_actions=ply + 1, status=status, updated_at=now))
         return now

@@ -10,10 +10,21 @@ if TYPE_CHECKING:
 
 
 def seats_summary(rt: Runtime) -> list[dict[str, Any]]:
+    timed_out = [rt.owners[ply] for ply in rt.timeouts if ply < len(rt.owners)]
     return [
-        {"seat": s.seat, "kind": s.kind, "free": s.free, "bot": s.bot, "left": s.left_to is not None}
+        {"seat": s.seat, "kind": s.kind, "free": s.free, "bot": s.bot, "left": s.left_to is not None,
+         "timed_out": timed_out.count(s.seat)}
         for s in rt.seats
     ]
+
+
+def seat_log(rt: Runtime, seat: int | None) -> list[dict[str, Any]]:
+    """``state.log(seat)``; an action a stand-in played when the turn timer ran out says so."""
+    entries = rt.state.log(seat)
+    for ply, bot in rt.timeouts.items():
+        if ply < len(entries):
+            entries[ply] = {**entries[ply], "timed_out": True, "played_by": bot}
+    return entries
 
 
 def turn_deadline(rt: Runtime) -> float | None:
@@ -52,11 +63,12 @@ def seat_view(rt: Runtime, seat: int | None) -> dict[str, Any]:
         "seat": seat,
         "current_player": current,
         "terminal": terminal,
+        "status": rt.row.status,  # playing, over, or abandoned (idle too long: kept as a record)
         "scores": list(state.scores()),
         "winners": state.winners() if terminal else [],
         "observation": state.observation(seat),
         "legal_actions": [str(a) for a in state.legal_actions()] if to_move else [],
-        "log": state.log(seat),
+        "log": seat_log(rt, seat),
         "seats": seats_summary(rt),
         "turn_deadline": turn_deadline(rt),
         "server_time": time.time(),

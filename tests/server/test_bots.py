@@ -9,6 +9,20 @@ import pytest
 
 import ludus
 import ludus.bots
+from ludus.server import create_app
+from ludus.server.limits import ServerLimits
+
+BOT_SECONDS = 0.05
+
+
+@pytest.fixture
+def quick_timer_client(database_url):
+    """A server that allows turn timers far below the default minimum (10 s), to see one run out."""
+    from fastapi.testclient import TestClient
+
+    with TestClient(create_app(database_url, bot_seconds=BOT_SECONDS,
+                               limits=ServerLimits(min_turn_seconds=0.1))) as c:
+        yield c
 
 
 def _wait(client, gid, predicate, seconds=30.0):
@@ -49,7 +63,8 @@ def test_a_bot_moves_right_after_a_human(client):
     _wait(client, gid, lambda v: v["current_player"] == 0 or v["terminal"])
 
 
-def test_the_turn_timer_lets_a_bot_play_an_idle_seats_turn(client):
+def test_the_turn_timer_lets_a_bot_play_an_idle_seats_turn(quick_timer_client):
+    client = quick_timer_client
     body = client.post("/api/games", json={"game": "garum", "seats": ["human", "human"],
                                            "options": {"turn_seconds": 0.3}}).json()
     assert body["options"]["turn_seconds"] == 0.3
