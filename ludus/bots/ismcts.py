@@ -23,7 +23,7 @@ import time
 from typing import Any
 
 from ..engine import Action, State
-from .greedy import heuristic, heuristic_all, heuristic_expansion_players
+from .greedy import heuristic, heuristic_actions, heuristic_all, heuristic_expansion_players
 
 
 class _Node:
@@ -136,13 +136,19 @@ class ISMCTSBot:
 
     def _seed_root(self, root: _Node, world: State, evaluate: Any) -> None:
         """Give every root action one virtual visit worth its heuristic value (one ply, as greedy)."""
-        world.legal_actions()
-        for action in world.legal_actions():
-            child = world.clone()
-            child.apply_action(action)
+        legal = world.legal_actions()
+        shortcut = heuristic_actions(world.game.name)
+        known = shortcut(world, legal) if shortcut is not None else [None] * len(legal)
+        for action, margins in zip(legal, known, strict=True):
+            if margins is None:
+                child = world.clone()
+                child.apply_action(action)
+                values = self._score(child, evaluate)
+            else:
+                values = self._squash(margins)
             node = _Node(action, root, root.player)
             node.visits = node.avail = 1
-            node.total = self._score(child, evaluate)[root.player]
+            node.total = values[root.player]
             root.children[action] = node
             root.visits += 1
 
@@ -216,10 +222,15 @@ class ISMCTSBot:
         """
         best: list[float] = []
         best_value = -1.0
-        for action in actions:
-            child_state = world.clone()
-            child_state.apply_action(action)
-            values = child_state.returns() if child_state.is_terminal() else self._score(child_state, evaluate)
+        shortcut = heuristic_actions(world.game.name) if evaluate is not None else None
+        known = shortcut(world, actions) if shortcut is not None else [None] * len(actions)
+        for action, margins in zip(actions, known, strict=True):
+            if margins is None:
+                child_state = world.clone()
+                child_state.apply_action(action)
+                values = child_state.returns() if child_state.is_terminal() else self._score(child_state, evaluate)
+            else:
+                values = self._squash(margins)
             child = _Node(action, node, player)
             child.visits = child.avail = 1
             child.total = values[player]
@@ -258,7 +269,11 @@ class ISMCTSBot:
         """Heuristic margins turned into win chances in [0, 1]."""
         every = heuristic_all(world.game.name)
         margins = every(world) if every else [evaluate(world, s) for s in range(world.game.num_players)]
-        return [1.0 / (1.0 + math.exp(-max(-40.0, min(40.0, m / self.scale)))) for m in margins]
+        return self._squash(margins)
+
+    def _squash(self, margins: list[float]) -> list[float]:
+        scale = self.scale
+        return [1.0 / (1.0 + math.exp(-max(-40.0, min(40.0, m / scale)))) for m in margins]
 
 
 def _untried(children: dict[Action, _Node], legal: list[Action]) -> list[Action]:
