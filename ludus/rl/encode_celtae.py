@@ -268,6 +268,245 @@ class CeltaeEncoder(Encoder):
             view(v, "solo_drawn")[0 if sx["drawn"] is None else 1 + CARDS.index(sx["drawn"])] = 1.0
         return v
 
+    # -- encode straight from the state ----------------------------------------------------
+    def _prepare_state_encoding(self) -> None:
+        """Offsets and lookup tables of the state's numbers, worked out once per configuration."""
+        d = self.data
+        self._off = {name: b.start for name, b in self.blocks.items()}
+        self._own = {-1: 0, -2: 5, **{o: 1 + o for o in range(SEATS)}}
+        self._roman_index = [self.roman.index(list(t)) for t in d.roman_tiles]
+        self._druid_index = [self.druid.index(self.druid[t]) for t in range(len(d.druid_tiles))]
+        self._progress_index = [self.progress.index(self.progress[c]) for c in range(len(d.progress_cards))]
+        self._leader_index = [self.leaders.index(ld["name"]) for ld in d.leaders]
+        self._bonus_index = [self.bonus_kinds.index(k) for k in d.bonus_kinds]
+        self._phase_index = [PHASES.index(text) for text in PHASE_TEXT]
+        self._flip_index = {f: i for i, f in enumerate(FLIPS)}
+        difficulty = self.game.config.get("difficulty")
+        target = d.targets.get(difficulty)
+        self._target = (list(self.targets.values()).index(target) if target in self.targets.values() else -1)
+        self._discs = len(d.disc_costs)
+        self._board_memo: list[tuple[Any, list[int]] | None] = [None] * 5
+
+    def _board_ones(self, state: Any) -> list[int]:
+        """Entries set to 1 by the board (areas, markets, citadels, stack tops, garrisons).
+
+        Each part changes on few steps, so its entries are kept with a copy of the lists they
+        came from and reused while the state's lists still equal that copy.
+        """
+        memo = self._board_memo
+        own = self._own
+        off = self._off
+        ones: list[int] = []
+        for part, source in enumerate(((state.areas, state.centre), state.market,
+                                       (state.citadels, state.bonus_at, state.bonus_owner),
+                                       (state.roman, state.druid), state.garrison)):
+            kept = memo[part]
+            if kept is not None and kept[0] == source:
+                ones += kept[1]
+                continue
+            mine: list[int] = []
+            if part == 0:
+                at = off["areas"]
+                for a, row in enumerate(state.areas):
+                    for i, t in enumerate(row):
+                        mine.append(at + (a * 3 + i) * 6 + (0 if t < 0 else 1 + t))
+                at = off["centre"]
+                for i, t in enumerate(state.centre):
+                    mine.append(at + i * 6 + (0 if t < 0 else 1 + t))
+            elif part == 1:
+                at = off["markets"]
+                for r, row in enumerate(state.market):
+                    for i, k in enumerate(row):
+                        mine.append(at + (r * 6 + i) * 13 + (0 if k < 0 else 1 + k))
+            elif part == 2:
+                at = off["citadels"]
+                bonus_at = off["citadel_bonus"]
+                owner_at = off["citadel_bonus_owner"]
+                for i, cit in enumerate(state.citadels):
+                    base = at + i * 30
+                    for s, o in enumerate(cit):
+                        mine.append(base + s * 6 + own[o])
+                    mine.append(bonus_at + i * 4 + self._bonus_index[state.bonus_at[i]])
+                    o = state.bonus_owner[i]
+                    mine.append(owner_at + i * 5 + (0 if o < 0 else 1 + o))
+            elif part == 3:
+                at = off["roman_top"]
+                width = len(self.roman) + 1
+                for i, stack in enumerate(state.roman):
+                    mine.append(at + i * width + (1 + self._roman_index[stack[-1]] if stack else 0))
+                at = off["druid_top"]
+                width = len(self.druid) + 1
+                for i, stack in enumerate(state.druid):
+                    mine.append(at + i * width + (1 + self._druid_index[stack[-1]] if stack else 0))
+            else:
+                at = off["garrison"]
+                for r, row in enumerate(state.garrison):
+                    for i, o in enumerate(row):
+                        mine.append(at + (r * 6 + i) * 6 + own[o])
+            memo[part] = (_snapshot(source), mine)
+            ones += mine
+        return ones
+
+    def encode_state(self, state: Any, seat: int | None, out: np.ndarray | None = None) -> np.ndarray:  # noqa: C901
+        """``encode(state.observation(seat))``, read straight from the state into ``out``.
+
+        Every value is written as the observation path writes it (the same float32
+        arithmetic), so the two agree bit for bit.
+        """
+        from ..celtae.observe import _flip_view
+        from ..celtae.state import C_SX_CARD, C_SX_MOVED, P_FLIP
+
+        if not hasattr(self, "_off"):
+            self._prepare_state_encoding()
+        if seat is not None:
+            state._check_seat(seat)
+        if out is None:
+            out = np.zeros(self.size, dtype=np.float32)
+        else:
+            out.fill(0.0)
+        off = self._off
+        d = state.data
+        ones: list[int] = []
+        at_i: list[int] = []
+        at_v: list[float] = []
+        ones += self._board_ones(state)
+        at = off["bag"]
+        bag = state.bag
+        at_i += range(at, at + 4)
+        at_v += (bag[0] / 16, bag[1] / 16, bag[2] / 16, bag[3] / 16)
+        at_i.append(off["deck_size"])
+        at_v.append(len(state.deck) / 60)
+        at = off["stacks"]
+        sizes = [len(s) / 5 for s in state.roman] + [len(s) / 5 for s in state.druid] + [
+            n / 5 for n in state.druid_supply]
+        at_i += range(at, at + len(sizes))
+        at_v += sizes
+        at_i.append(off["track"])
+        at_v.append(state.track / 12)
+        at = off["progress_card"]
+        marks_at = off["progress_marks"]
+        width = len(self.progress) + 1
+        cards = d.progress_cards
+        for i, c in enumerate(state.prog_cards):
+            ones.append(at + i * width + 1 + self._progress_index[c])
+            at_i += (marks_at + 2 * i, marks_at + 2 * i + 1)
+            at_v += (state.prog_marks[i] / 3, cards[c][3] / 3)
+        ones += [at + i * width for i in range(len(state.prog_cards), 8)]
+        teutates = None if state.solo else state.teutates
+        if teutates is not None:
+            at_i += (off["teutates"], off["teutates"] + 1)
+            at_v += (1.0, teutates / 3)
+        if state.phase <= 1:
+            at = off["offered_leaders"]
+            ones += [at + self._leader_index[i] for i in state.offered]
+        hand_at, seen_at, known_at = off["hand"], off["hand_seen"], off["known_cards"]
+        player_at, active_at, tribe_at = off["player"], off["active"], off["tribe"]
+        roman_at, druid_at = off["roman_won"], off["druid_won"]
+        leader_at, flip_at = off["leader"], off["leader_flip"]
+        roman_width, leader_width = len(self.roman), len(self.leaders) + 1
+        revealed = bool(state.flip_revealed)
+        costs = d.disc_costs
+        druid_points: list[int] = []
+        for s in range(state.n):
+            if seat == s:
+                ones.append(seen_at + s)
+                for k, c in enumerate(state.hands[s]):
+                    if c:
+                        at_i.append(hand_at + s * 12 + k)
+                        at_v.append(c / 5)
+            for k, c in enumerate(state.known[s]):
+                if c:
+                    at_i.append(known_at + s * 12 + k)
+                    at_v.append(c / 5)
+            discs = state.discs[s]
+            cost = costs[discs] if discs < len(costs) else None
+            at_i += range(player_at + s * 9, player_at + s * 9 + 9)
+            at_v += (state.strength[s] / 20, state.tokens[s] / 10, discs / 9, (self._discs - discs) / 9,
+                     cost is not None, (cost or 0) / 5, state.cubes[s] / 4, state.bonus_owner.count(s) / 4, 1.0)
+            active = [t for t in range(4) for _ in range(state.active[s][t])]
+            if len(active) > MAX_ACTIVE:
+                raise ValueError(f"seat {s} has {len(active)} active workers; the encoding holds {MAX_ACTIVE}")
+            for i in range(MAX_ACTIVE):
+                ones.append(active_at + (s * MAX_ACTIVE + i) * 6 + (1 + active[i] if i < len(active) else 0))
+            for t, c in enumerate(state.tribe[s]):
+                if c:
+                    at_i.append(tribe_at + s * 5 + t)
+                    at_v.append(c / 8)
+            won = state.roman_won[s]
+            if won:
+                counts: dict[int, int] = {}
+                for tile in won:
+                    k = roman_at + s * roman_width + self._roman_index[tile]
+                    counts[k] = counts.get(k, 0) + 1
+                at_i += counts
+                at_v += counts.values()
+            druid_points += (druid_at + s * 2 + d.druid_tiles[t][0] - 1 for t in state.druid_won[s])
+            lid = state.leaders[s]
+            ones.append(leader_at + s * leader_width + (0 if lid < 0 else 1 + self._leader_index[lid]))
+            if state.leader_side[s] == 1:
+                ones.append(flip_at + s * 6)
+            view = _flip_view(state, state.flip_choice[s], seat == s or revealed)
+            ones.append(flip_at + s * 6 + 1 + self._flip_index[view])
+        cur = state.current_player()
+        if seat is not None:
+            ones.append(off["seat"] + seat)
+        if cur >= 0:
+            ones.append(off["current_player"] + cur)
+        ones.append(off["turn"] + state.turn)
+        pending = state.pending
+        if cur < 0:
+            ones.append(off["phase"] + len(PHASES) - 1)
+        elif pending:
+            ones.append(off["phase"] + len(PHASES) - 2)
+        else:
+            ones.append(off["phase"] + self._phase_index[state.phase])
+        at = off["pending"]
+        if not pending:
+            ones.append(at)
+        else:
+            kind, who = pending[0]
+            ones.append(at + (2 if kind == P_FLIP else 1))
+            k = len(PENDING) + (cur if kind == P_FLIP else who)
+            ones.append(at + (k if k >= 0 else k + len(PENDING) + SEATS))
+        ones.append(off["final"] + state.stage)
+        ones.append(off["marker"] + state.marker)
+        ctx = state.ctx
+        ones.append(off["action"] + (0 if ctx[1] < 0 else 1 + 2 * ctx[1] + ctx[2]))
+        at_i.append(off["token_supply"])
+        at_v.append(state.token_supply / 10)
+        if state.solo:
+            card, steps, _quarter, kind, region, _swap = (state.last_sx + [-1] * 6)[:6]
+            last = not (card is None or kind < 0)
+            target = self._target
+            at = off["solo"]
+            at_i += range(at, at + 15)
+            at_v += (1.0, (state.sx_side + 1) / 2, (state.sx_quarter + 1) / 4, state.discs[1] / 9,
+                     state.cubes[1] / 4, len(state.roman_won[1]) / 5, len(state.druid_won[1]) / 5,
+                     state.tribe[1][4] / 10, state.bonus_owner.count(1) / 4, state.sx_discarded_markers / 4,
+                     target == 0, target == 1, target == 2, (steps if last else 0) / 3, last)
+            ones.append(off["solo_worker"] + (0 if state.sx_worker < 0 else 1 + state.sx_worker))
+            if last:
+                ones.append(off["solo_last"] + (0 if card < 0 else 1 + card))
+                ones.append(off["solo_last"] + 14 + 2 * kind + region)
+            drawn = ctx[C_SX_CARD] if state.turn == 1 and ctx[C_SX_MOVED] and ctx[C_SX_CARD] >= 0 else -1
+            ones.append(off["solo_drawn"] + 1 + drawn)
+        out[ones] = 1.0
+        out[at_i] = at_v
+        for k in druid_points:
+            out[k] += 1.0 / 5  # float32 sums, as the observation path adds them
+        at = off["discard"]
+        if state.discard:
+            counts = [0] * 12
+            for card in state.discard:
+                counts[card] += 1
+            out[at:at + 12] = counts
+            out[at:at + 12] /= 5
+        scores = state.scores()
+        at = off["scores"]
+        out[at:at + len(scores)] = scores
+        out[at:at + len(scores)] /= 50
+        return out
+
     # -- decode --------------------------------------------------------------------------
     def decode(self, vector: np.ndarray) -> dict[str, Any]:
         """The facts a vector holds, in the observation's own terms."""
@@ -356,6 +595,13 @@ class CeltaeEncoder(Encoder):
             "token_supply": back(view(vector, "token_supply")[0], 10),
             "solitairix": sx,
         }
+
+
+def _snapshot(value: Any) -> Any:
+    """A copy of nested lists and tuples deep enough that later changes to the state do not reach it."""
+    if isinstance(value, list | tuple):
+        return type(value)(_snapshot(v) for v in value)
+    return value
 
 
 def _pick(row: np.ndarray, values: tuple) -> Any:
