@@ -1,0 +1,176 @@
+"""Issue 14's table in one run: every row as a ratio to its yardstick, with its target and pass/fail.
+
+Rows:
+
+* ``greedy`` self-play decisions/s, Garum 4 players and Celtae 4 players, and ISMCTS
+  iterations/s at 300 iterations a decision, Garum 4 players and Celtae 2 players: each over
+  OpenSpiel's native ``hearts`` played at random by a Python loop that samples its chance
+  moves, re-measured just before the row (the functions of ``bots_speed.py``);
+* PettingZoo AEC env steps/s, Garum and Celtae 2 players: over PettingZoo's own
+  ``connect_four_v3`` measured just before the row by the same loop. Both envs are driven
+  alike (``env.last()``, a random legal action from the mask, ``env.step``); the rate counts
+  the CPU time spent inside the env, not the loop's own choice of action (whose
+  ``np.flatnonzero`` over Garum's 9,537-action mask would otherwise be measured as the env's
+  cost). The whole loop's ratio is printed beside it.
+
+Memory, beside each row: the tracemalloc peak of one whole greedy game, of one ISMCTS
+decision, of one AEC episode. Rates are per second of this process's CPU time.
+
+    .venv/bin/python benchmarks/targets.py            # about 2-3 minutes
+    .venv/bin/python benchmarks/targets.py --long     # longer measurements
+    .venv/bin/python benchmarks/targets.py --report-games 1000 --jobs 2
+                                    # also time `ludus report celtae --players 4` with greedy
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import time
+import tracemalloc
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from bots_speed import ROWS, greedy_rate, hearts_rate, ismcts_rate  # noqa: E402
+
+AEC_ROWS: tuple[tuple[str, str, dict[str, Any], float], ...] = (
+    ("PettingZoo AEC env, Garum 2 players", "garum", {"players": 2}, 2.0),
+    ("PettingZoo AEC env, Celtae 2 players", "celtae", {"players": 2}, 2.0),
+)
+
+
+def connect_four() -> Any:
+    from pettingzoo.classic import connect_four_v3
+
+    return connect_four_v3.env()
+
+
+def ludus_env(name: str, config: dict[str, Any]) -> Callable[[], Any]:
+    def make() -> Any:
+        from ludus.rl import pettingzoo_env
+
+        return pettingzoo_env(name, **config)
+
+    return make
+
+
+def aec_episode(env: Any, seed: int, rng: np.random.Generator) -> tuple[int, float]:
+    """One episode with random legal actions: (steps, CPU seconds spent choosing them)."""
+    clock = time.process_time
+    env.reset(seed=seed)
+    steps = 0
+    choosing = 0.0
+    for _agent in env.agent_iter():
+        obs, _reward, term, trunc, _info = env.last()
+        if term or trunc:
+            action = None
+        else:
+            t = clock()
+            action = int(rng.choice(np.flatnonzero(obs["action_mask"])))
+            choosing += clock() - t
+        env.step(action)
+        steps += 1
+    return steps, choosing
+
+
+def aec_rate(make: Callable[[], Any], seconds: float) -> dict[str, float]:
+    """Steps per CPU second inside the env (and for the whole loop); peak of one episode."""
+    env = make()
+    rng = np.random.default_rng(0)
+    steps = episodes = 0
+    choosing = 0.0
+    start = time.process_time()
+    while True:
+        n, c = aec_episode(env, episodes, rng)
+        steps += n
+        choosing += c
+        episodes += 1
+        elapsed = time.process_time() - start
+        if elapsed >= seconds:
+            break
+    tracemalloc.start()
+    aec_episode(make(), 12345, np.random.default_rng(1))
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    return {"rate": steps / (elapsed - choosing), "loop": steps / elapsed, "episodes": episodes, "peak": peak}
+
+
+def time_report(games: int, jobs: int) -> float:
+    """Wall seconds of ``ludus report celtae --players 4 --games N --bots greedy --jobs J``."""
+    ludus = Path(sys.executable).with_name("ludus")
+    with tempfile.TemporaryDirectory() as out:
+        start = time.perf_counter()
+        subprocess.run([str(ludus), "report", "celtae", "--players", "4", "--games", str(games), "--bots", "greedy",
+                        "--jobs", str(jobs), "--out", out, "--no-progress"], check=True, stdout=subprocess.DEVNULL)
+        return time.perf_counter() - start
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=4.0, help="CPU seconds of greedy play per row")
+    parser.add_argument("--positions", type=int, default=3, help="ISMCTS decisions per row")
+    parser.add_argument("--env-seconds", type=float, default=4.0, help="CPU seconds of env steps per env")
+    parser.add_argument("--hearts-seconds", type=float, default=1.5, help="hearts play before each row")
+    parser.add_argument("--long", action="store_true", help="3x longer measurements, 8 ISMCTS positions")
+    parser.add_argument("--skip-bots", action="store_true", help="only the env rows")
+    parser.add_argument("--report-games", type=int, default=0,
+                        help="also time a report of this many 4-player Celtae greedy games")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="--jobs of that report")
+    args = parser.parse_args(argv)
+    scale = 3.0 if args.long else 1.0
+    positions = 8 if args.long else args.positions
+
+    print(f"{'row':42} {'rate':>10} {'unit':13} {'yardstick':>10} {'ratio':>9} {'target':>7} {'':6} "
+          f"{'peak KiB':>9}  detail")
+    missed = []
+
+    def row(label: str, rate: float, unit: str, yardstick: float, target: float, peak: float, detail: str) -> None:
+        ratio = rate / yardstick
+        ok = ratio >= target
+        if not ok:
+            missed.append(label)
+        print(f"{label:42} {rate:10,.0f} {unit:13} {yardstick:10,.0f} {ratio:9.4f} {target:7.4f} "
+              f"{'ok' if ok else 'MISSED':6} {peak / 1024:9,.0f}  {detail}", flush=True)
+
+    hearts = hearts_rate(args.hearts_seconds)
+    print(f"{'OpenSpiel hearts (C++, Python loop)':42} {hearts:10,.0f} {'moves/s':13}")
+    if not args.skip_bots:
+        for label, kind, name, players, target in ROWS:
+            hearts = hearts_rate(args.hearts_seconds)
+            if kind == "greedy":
+                got = greedy_rate(name, players, args.seconds * scale)
+                row(label, got["rate"], "decisions/s", hearts, target, got["peak"],
+                    f"{got['games/s']:.2f} games/s over {got['games']} games; peak: one game")
+            else:
+                got = ismcts_rate(name, players, positions)
+                row(label, got["rate"], "iterations/s", hearts, target, got["peak"],
+                    f"{got['decision s']:.2f} s a decision; peak: one decision")
+    for label, name, config, target in AEC_ROWS:
+        c4 = aec_rate(connect_four, args.env_seconds * scale / 2)
+        got = aec_rate(ludus_env(name, config), args.env_seconds * scale)
+        row(label, got["rate"], "steps/s", c4["rate"], target, got["peak"],
+            f"connect_four_v3 {c4['rate']:,.0f}/s; whole loop {got['loop']:,.0f} vs {c4['loop']:,.0f}/s "
+            f"= {got['loop'] / c4['loop']:.2f}x; peak: one episode")
+    print("yardstick: OpenSpiel hearts (random, chance sampled in Python) for the bot rows, PettingZoo "
+          "connect_four_v3 for the env rows, each measured just before its row; rates per CPU second")
+    if args.report_games:
+        seconds = time_report(args.report_games, args.jobs)
+        print(f"ludus report celtae --players 4 --games {args.report_games} --bots greedy --jobs {args.jobs}: "
+              f"{seconds:.0f} s wall ({seconds / 60:.1f} min; target <= 10 min for 1,000 games on 2 cores)")
+    if missed:
+        print("targets missed: " + "; ".join(missed))
+    return 0
+
+
+if __name__ == "__main__":
+    random.seed(0)
+    raise SystemExit(main())
