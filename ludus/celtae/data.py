@@ -119,6 +119,17 @@ def _by_count(path: Path, data: dict, key: str, conv) -> dict[int, Any]:
         raise _fail(path, f"{key!r} has a bad entry: {exc}") from None
 
 
+# Set-up step 6: the druid-track spaces left empty by player count (solo is set up as 2 players).
+_DRUID_ICONS_LEFT_EMPTY = {1: ("north", "south"), 2: ("north", "south"), 3: ("south",), 4: ()}
+
+
+def _druids_per_region(path: Path, track: list) -> dict[int, int]:
+    """Druid workers placed on each region's track, by player count (set-up step 6)."""
+    if any(icon not in ("", "north", "south") for icon in track):
+        raise _fail(path, f"druid track spaces show '', 'north' or 'south', got {track!r}")
+    return {n: sum(icon not in empty for icon in track) for n, empty in _DRUID_ICONS_LEFT_EMPTY.items()}
+
+
 def _pair(x: Any) -> tuple[int, int]:
     if not (isinstance(x, list) and len(x) == 2 and all(isinstance(i, int) and i >= 0 for i in x)):
         raise ValueError(f"{x!r} is not a pair of counts")
@@ -200,7 +211,7 @@ def load(data_dir: Path = DATA_DIR) -> CeltaeData:
         dtiles.append((t["points"], tuple(needs), wild))
     druid_stack = _by_count(p, dr, "stack", _pair)
     _check_stacks(p, druid_stack, [t[0] for t in dtiles])
-    druid_workers = _by_count(p, dr, "workers_per_region", _count)
+    druid_workers = _druids_per_region(p, require(p, dr, "track", list))
     if any(2 * n > workers["druid"] for n in druid_workers.values()):
         raise _fail(p, "more druid workers placed than exist")
 

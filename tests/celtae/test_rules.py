@@ -57,7 +57,7 @@ def test_ruling_1_track_markers_and_progress_cards_by_player_count(players, trac
     assert (slots.count(2), slots.count(3)) == dealt
 
 
-@pytest.mark.parametrize("players,size,druids", [(2, 4, 4), (3, 4, 4), (4, 5, 5)])
+@pytest.mark.parametrize("players,size,druids", [(2, 4, 3), (3, 4, 4), (4, 5, 5)])
 def test_ruling_1_stacks_one_point_on_top_and_druids(players, size, druids):
     s = ludus.load_game("celtae", players=players).new_initial_state(seed=3)
     for stacks, tiles in ((s.roman, s.data.roman_tiles), (s.druid, s.data.druid_tiles)):
@@ -66,6 +66,14 @@ def test_ruling_1_stacks_one_point_on_top_and_druids(players, size, druids):
             assert len(st) == size and pts == sorted(pts, reverse=True)  # top = end holds the 1-point tiles
             assert pts[-2:] == [1, 1]
     assert s.druid_supply == [druids, druids]
+
+
+@pytest.mark.parametrize("players,per_region", [(1, 3), (2, 3), (3, 4), (4, 5)])
+def test_setup_step_6_no_druids_on_the_north_and_south_spaces_with_2_players_nor_south_with_3(players, per_region):
+    """Fewer druid workers with fewer players; the rest go back to the box (solo is set up as 2 players)."""
+    s = ludus.load_game("celtae", players=players).new_initial_state(seed=1)
+    assert s.druid_supply == [per_region, per_region]
+    assert s.druid_box == s.data.workers[4] - 2 * per_region
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])

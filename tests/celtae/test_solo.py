@@ -345,3 +345,21 @@ def test_ruling_30_end_triggered_on_solitairix_move_then_double_turns(monkeypatc
         if s.phase == START and s.turn == 0 and (before[0] != START or len(order) != before[1]):
             order.append("H")
     assert order == ["x", "X", "H", "H", "X", "X"]  # the human's double turn, then Solitairix's
+
+
+def test_joanas_solo_example_can_be_dealt():
+    """Her scored cards (majority of workers, majority of farmers with 2 markers, 2+ teal discs,
+    3+ Roman Army tiles with 3 markers) come together in a solo deal of 3 two-slot and 2
+    three-slot cards."""
+    s = solo()
+    hers = {progress_card(s, "workers_maj"), progress_card(s, "worker_maj", 0),
+            progress_card(s, "colour_min", TEAL), progress_card(s, "roman_min", -1, 3)}
+    game = ludus.load_game("celtae", players=1)
+    for seed in range(40_000):
+        dealt = game.new_initial_state(seed=seed).prog_cards
+        if hers <= set(dealt):
+            break
+    else:
+        pytest.fail("no solo deal holds Joana's cards")
+    slots = [s.data.progress_cards[c][3] for c in dealt]
+    assert sorted(slots) == [2, 2, 2, 3, 3]
