@@ -1,6 +1,7 @@
 """Bots: objects with ``step(state) -> Action`` that use only what their seat may see.
 
-``make(name, **params)`` builds one by name; ``names()`` lists them.
+``make(name, **params)`` builds one by name; ``names()`` lists them; ``hint(state)`` names the
+best moves for the seat to move, with their reasons.
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ import importlib
 from typing import Any, Protocol
 
 from ..engine import Action, State
+from .hint import hint  # noqa: F401  (``hint(state, n=3)``: the best moves with their reasons)
 
 
 class Bot(Protocol):
