@@ -94,15 +94,15 @@ def _decision(state: Any, a: Act, seat: int) -> str:
         return f"build on the {d.colours[a.a]} citadel in the {REGIONS[state.ctx[C_REGION]]}"
     if v in ("pay", "discard", "garrison"):
         word = {"pay": "pay", "discard": "discard", "garrison": "garrison a cube with"}[v]
-        return f"{word} a {card(state, a.a)}"
+        return f"{word} {_a(card(state, a.a))}"
     if v == "fight":
         stack = state.roman[state.ctx[C_REGION]]
         pts, cost = d.roman_tiles[stack[-1]][:2] if stack else (0, 0)
         return f"fight the Roman Army ({pts}-point tile for {cost} strength)"
     if v == "enlist":
-        return f"recruit a {WORKERS[a.a]} into your tribe"
+        return f"recruit {_a(WORKERS[a.a])} into your tribe"
     if v == "druid":
-        return "take the Druid tile" + (f", giving up a {WORKERS[a.a]}" if a.a >= 0 else "")
+        return "take the Druid tile" + (f", giving up {_a(WORKERS[a.a])}" if a.a >= 0 else "")
     if v == "swap":
         area = state.areas[state.ctx[C_AREA]] if state.ctx[C_AREA] >= 0 else None
         got = WORKERS[area[a.b]] if area and area[a.b] >= 0 else "worker"
@@ -110,7 +110,7 @@ def _decision(state: Any, a: Act, seat: int) -> str:
     if v == "centre":
         return f"take the {WORKERS[state.centre[a.a]]} from the centre"
     if v == "release":
-        return f"release a {WORKERS[a.a]} from your tribe"
+        return f"release {_a(WORKERS[a.a])} from your tribe"
     if v == "refresh":
         return f"refresh the action area ({d.refresh_cost} strength)"
     if v == "extra":
@@ -126,6 +126,10 @@ def _decision(state: Any, a: Act, seat: int) -> str:
     if v == "done":
         return "decline (done)"
     return str(a)
+
+
+def _a(noun: str) -> str:
+    return ("an " if noun[0] in "aeiou" else "a ") + noun
 
 
 def _effects(before: Any, after: Any, seat: int) -> list[str]:

@@ -29,7 +29,8 @@ import random
 from typing import Any
 
 from ..celtae import board as G
-from ..celtae.scoring import breakdown_from_stats, leader_holds, meets, stats
+from ..celtae.scoring import _value as stat_of
+from ..celtae.scoring import leader_holds
 
 # Weights: set by hand, checked by greedy self-play and solo runs (differences of the single
 # weights were within the noise of 40-game runs; the turn finish and the solo pace were not).
@@ -73,9 +74,8 @@ def evaluate_all(state: Any) -> list[float]:
     if world.is_terminal():
         values = [float(v) for v in world.scores()]
     else:
-        all_stats = [stats(world, o) for o in range(world.np)]
-        turns = _turns_left(world)
-        values = [_seat_value(world, o, o, all_stats, turns) for o in range(world.n)]
+        pos = _Position(world)
+        values = [_seat_value(world, o, o, pos) for o in range(world.n)]
     rival = W["rival"]
     return [v - rival * max(w for o, w in enumerate(values) if o != s) for s, v in enumerate(values)]
 
@@ -106,8 +106,7 @@ def _own_value(state: Any, seat: int) -> float:
     """The seat's own value without its rivals': the cheap guide of the finish in ``evaluate_all``."""
     if state.is_terminal():
         return float(state.scores()[seat])
-    all_stats = [stats(state, o) for o in range(state.np)]
-    return _seat_value(state, seat, seat, all_stats, _turns_left(state))
+    return _seat_value(state, seat, seat, _Position(state))
 
 
 def _canonical(state: Any, seat: int) -> Any:
@@ -146,19 +145,42 @@ def _canonical(state: Any, seat: int) -> Any:
 
 
 # -- the static value ---------------------------------------------------------------------------------
+_VALUES: dict[tuple, float] = {}
+_VALUES_MAX = 200_000
+
+
 def _value(state: Any, seat: int) -> float:
+    """The static value, memoised on what it reads (the finishes of sibling moves meet the same
+    positions again, and so do the finishes of successive decisions in one turn)."""
+    hands = state.hands
+    key = (state.game, seat, state.phase, state.turn, state.stage, state.turns_left, state.track, state.marker,
+           tuple(hands[seat]), tuple(map(sum, hands)), tuple(map(tuple, state.citadels)),
+           tuple(map(tuple, state.tribe)), tuple(map(tuple, state.active)), tuple(state.strength),
+           tuple(state.tokens), tuple(state.discs), tuple(state.cubes), tuple(state.bonus_owner),
+           tuple(map(tuple, state.garrison)), tuple(map(tuple, state.roman_won)), tuple(map(tuple, state.druid_won)),
+           tuple(s[-1] if s else -1 for s in state.roman), tuple(s[-1] if s else -1 for s in state.druid),
+           tuple(state.prog_cards), tuple(state.prog_marks), tuple(state.leaders), tuple(state.leader_side),
+           state.flip_choice[seat], state.flip_revealed, tuple(map(tuple, state.pending)))
+    value = _VALUES.get(key)
+    if value is None:
+        if len(_VALUES) >= _VALUES_MAX:
+            _VALUES.clear()
+        value = _VALUES[key] = _static_value(state, seat)
+    return value
+
+
+def _static_value(state: Any, seat: int) -> float:
     if state.is_terminal():
         own = state.scores()[seat] if not state.solo else state.scores()[0]
         if state.solo:
             return own - state.data.targets[state.game.config["difficulty"]]
         return own - W["rival"] * max(s for i, s in enumerate(state.scores()) if i != seat)
-    all_stats = [stats(state, o) for o in range(state.np)]
-    turns = _turns_left(state)
-    own = _seat_value(state, seat, seat, all_stats, turns)
+    pos = _Position(state)
+    own = _seat_value(state, seat, seat, pos)
     if state.solo:
         pace = W["solo_pace"] * _solo_turns_left(state)
         return own + pace - state.data.targets[state.game.config["difficulty"]]
-    rival = max(_seat_value(state, o, seat, all_stats, turns) for o in range(state.n) if o != seat)
+    rival = max(_seat_value(state, o, seat, pos) for o in range(state.n) if o != seat)
     return own - W["rival"] * rival
 
 
@@ -178,13 +200,120 @@ def _turns_left(state: Any) -> float:
     return state.track * 4.0 / steps_per_round + 2.5 + (0.5 if state.stage == 0 else 0.0)
 
 
-def _seat_value(state: Any, o: int, viewer: int, all_stats: list[dict], turns: float) -> float:
+class _Position:
+    """What every seat's value reads alike, gathered once a position: every owner's stats,
+    the clock, the stack tops, the citadels complete and open, and for each progress card
+    with markers the figure it counts for every owner (whether it is met, how near)."""
+
+    __slots__ = ("all_stats", "g", "complete", "open", "open_colours", "roman_tops", "druid_tops", "cards")
+
+    def __init__(self, state: Any) -> None:
+        d = state.data
+        np_ = state.np
+        self.all_stats = all_stats = _all_stats(state)
+        self.g = min(1.0, _turns_left(state) / W["horizon"])
+        citadels = state.citadels
+        self.complete = [cit for cit in citadels if -1 not in cit]
+        self.open = [cit for cit in citadels if -1 in cit]
+        self.open_colours = [c for c in range(4) if any(-1 in citadels[r * 4 + c] for r in (0, 1))]
+        self.roman_tops = [d.roman_tiles[s[-1]] for s in state.roman if s]
+        tops = []
+        for s in state.druid:
+            if s:
+                pts, needs, wild = d.druid_tiles[s[-1]]
+                tops.append((pts, needs, wild, sum(needs) + wild))
+        self.druid_tops = tops
+        cards = []
+        n, solo = state.n, state.solo
+        for i, card in enumerate(state.prog_cards):
+            marks = state.prog_marks[i]
+            if not marks:
+                continue
+            kind, arg, need, _slots = d.progress_cards[card]
+            vals = [stat_of(all_stats[o], kind, arg) for o in range(np_)]
+            met = []
+            near = []
+            for o in range(np_):
+                mine = vals[o]
+                if not kind.endswith("_maj"):
+                    met.append(mine >= need)
+                    bar = need
+                elif solo:
+                    if kind == "worker_maj":
+                        bar = d.solo_type_min
+                        met.append(mine >= bar)
+                    elif kind == "workers_maj":
+                        bar = d.solo_workers_min
+                        met.append(mine >= bar)
+                    else:
+                        bar = vals[1]
+                        met.append(mine >= 1 and mine >= bar)
+                    bar = max(bar, 1)
+                else:
+                    met.append(mine >= 1 and all(mine >= vals[q] for q in range(n)))
+                    bar = max(max(vals[q] for q in range(n) if q != o), 1)
+                near.append(min(0.9, mine / (bar + 0.5)))
+            cards.append((marks, met, near))
+        self.cards = cards
+
+
+def _all_stats(state: Any) -> list[dict]:
+    """``scoring.stats`` of every owner, in one pass over the citadels."""
+    np_ = state.np
+    colour = [[0, 0, 0, 0] for _ in range(np_)]
+    region = [[0, 0] for _ in range(np_)]
+    for idx, cit in enumerate(state.citadels):
+        c, r = idx % 4, idx // 4
+        for x in cit:
+            if 0 <= x < np_:
+                colour[x][c] += 1
+                region[x][r] += 1
+    rt = state.data.roman_tiles
+    dt = state.data.druid_tiles
+    bonus_owner = state.bonus_owner
+    garrison = state.garrison
+    out = []
+    for o in range(np_):
+        tr = state.tribe[o]
+        roman_won, druid_won = state.roman_won[o], state.druid_won[o]
+        out.append({
+            "colour": colour[o], "region": region[o],
+            "bonus": bonus_owner.count(o),
+            "types": tr[:4], "workers": tr[0] + tr[1] + tr[2] + tr[3], "druids": tr[G.D],
+            "druid_tiles": len(druid_won), "roman": len(roman_won),
+            "roman_by_points": [sum(1 for t in roman_won if rt[t][0] == p) for p in (1, 2)],
+            "druid_by_points": [sum(1 for t in druid_won if dt[t][0] == p) for p in (1, 2)],
+            "garrison": [garrison[0].count(o), garrison[1].count(o)],
+            "cubes": state.cubes[o], "discs": state.discs[o],
+        })
+    return out
+
+
+def _seat_value(state: Any, o: int, viewer: int, pos: _Position) -> float:
     d = state.data
-    bd = breakdown_from_stats(state, o, all_stats)
+    all_stats = pos.all_stats
+    st = all_stats[o]
+    # the score so far without the strength-and-cards category (I) and the leader (K): ``score_breakdown``
+    score = sum(cit.count(o) for cit in pos.complete) + st["bonus"] * d.bonus_tile_points
+    score += sum(d.druid_tiles[t][0] for t in state.druid_won[o]) + sum(d.roman_tiles[t][0] for t in state.roman_won[o])
+    rivals = [1] if state.solo else [q for q in range(state.n) if q != o]
+    for r in (0, 1):
+        mine = st["garrison"][r]
+        if mine >= 1 and all(mine >= all_stats[q]["garrison"][r] for q in rivals):
+            score += mine
+    tribe_size = st["workers"] + st["druids"]
+    score += sum(1 for sp in d.tribe_point_spaces if tribe_size >= sp)
+    score += sum(1 for h in d.disc_point_holes if state.discs[o] >= h)
+    score += 1 if state.cubes[o] >= d.cubes else 0
+    for marks, met, _near in pos.cards:
+        if met[o]:
+            score += marks
+        elif state.solo:
+            score -= marks
     own_view = o == viewer
     hand_size = sum(state.hands[o])
-    value = float(bd["total"] - bd["I"] - bd["K"]) + (state.strength[o] + hand_size) / 5.0
-    g = min(1.0, turns / W["horizon"])
+    value = float(score) + (state.strength[o] + hand_size) / 5.0
+    g = pos.g
     act, tr = state.active[o], state.tribe[o]
     builders = act[G.B] + tr[G.B] + tr[G.D]
     farmers = act[G.F] + tr[G.F] + tr[G.D]
@@ -196,27 +325,29 @@ def _seat_value(state: Any, o: int, viewer: int, all_stats: list[dict], turns: f
     if discs_left:
         need = max(1, d.disc_costs[state.discs[o]] - builders)
         if hand is not None:
-            best = max((sum(hand[3 * c:3 * c + 3]) for c in range(4)
-                        if any(-1 in state.citadels[r * 4 + c] for r in (0, 1))), default=0)
+            best = max((sum(hand[3 * c:3 * c + 3]) for c in pos.open_colours), default=0)
         else:
             best = hand_size / 2.5  # a rival's hand: about 40 % of it in its best colour
         value += g * W["build"] * min(1.0, best / need)
         value += g * W["builder"] * min(builders, 4)
     # the cheapest Roman tile on top
-    tops = [d.roman_tiles[s[-1]] for s in state.roman if s]
+    tops = pos.roman_tops
     if tops:
         icon_cards = max(sum(hand[i::3]) for i in range(3)) if hand is not None else hand_size / 2.0
         strength = state.strength[o] + soldiers * icon_cards
         value += g * W["battle"] * max(pts * min(1.0, strength / need) ** 2 for pts, need in tops)
     # Druid tiles on top
     best_druid = 0.0
-    for s in state.druid:
-        if not s:
-            continue
-        pts, needs, wild = d.druid_tiles[s[-1]]
-        total = sum(needs) + wild
-        have = sum(min(tr[t], needs[t]) for t in range(4))
-        spare = sum(max(0, tr[t] - needs[t]) for t in range(4))
+    for pts, needs, wild, total in pos.druid_tops:
+        have = 0
+        spare = 0
+        for t in range(4):
+            x, y = tr[t], needs[t]
+            if x < y:
+                have += x
+            else:
+                have += y
+                spare += x - y
         have += min(wild, spare)
         best_druid = max(best_druid, pts * (have / total) ** 2)
     value += g * W["druid"] * best_druid
@@ -231,13 +362,12 @@ def _seat_value(state: Any, o: int, viewer: int, all_stats: list[dict], turns: f
     value += g * (W["farmer"] * min(farmers, 5) + W["soldier"] * soldiers + W["noble"] * min(nobles, 2))
     value += g * W["token"] * state.tokens[o]
     # discs on citadels still open: a share of their completion points
-    open_discs = sum(cit.count(o) for cit in state.citadels if -1 in cit)
+    open_discs = sum(cit.count(o) for cit in pos.open)
     value += g * W["open_disc"] * open_discs
     # progress cards with markers, not met yet
-    for i, card in enumerate(state.prog_cards):
-        marks = state.prog_marks[i]
-        if marks and not meets(state, o, card, all_stats):
-            value += g * W["progress"] * marks * _closeness(state, o, card, all_stats)
+    for marks, met, near in pos.cards:
+        if not met[o]:
+            value += g * W["progress"] * marks * near[o]
     # the leader (own choice of side counts before it is revealed)
     lid = state.leaders[o]
     if lid >= 0:
@@ -245,31 +375,11 @@ def _seat_value(state: Any, o: int, viewer: int, all_stats: list[dict], turns: f
         if own_view and not state.flip_revealed and state.flip_choice[o] >= 0:
             side = state.flip_choice[o]
         cond = d.leaders[lid]["AB"[side]]
-        if leader_holds(state, o, side, all_stats[o]):
+        if leader_holds(state, o, side, st):
             value += cond["points"]
         else:
-            value += g * W["leader"] * cond["points"] * _leader_progress(cond, all_stats[o])
+            value += g * W["leader"] * cond["points"] * _leader_progress(cond, st)
     return value
-
-
-def _closeness(state: Any, o: int, card: int, all_stats: list[dict]) -> float:
-    """How near ``o`` is to a progress card's requirement, in [0, 1)."""
-    from ..celtae.scoring import _value as stat_of
-
-    kind, arg, need, _slots = state.data.progress_cards[card]
-    mine = stat_of(all_stats[o], kind, arg)
-    if kind.endswith("_maj"):
-        if state.solo:
-            if kind == "worker_maj":
-                need = state.data.solo_type_min
-            elif kind == "workers_maj":
-                need = state.data.solo_workers_min
-            else:
-                need = stat_of(all_stats[1], kind, arg)
-        else:
-            need = max(stat_of(all_stats[q], kind, arg) for q in range(state.n) if q != o)
-        need = max(need, 1)
-    return min(0.9, mine / (need + 0.5))
 
 
 def _leader_progress(cond: dict, st: dict) -> float:

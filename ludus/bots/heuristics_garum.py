@@ -174,14 +174,43 @@ def _lines(game: Any, cells: list[int], slots: dict, owners: dict, which: Any, b
     return out
 
 
+_POINTS: dict[tuple, tuple[float, float]] = {}
+
+
 def _line_value(board: Any, segs: tuple, cells: list[int], slots: dict[int, list[int]], rotation: bool) -> tuple:
-    vil, dom = _chart_points(board)
-    prospects = _prospect(segs, cells, slots, OWN_TILE if rotation else OWN_TILE_FIXED)
+    own = OWN_TILE if rotation else OWN_TILE_FIXED
+    # ``_prospect``, inlined: the same sums in the same order
+    count = [0, 0, 0, 0]
+    pending = [0.0, 0.0, 0.0, 0.0]
+    fills = []
+    for cet, parts in segs:
+        filled_by = slots[cet]
+        fills.append(filled_by)
+        free = 0
+        for si, on in parts:
+            if filled_by[si] == EMPTY:
+                free += len(on)
+            else:
+                for cell in on:
+                    count[cells[cell]] += 1
+        if not free:
+            continue
+        stray = free * STRAY
+        mine = own + (free - 2) * STRAY if free > 2 else own * LAST_SLOT
+        for c in range(4):
+            pending[c] += stray if c in filled_by else mine
+    name = board.name
     out = []
-    for c, (mean, pending) in enumerate(prospects):
-        reachable = any(c not in slots[cet] for cet, _ in segs)
-        out.append((_expected_points(vil, mean, pending), _expected_points(dom, mean, pending), reachable,
-                     mean))
+    for c in range(4):
+        p = pending[c]
+        mean = count[c] + p
+        points = _POINTS.get((name, mean, p))
+        if points is None:  # few (mean, pending) pairs occur: memoised across lines and positions
+            vil, dom = _chart_points(board)
+            if len(_POINTS) > 100_000:
+                _POINTS.clear()
+            points = _POINTS[name, mean, p] = (_expected_points(vil, mean, p), _expected_points(dom, mean, p))
+        out.append((points[0], points[1], any(c not in filled for filled in fills), mean))
     return tuple(out)
 
 
@@ -321,23 +350,20 @@ def action_colour_values(state: Any, actions: list) -> list[list[float] | None]:
 def _place_values(state: Any, actions: list, colour: int, round_: int, out: list) -> list:
     """Colour values after each placement of ``actions`` whose turn goes on (or ends the round) as it is.
 
-    Only the cetarium's lines change: its four lines that cross the slot get new fish,
-    and all eight a new owner of the slot. The rest is computed once for the position:
-    each colour's workers on unchanged lines, and the gains of free unchanged lines for
-    each worker pool; the sums are then taken in the order ``_colour_values`` takes them.
+    Only the cetarium's lines change: its four lines that miss the slot get a new owner of
+    the slot (the same for every placement there), and the four that cross it also two new
+    fish, so their values are looked up by those two fish. The rest is computed once for
+    the position: each colour's workers on unchanged lines, and the gains of the unchanged
+    free lines for each worker pool; the sums are then taken as ``_colour_values`` takes them.
     """
     from ..garum.actions import Place
     from ..garum.state import placement_bonus
 
     game = state.game
     board = game.board
-    size = board.size
-    cells, slots, workers, pools, bonus = state.cells, state.slots, state.workers, state.pool, state.bonus
+    cells, slots, workers = state.cells, state.slots, state.workers
     owners = {cet: tuple(sl) for cet, sl in slots.items()}
-    base = _lines(game, cells, slots, owners, range(2 * size), None)
-    floor = board.chart[0][0]
-    rounds_left = board.rounds - round_
-    sharing = _sharing(game)
+    base = _lines(game, cells, slots, owners, range(2 * board.size), None)
     # workers on the board, by colour in line order: (line, 1 for a dominus else 0)
     occupied: list[list[tuple[int, int]]] = [[], [], [], []]
     free_lines = []
@@ -348,101 +374,115 @@ def _place_values(state: Any, actions: list, colour: int, round_: int, out: list
             free_lines.append(line)
         else:
             occupied[w[0]].append((line, 1 if w[1] == "D" else 0))
+    context = (game, state, colour, round_, owners, base, occupied, free_lines)
     species = {letter: i for i, letter in enumerate("BGYR")}
     memo = _LINES[board.name, game.config["rotation"]]
     rotation = game.config["rotation"]
-    by_cet: dict[int, tuple] = {}  # cetarium -> (changed lines, colours to recount, fixed gains per pool)
-    by_slot: dict[tuple[int, int], tuple] = {}  # (cetarium, slot) -> (lines, owners, slots) with the slot filled
+    bonus = state.bonus
+    slot_cells = board.slot_cells
+    by_slot: dict[tuple[int, int], tuple] = {}
     for i, action in enumerate(actions):
         if type(action) is not Place:
             continue
-        cet, slot = action.cetarium, action.slot
-        fixed = by_cet.get(cet)
-        if fixed is None:
-            changed = set(board.lines[cet])
-            recount = [c for c in range(4) if c == colour or any(line in changed for line, _ in occupied[c])]
-            values = [float(b) for b in bonus]
-            for c in range(4):
-                for line, k in occupied[c]:
-                    values[c] += base[line][c][k]
-            pool_parts = []
-            for owner, colours in sharing:
-                pool = pools[owner]
-                n = min(pool[0] + pool[1], rounds_left * len(colours))
-                if n <= 0:
-                    continue
-                gains = [g for g in (_gain(base[line], colours, floor) for line in free_lines if line not in changed)
-                         if g > 0]
-                pool_parts.append((colours, n, pool[1] > 0, gains))
-            fixed = by_cet[cet] = ([line for line in free_lines if line in changed], recount, values, pool_parts)
-        changed_free, recount, fixed_values, pool_parts = fixed
+        cet, slot, fish = action.cetarium, action.slot, action.fish
         filled = by_slot.get((cet, slot))
         if filled is None:
-            filled = by_slot[cet, slot] = _fill_slot(game, state, owners, base, cet, slot, colour, changed_free,
-                                                     pool_parts, floor)
-        lines, touched, slot_gains = filled
-        child = cells[:]
-        for cell, letter in zip(board.slot_cells[cet, slot], action.fish, strict=True):
-            child[cell] = species[letter]
-        lines = lines[:]
-        for line, getter, own, segs, child_slots in touched:
-            key = (line, getter(child), *own)
-            value = memo.get(key)
-            if value is None:
-                value = memo[key] = _line_value(board, segs, child, child_slots, rotation)
-            lines[line] = value
+            filled = by_slot[cet, slot] = _fill_slot(context, cet, slot)
+        lines_after, touched, recount, fixed_values, pool_parts = filled
+        hits = []
+        child = None
+        for line, ia, ib, cache, getter, own, segs, child_slots, gain_of in touched:
+            pair = fish[ia] + fish[ib]
+            hit = cache.get(pair)
+            if hit is None:
+                if child is None:
+                    child = cells[:]
+                    for cell, letter in zip(slot_cells[cet, slot], fish, strict=True):
+                        child[cell] = species[letter]
+                key = (line, getter(child), *own)
+                value = memo.get(key)
+                if value is None:
+                    value = memo[key] = _line_value(board, segs, child, child_slots, rotation)
+                hit = cache[pair] = (line, value, gain_of(value))
+            hits.append(hit)
         values = fixed_values[:]
         for c in recount:
             v = float(bonus[c] + placement_bonus(game, action, colour)) if c == colour else float(bonus[c])
-            for line, k in occupied[c]:
-                v += lines[line][c][k]
+            if occupied[c]:
+                now = {line: value for line, value, _g in hits}
+                for line, k in occupied[c]:
+                    entry = now.get(line)
+                    v += (lines_after[line] if entry is None else entry)[c][k]
             values[c] = v
-        for (colours, n, dominus, _), (gains, free_touched) in zip(pool_parts, slot_gains, strict=True):
-            if len(colours) == 1:
-                c = colours[0]
-                more = [e[c][0] for e in [lines[line] for line in free_touched] if e[c][2] and e[c][3] > floor]
+        for p, (first, n, dominus, gains) in enumerate(pool_parts):
+            more = [g[p] for _l, _v, g in hits if g is not None and g[p] > 0]
+            if not more:
+                if not gains:
+                    continue
+                best = gains[:n]
             else:
-                more = [_gain(lines[line], colours, floor) for line in free_touched]
-            more = [g for g in more if g > 0]
-            if not gains and not more:
-                continue
-            best = gains + more
-            best.sort(reverse=True)
-            best = best[:n]
+                best = gains[:n] + more
+                best.sort(reverse=True)
+                best = best[:n]
             if dominus:
                 best[0] *= 2
-            values[colours[0]] += OPTION * sum(best)
+            values[first] += OPTION * sum(best)
         out[i] = values
     return out
 
 
-def _fill_slot(game: Any, state: Any, owners: dict, base: list, cet: int, slot: int, colour: int,
-               changed_free: list, pool_parts: list, floor: int) -> tuple:
-    """What every placement into one slot shares: the cetarium's lines that miss the slot (their
-    fish are unchanged, only the slot's owner is new), with their gains for each worker pool,
-    and how to value the four lines that cross the slot."""
+def _fill_slot(context: tuple, cet: int, slot: int) -> tuple:
+    """What every placement into one slot shares (see ``_place_values``)."""
+    game, state, colour, round_, owners, base, occupied, free_lines = context
     board = game.board
     size = board.size
+    floor = board.chart[0][0]
+    rounds_left = board.rounds - round_
     first = board.slot_cells[cet, slot][0]  # the slot's top-left cell
-    touching = {first // size, first // size + 1, size + first % size, size + first % size + 1}
+    r, c = first // size, first % size
+    crossing = {r: (0, 1), r + 1: (2, 3), size + c: (0, 2), size + c + 1: (1, 3)}  # line -> fish of the slot on it
     filled = state.slots[cet][:]
     filled[slot - 1] = colour
     child_slots = dict(state.slots)
     child_slots[cet] = filled
     child_owners = dict(owners)
     child_owners[cet] = tuple(filled)
-    rest = [line for line in board.lines[cet] if line not in touching]
-    lines = _lines(game, state.cells, child_slots, child_owners, rest, base)
+    cet_lines = board.lines[cet]
+    lines_after = _lines(game, state.cells, child_slots, child_owners, [x for x in cet_lines if x not in crossing],
+                         base)
+    changed = set(cet_lines)
+    recount = [x for x in range(4) if x == colour or any(line in changed for line, _ in occupied[x])]
+    fixed_values = [float(b) for b in state.bonus]
+    for x in range(4):
+        for line, k in occupied[x]:
+            fixed_values[x] += lines_after[line][x][k]
+    pool_parts = []
+    sharing = []
+    for owner, colours in _sharing(game):
+        pool = state.pool[owner]
+        n = min(pool[0] + pool[1], rounds_left * len(colours))
+        if n <= 0:
+            continue
+        gains = [g for g in (_gain(lines_after[line], colours, floor) for line in free_lines if line not in crossing)
+                 if g > 0]
+        gains.sort(reverse=True)
+        pool_parts.append((colours[0], n, pool[1] > 0, gains))
+        sharing.append(colours)
+
+    def gains_of(value: tuple) -> tuple:
+        return tuple(_gain(value, colours, floor) for colours in sharing)
+
     geo = _geometry(board)
     getters = _GETTERS[board.name]
-    touched = [(line, getters[line], tuple(child_owners[c] for c in _LINE_CETS[board.name][line]), geo[line],
-                child_slots) for line in board.lines[cet] if line in touching and geo[line]]
-    slot_gains = []
-    for colours, _n, _dominus, gains in pool_parts:
-        more = [g for g in (_gain(lines[line], colours, floor) for line in changed_free if line not in touching)
-                if g > 0]
-        slot_gains.append((gains + more, [line for line in changed_free if line in touching]))
-    return lines, touched, slot_gains
+    free = set(free_lines)
+    touched = [(line, *crossing[line], {}, getters[line], tuple(child_owners[x] for x in _LINE_CETS[board.name][line]),
+                geo[line], child_slots, gains_of if line in free else _no_gains)
+               for line in cet_lines if line in crossing and geo[line]]
+    return lines_after, touched, recount, fixed_values, pool_parts
+
+
+def _no_gains(_value: tuple) -> None:
+    return None
 
 
 def _gain(entry: tuple, colours: tuple, floor: int) -> float:

@@ -56,3 +56,15 @@ def test_fast_greedy_chooses_as_the_reference_greedy_in_garum(config: dict) -> N
 def test_fast_greedy_chooses_as_the_reference_greedy_in_celtae(players: int) -> None:
     for i, state in enumerate(_positions("celtae", {"players": players}, 8, seed=players)):
         assert GreedyBot(seed=i).step(state) == ReferenceGreedy(seed=i).step(state)
+
+
+@pytest.mark.parametrize("players", [1, 2, 3, 4])
+def test_celtae_heuristic_equals_the_reference_heuristic_to_the_bit(players: int) -> None:
+    from ludus.bots import heuristics_celtae
+
+    from . import reference_heuristics_celtae as reference
+
+    for state in _positions("celtae", {"players": players}, 30, seed=10 + players):
+        for seat in range(players):
+            assert heuristics_celtae.evaluate(state, seat) == reference.evaluate(state, seat)
+        assert heuristics_celtae.evaluate_all(state) == reference.evaluate_all(state)
