@@ -54,8 +54,20 @@ def test_fast_greedy_chooses_as_the_reference_greedy_in_garum(config: dict) -> N
 
 @pytest.mark.parametrize("players", [1, 2, 3, 4])
 def test_fast_greedy_chooses_as_the_reference_greedy_in_celtae(players: int) -> None:
+    """The reference plays on the frozen copy of the heuristic as it was before its speed-ups."""
+    from . import reference_heuristics_celtae as reference
+
     for i, state in enumerate(_positions("celtae", {"players": players}, 8, seed=players)):
-        assert GreedyBot(seed=i).step(state) == ReferenceGreedy(seed=i).step(state)
+        assert GreedyBot(seed=i).step(state) == ReferenceGreedy(seed=i, evaluate=reference.evaluate).step(state)
+
+
+@pytest.mark.parametrize("players", [1, 2, 4])
+def test_celtae_stats_of_every_owner_at_once_equal_the_rules_stats(players: int) -> None:
+    from ludus.bots.heuristics_celtae import _all_stats
+    from ludus.celtae.scoring import stats
+
+    for state in _positions("celtae", {"players": players}, 20, seed=players):
+        assert _all_stats(state) == [stats(state, o) for o in range(state.np)]
 
 
 @pytest.mark.parametrize("players", [1, 2, 3, 4])
