@@ -33,6 +33,7 @@ GARBAGE = ("", " ", "\x00", "not an action", "9" * 400, "{}", "place", "move -1"
 MAX_STEPS = 20_000
 AllActions = tuple[list[str], set[str]]  # all_actions() in order, and as a set
 EVERY = 4  # refusals and copies are checked at every EVERY-th position
+FEW = 4  # options with at most this many values are combined in full
 
 
 class ConformanceError(AssertionError):
@@ -40,18 +41,39 @@ class ConformanceError(AssertionError):
 
 
 def configurations(name: str) -> list[dict[str, Any]]:
-    """Every valid combination of the game's options (those ``check_config`` accepts)."""
+    """Valid configurations covering the game's options: every combination of the options with a
+    few values (at most ``FEW`` each), and every value of the others at least once, taken in
+    turn across those combinations (a choice of colours need not meet every board)."""
     cls = game_class(name)
-    names = [o.name for o in cls.options]
-    found = []
-    for values in itertools.product(*(o.choices for o in cls.options)):
-        config = dict(zip(names, values, strict=True))
-        try:
-            cls.validate_options(config)
-        except OptionError:
-            continue
-        found.append(config)
-    return found
+    few = [o for o in cls.options if len(o.choices) <= FEW]
+    many = [o for o in cls.options if len(o.choices) > FEW]
+    found: list[dict[str, Any]] = []
+    for values in itertools.product(*(o.choices for o in few)):
+        config = dict(zip((o.name for o in few), values, strict=True))
+        if _valid(cls, config):
+            found.append(config)
+    for option in many:
+        unused = list(option.choices)
+        for config in found:
+            for i, value in enumerate(unused):
+                if _valid(cls, {**config, option.name: value}):
+                    config[option.name] = unused.pop(i)
+                    break
+            else:
+                config.setdefault(option.name, option.default)
+        for value in unused:  # values that fit no combination found so far: one configuration each
+            base = next((c for c in found if _valid(cls, {**c, option.name: value})), None)
+            if base is not None:
+                found.append({**base, option.name: value})
+    return [cls.validate_options(c) for c in found if _valid(cls, c)]
+
+
+def _valid(cls: type[Game], config: dict[str, Any]) -> bool:
+    try:
+        cls.validate_options(config)
+    except OptionError:
+        return False
+    return True
 
 
 def check_game(name: str, config: dict[str, Any] | None = None, *, games: int = 2, seed: int = 0,

@@ -9,6 +9,7 @@ the standard game. Chance is drawn from the state's seeded RNG.
 
 from __future__ import annotations
 
+import itertools
 from functools import cache
 from typing import Any
 
@@ -17,8 +18,12 @@ from ..engine.errors import OptionError
 from ..engine.game import Game, Option
 from .actions import PASS, SPECIES, Choose, Place, Worker, parse
 from .data import BOARDS, load_board, load_tiles
-from .seats import seating
+from .seats import colour_seats, seating
 from .state import GarumState
+
+_COLOURS = tuple(sp.colour for sp in load_tiles().species)
+# every way to choose the colour seats' colours, clockwise: 3 colours with 3 players, 4 otherwise
+COLOUR_CHOICES = (None, *(",".join(p) for n in (3, 4) for p in itertools.permutations(_COLOURS, n)))
 
 
 def _rotate(fish: str) -> str:
@@ -49,6 +54,10 @@ class GarumGame(Game):
         Option("rotation", (True, False), True, "tiles may be turned before placing (ruling 3)"),
         Option("species_bonus", ("any", "own"), "any",
                "who gains a species bonus: any placer covering it with its species, or only that species' colour"),
+        Option("colours", COLOUR_CHOICES, None,
+               "the colours chosen, clockwise from seat 1 (2 players: A1, B1, A2, B2, player A playing the first "
+               "and third); with 3 players the colour nobody chose is the ghost. None: seat order "
+               + ", ".join(_COLOURS)),
         Option("two_player_workers", ("per_colour", "shared"), "per_colour",
                "2 players: a worker set per colour, or one set per player for both colours (ruling 15)"),
     )
@@ -57,7 +66,7 @@ class GarumGame(Game):
         super().__init__(**options)
         self.board = load_board(self.config["board"])
         self.tiles = load_tiles()
-        self.seating = seating(self.config["players"])
+        self.seating = seating(self.config["players"], self.colour_order(self.config))
         self.tile_ids = tuple(t for t in range(1, 17) if t not in self.board.removed_tiles)
         self._fish = {(c, t): "".join(SPECIES[f] for f in self.tiles.tile_fish(c, t))
                       for c in range(4) for t in range(1, 17)}
@@ -73,6 +82,16 @@ class GarumGame(Game):
     def check_config(cls, config: dict[str, Any]) -> None:
         if config["two_player_workers"] == "shared" and config["players"] != 2:
             raise OptionError("garum: two_player_workers='shared' applies to 2-player games only")
+        chosen = config.get("colours")
+        if chosen is not None and len(chosen.split(",")) != colour_seats(config["players"]):
+            raise OptionError(f"garum: colours={chosen!r} names {len(chosen.split(','))} colours, but "
+                              f"{config['players']} players choose {colour_seats(config['players'])}")
+
+    @staticmethod
+    def colour_order(config: dict[str, Any]) -> tuple[int, ...] | None:
+        """The colours of the colour seats, clockwise, as colour indices (None: seat order)."""
+        chosen = config.get("colours")
+        return None if chosen is None else tuple(_COLOURS.index(c) for c in chosen.split(","))
 
     @property
     def num_players(self) -> int:

@@ -523,3 +523,28 @@ def test_ruling_22_variants_do_not_combine_and_privileges_is_out_of_scope():
         ludus.load_game("garum", variant="emperor+haruspex")
     with pytest.raises(ludus.OptionError, match="no option 'privileges'"):
         ludus.load_game("garum", privileges=True)
+
+
+def test_setup_each_player_chooses_a_colour_and_the_ghost_is_the_colour_nobody_chose():
+    """'Each player chooses a colour'; ruling 14: with 3 players the ghost is the colour left."""
+    state = ludus.load_game("garum", players=3, colours="red,blue,green").new_initial_state(seed=2)
+    colours = {c["name"]: c for c in state.observation(0)["colours"]}
+    assert [colours[name]["player"] for name in ("red", "blue", "green")] == [0, 1, 2]
+    assert colours["yellow"]["ghost"] and colours["yellow"]["player"] is None
+    assert not any(colours[name]["ghost"] for name in ("red", "blue", "green"))
+    assert colours["red"]["hand"] and colours["blue"]["hand"] is None  # seat 0 holds red's hand
+    play_random(state, seed=2)
+    assert state.is_terminal() and len(state.scores()) == 3
+
+
+def test_setup_two_players_choose_two_colours_each_in_seat_order_a1_b1_a2_b2():
+    state = ludus.load_game("garum", players=2, colours="yellow,red,green,blue").new_initial_state(seed=1)
+    owner = {c["name"]: c["player"] for c in state.observation(None)["colours"]}
+    assert owner == {"yellow": 0, "red": 1, "green": 0, "blue": 1}
+
+
+def test_setup_colour_choice_must_name_one_colour_per_colour_seat():
+    with pytest.raises(ludus.OptionError, match="names 3 colours, but 4 players choose 4"):
+        ludus.load_game("garum", players=4, colours="red,blue,green")
+    with pytest.raises(ludus.OptionError, match="not valid"):
+        ludus.load_game("garum", players=3, colours="red,red,green")
