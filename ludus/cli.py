@@ -232,6 +232,7 @@ def _write_record_now(state: State, path: str) -> None:
 
 HELP_TEXT = """\
 Commands: a move's number or its notation; 'help'; 'board' (show the board again);
+'hint' or 'hint N' (the best 3 or N moves, with their values and why);
 'undo' (take back your last decision of this turn); 'save FILE' (write the game record);
 'quit' (leave the game; with --save the record is kept, and 'ludus play --resume FILE' goes on)."""
 
@@ -321,6 +322,11 @@ class HumanTurns:
                 continue
             if word == "save":
                 self._save(rest.strip())
+                continue
+            if word == "hint":
+                from .bots.hint import hint_text
+
+                click.echo(hint_text(self.state, rest))
                 continue
             if word == "undo":
                 if self._undo(seat):

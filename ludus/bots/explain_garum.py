@@ -137,18 +137,21 @@ def _worker(state: Any, action: Any, colour: int, seat: int) -> str:
     """The line a worker claims: its fish of the colour's species and the chart's points now."""
     board = state.game.board
     name = _species(state, colour)
+    your = "your"
+    if len(state.game.seating.colours_of(seat)) > 1:  # two colours a player: say which
+        your = f"your {state.game.tiles.species[colour].colour}"
     if isinstance(action, Worker):
         count = _count(state, action.line, colour)
         points = score_lines(board, state.cells, [None] * action.line + [[colour, action.kind]])[0][4]
         free = _empty(state, action.line)
         more = f", with {free} cells still empty" if free else ", with no cell left empty"
-        return (f"your {_kind(action.kind)} claims {_line_word(board, action.line)}, which holds {count} {name}"
+        return (f"{your} {_kind(action.kind)} claims {_line_word(board, action.line)}, which holds {count} {name}"
                 f"{more}: worth {points} if the game ended now")
     if isinstance(action, Pass):
         pool = state.pool[state.game.pool_owner(colour)]
         lines = [line for line in board.lines[state.cetarium] if state.workers[line] is None]
         best = max((_count(state, line, colour) for line in lines), default=0)
-        keeps = "your dominus" if pool[1] and not pool[0] else "your workers"
+        keeps = f"{your} dominus" if pool[1] and not pool[0] else f"{your} workers"
         return (f"pass: keep {keeps} for a better line (the best line open here holds {best} {name}, "
                 f"worth {board.points(best, False)} to a vilicus now)")
     return str(action)

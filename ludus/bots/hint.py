@@ -183,3 +183,22 @@ def generic_reason(before: State, action: Action, after: State, seat: int, follo
 
 def _signed(x: float) -> str:
     return f"+{x:g}" if x > 0 else f"{x:g}"
+
+
+TERMINAL_SECONDS = 3.0  # the terminal's cap on one hint
+
+
+def hint_text(state: State, args: str = "") -> str:
+    """The answer to ``hint`` (or ``hint N``) at a player's prompt: the best moves, numbered as in
+    the table of legal moves, with their values and reasons; asking again in the same position
+    gives the same answer."""
+    words = args.split()
+    if len(words) > 1 or (words and not (words[0].isdigit() and 1 <= int(words[0]) <= 20)):
+        return "error: hint takes an optional number of moves from 1 to 20, e.g. 'hint' or 'hint 5'"
+    n = int(words[0]) if words else 3
+    hints = hint(state, n=n, seconds=TERMINAL_SECONDS, seed=len(state.history()))
+    number = {str(a): i for i, a in enumerate(state.legal_actions(), 1)}
+    lines = ["Hints (value: estimated final margin over the best rival, or over the target in a solo game):"]
+    for h in hints:
+        lines.append(f"{number[h['action']]:>4}. {h['action']}  [{h['value']:+.1f}]  {h['why']}")
+    return "\n".join(lines)

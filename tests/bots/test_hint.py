@@ -246,3 +246,25 @@ def test_bad_requests_are_refused():
     over = random_position("garum", {"players": 2, "board": "baelo_claudia"}, seed=1, steps=10_000)
     with pytest.raises(ValueError, match="over"):
         hint(over)
+
+
+# -- the terminal ------------------------------------------------------------------------------------
+def test_hint_at_the_prompt_lists_numbered_moves_with_values_and_reasons():
+    from click.testing import CliRunner
+
+    from ludus.cli import main
+
+    result = CliRunner().invoke(main, ["play", "celtae", "--seats", "human,human", "--seed", "4", "--no-color"],
+                                input="hint 2\nhint zero\nquit\n", prog_name="ludus")
+    lines = result.output.splitlines()
+    start = next(i for i, line in enumerate(lines) if "Hints (value:" in line)
+    shown = lines[start + 1:start + 3]
+    state = ludus.load_game("celtae", players=2).new_initial_state(seed=4)
+    legal = [str(a) for a in state.legal_actions()]
+    expected = hint(state, n=2, seed=0)
+    for line, h in zip(shown, expected, strict=True):
+        number, _, rest = line.strip().partition(". ")
+        action = rest.split("  [")[0]
+        assert legal[int(number) - 1] == action == h["action"]
+        assert h["why"] in line and f"[{h['value']:+.1f}]" in line
+    assert "error: hint takes an optional number" in result.output
