@@ -144,7 +144,8 @@ class GarumEncoder(Encoder):
                     hands[c, self.pattern_of[c][fish]] += 1.0
         hands /= SCALE["hand"]
         if obs["ghost_tile"] is not None:
-            view(v, "ghost_tile")[self.pattern_of[3][obs["ghost_tile"]]] = 1.0
+            ghost = next(c for c, col in enumerate(obs["colours"]) if col["ghost"])
+            view(v, "ghost_tile")[self.pattern_of[ghost][obs["ghost_tile"]]] = 1.0
         scores = obs["scores"]
         view(v, "scores")[:len(scores)] = np.asarray(scores, dtype=np.float32) / SCALE["score"]
         if obs["seat"] is not None:
@@ -191,7 +192,7 @@ class GarumEncoder(Encoder):
         self._place_cache: dict[tuple, tuple[list[int], list[int]]] = {}
         self._tile_pattern = [{t: self.pattern_of[c][game.fish_text(c, t)] for t in range(1, 17)}
                               for c in range(4)]
-        self._ghost_pattern = {t: self.pattern_of[3][game.fish_text(game.seating.ghost, t)]
+        self._ghost_pattern = {t: self.pattern_of[game.seating.ghost][game.fish_text(game.seating.ghost, t)]
                                for t in range(1, 17)} if game.seating.ghost is not None else {}
         self._pools = [game.pool_owner(c) for c in range(4)]
         self._ghost_flags = [float(c == game.seating.ghost) for c in range(4)]
@@ -358,7 +359,7 @@ class GarumEncoder(Encoder):
             "workers": workers,
             "hands": hands,
             "colours": pools,
-            "ghost_tile": self.fish_of[3][int(ghost.argmax())] if ghost.any() else None,
+            "ghost_tile": self.fish_of[self.game.seating.ghost][int(ghost.argmax())] if ghost.any() else None,
             "scores": [_back(x, "score") for x in view(vector, "scores")[:players]],
             "seat": _one(view(vector, "seat")),
             "round": int(view(vector, "round").argmax()) + 1,
