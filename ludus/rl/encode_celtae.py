@@ -354,6 +354,7 @@ class CeltaeEncoder(Encoder):
         arithmetic), so the two agree bit for bit.
         """
         from ..celtae.observe import _flip_view
+        from ..celtae.scoring import breakdown_from_stats, stats
         from ..celtae.state import C_SX_CARD, C_SX_MOVED, P_FLIP
 
         if not hasattr(self, "_off"):
@@ -501,7 +502,8 @@ class CeltaeEncoder(Encoder):
                 counts[card] += 1
             out[at:at + 12] = counts
             out[at:at + 12] /= 5
-        scores = state.scores()
+        all_stats = [stats(state, o) for o in range(state.np)]  # state.scores(), gathering stats once
+        scores = [breakdown_from_stats(state, s, all_stats)["total"] for s in range(state.n)]
         at = off["scores"]
         out[at:at + len(scores)] = scores
         out[at:at + len(scores)] /= 50
