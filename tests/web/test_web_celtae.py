@@ -20,18 +20,19 @@ pytestmark = pytest.mark.skipif("celtae" not in ludus.game_names(), reason="Celt
 
 
 def board_move(page, rng):
-    """A move clicked on the board: a rondel corner, or an action area then the action there."""
-    targets = page.locator(".board-overlay [data-board-action], .board-overlay [data-board-area]")
+    """A move clicked on a piece of the board, or a first step (data-board-select) then its completion."""
+    targets = page.locator("#board [data-board-action]:not([disabled]), #board [data-board-select]:not([disabled])")
     if not targets.count():
         return None
     target = targets.nth(rng.randrange(targets.count()))
     action = target.get_attribute("data-board-action")
     target.click()
     if action is None:
-        choices = page.locator("[data-choice]")
-        assert choices.count() > 1
+        page.wait_for_selector("[data-testid=cancel]")
+        choices = page.locator("#board [data-board-action]:not([disabled])")
+        assert choices.count() > 0
         choice = choices.nth(rng.randrange(choices.count()))
-        action = choice.get_attribute("data-choice")
+        action = choice.get_attribute("data-board-action")
         choice.click()
     return action
 
@@ -69,7 +70,7 @@ def check_end(page, server, game_id):
 def test_whole_two_player_celtae_game_against_a_bot(page, server, screenshots):
     create_in_lobby(page, server, "celtae", {"players": "2"}, ["human", "random"])
     game_id = open_my_seat(page)
-    page.wait_for_selector("#board svg")
+    page.wait_for_selector("#board .cb")
     assert play_to_the_end(page, random.Random(2)) > 10
     check_end(page, server, game_id)
     page.screenshot(path=str(screenshots / "celtae-end.png"), full_page=True)
@@ -78,7 +79,7 @@ def test_whole_two_player_celtae_game_against_a_bot(page, server, screenshots):
 def test_whole_celtae_solo_game_against_solitairix(page, server, screenshots):
     create_in_lobby(page, server, "celtae", {"players": "1", "difficulty": "easy"}, ["human"])
     game_id = open_my_seat(page)
-    page.wait_for_selector("#board svg")
+    page.wait_for_selector("#board .cb")
     assert play_to_the_end(page, random.Random(4)) > 10
     check_end(page, server, game_id)
     verdict = page.inner_text("[data-testid=winners]")

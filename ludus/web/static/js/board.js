@@ -26,10 +26,17 @@ export function parseSvg(text) {
  * Returns {root, box}: box is where overlays go ([x, y, w, h] in the root's units) or null.
  */
 export function showBoard(wrap, module, obs, svgText) {
-  let root = parseSvg(svgText);
   const holder = document.createElement("div");
   holder.className = "board-svg";
   wrap.replaceChildren(holder);
+  wrap.classList.toggle("board-own", !!module.ownBoard);
+  if (module.ownBoard) {
+    // the module draws the whole board from the observation, its pieces clickable in place
+    const own = module.drawBoard(obs);
+    holder.replaceChildren(own);
+    return {root: own, box: null, units: [16, 16]};
+  }
+  let root = parseSvg(svgText);
   if (root) {
     holder.append(root);
     const box = module.boardBox(root);

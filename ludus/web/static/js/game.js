@@ -239,7 +239,7 @@ async function renderBoard(view) {
 
 function renderLog(view) {
   let entries;
-  if (page.record) {
+  if (page.record && !view.log) { // the server's ordered log keeps the seats' names to the end
     entries = page.record.actions.map((text) => ({text}));
   } else {
     entries = page.module.moveLog(view.observation, page.seen, view);
@@ -446,7 +446,8 @@ async function start() {
     const info = await meta();
     view = await api("GET", `/api/games/${encodeURIComponent(gameId)}`, {token});
     page.module = gameModule(view.game);
-    page.hasSvg = !!info.games.find((g) => g.name === view.game)?.svg;
+    // a module that draws its own board needs no server SVG per change
+    page.hasSvg = !page.module.ownBoard && !!info.games.find((g) => g.name === view.game)?.svg;
   } catch (exc) {
     if (exc instanceof ApiError && exc.status === 401 && token) {
       message(`This link's seat token is not valid for this game (${exc.detail}). Showing the spectator view.`);

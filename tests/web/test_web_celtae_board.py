@@ -1,0 +1,163 @@
+"""Celtae played by the board in Chromium: whole 2-player games against a random bot at desktop and
+phone widths, every decision clicked on a piece of the board or of the seat's own panel (never
+the list of legal moves), the board readable (text at least 12 px, targets at least 44 px on a
+phone), the bot's last move marked, and the log in plain sentences with seats counted from 1."""
+
+import random
+import time
+
+import httpx
+import pytest
+from browser_helpers import create_in_lobby
+
+import ludus
+
+pytestmark = pytest.mark.skipif("celtae" not in ludus.game_names(), reason="Celtae's engine is not in this tree")
+
+BODY = "document.body.dataset"
+
+
+def poll(page, expression: str, timeout: float = 20.0):
+    """Wait until ``expression`` is truthy in the page. Evaluated over the DevTools protocol: the
+    page keeps the server's Content-Security-Policy, which forbids wait_for_function's eval()."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = page.evaluate(expression)
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"still false after {timeout} s: {expression}")
+        time.sleep(0.03)
+
+
+def wait_turn(page) -> str:
+    poll(page, f"({BODY}.myTurn === 'true' || {BODY}.terminal === 'true') && {BODY}.busy !== 'true'")
+    return "over" if page.evaluate(f"{BODY}.terminal") == "true" else "mine"
+
+
+def version(page) -> int:
+    return int(page.evaluate(f"{BODY}.version"))
+
+
+ON_BOARD = "#board [data-board-action]:not([disabled])"
+SELECTS = "#board [data-board-select]:not([disabled])"
+
+# every legal action that the board does not carry as one click, and the first step that leads to it
+TWO_STEP = {"swap", "druid", "garrison"}
+
+
+def unreachable(page) -> list[str]:
+    """Legal actions with neither a piece nor a first step on the board."""
+    return page.evaluate("""() => {
+      const legal = window.ludusGame.view.legal_actions;
+      const board = new Set([...document.querySelectorAll('#board [data-board-action]:not([disabled])')]
+        .map((b) => b.dataset.boardAction));
+      const selects = document.querySelectorAll('#board [data-board-select]:not([disabled])').length;
+      return legal.filter((a) => !board.has(a) && !(selects && ['swap', 'druid', 'garrison'].includes(a.split(' ')[0])));
+    }""")
+
+
+def board_decision(page, rng) -> str:
+    """One decision by clicking a piece: a one-click action, or a first step and then its completion."""
+    targets = page.locator(f"{ON_BOARD}, {SELECTS}")
+    count = targets.count()
+    assert count > 0, "it is this page's turn but the board offers nothing to click"
+    target = targets.nth(rng.randrange(count))
+    action = target.get_attribute("data-board-action")
+    target.click()
+    if action is None:  # a first step: the completing pieces now carry the actions
+        page.wait_for_selector("[data-testid=cancel]")
+        done = page.locator(ON_BOARD)
+        assert done.count() > 0, "a first step led nowhere"
+        choice = done.nth(rng.randrange(done.count()))
+        action = choice.get_attribute("data-board-action")
+        choice.click()
+    return action
+
+
+def smallest_text_px(page) -> float:
+    return page.evaluate("""() => {
+      let least = 99;
+      for (const n of document.querySelectorAll('#board *')) {
+        const own = [...n.childNodes].some((c) => c.nodeType === 3 && c.textContent.trim());
+        const box = n.getBoundingClientRect();
+        if (own && box.width > 0) least = Math.min(least, parseFloat(getComputedStyle(n).fontSize));
+      }
+      return least;
+    }""")
+
+
+def small_targets(page) -> list[str]:
+    return page.evaluate("""() => [...document.querySelectorAll('#board button:not([disabled])')]
+      .filter((b) => { const r = b.getBoundingClientRect(); return r.width < 44 || r.height < 44; })
+      .map((b) => b.dataset.key || b.textContent)""")
+
+
+def check_log(page, record):
+    lines = page.locator("#log li")
+    assert lines.count() == len(record["actions"])
+    text = page.inner_text("#log")
+    assert "Seat 1" in text and "Seat 2" in text and "Seat 0" not in text
+    # plain sentences: the notation is kept beside them in brackets, never alone
+    first = lines.first.inner_text()
+    assert "chose" in first and "as leader" in first
+
+
+@pytest.mark.parametrize("width,height,tag", [(1366, 850, "desktop"), (390, 850, "phone")])
+def test_whole_two_player_celtae_game_by_board_clicks(browser, server, screenshots, width, height, tag):
+    context = browser.new_context(viewport={"width": width, "height": height})
+    context.set_default_timeout(15_000)
+    page = context.new_page()
+    errors, violations = [], []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.on("console", lambda msg: violations.append(msg.text) if "Content Security Policy" in msg.text else None)
+    try:
+        create_in_lobby(page, server, "celtae", {"players": "2"}, ["human", "random"])
+        page.click("[data-testid=play-link]")
+        poll(page, f"{BODY}.version !== undefined")
+        game_id = page.url.split("/games/")[1].split("?")[0].split("#")[0]
+        page.wait_for_selector("#board .cb")
+        wait_turn(page)
+        page.screenshot(path=str(screenshots / f"celtae-board-{tag}-leaders.png"), full_page=False)
+        rng = random.Random(12 if tag == "desktop" else 13)
+        shot_at = 25
+        decisions = marked = 0
+        while wait_turn(page) == "mine":
+            d, m = play_by_board_steps(page, rng, tag == "phone", shot_at - decisions)
+            decisions += d
+            marked += m
+            if decisions >= shot_at and shot_at:
+                page.screenshot(path=str(screenshots / f"celtae-board-{tag}-mid.png"), full_page=True)
+                shot_at = 0
+        assert decisions > 20
+        assert marked > 0, "the bot's last move was never marked on the board"
+        page.locator("[data-testid=game-over]").wait_for()
+        record = httpx.get(f"{server}/api/games/{game_id}/record").json()
+        final = ludus.replay(record)
+        for seat, score in enumerate(final.scores()):
+            assert page.inner_text(f"[data-testid=total-{seat}]") == str(score)
+        check_log(page, record)
+        page.screenshot(path=str(screenshots / f"celtae-board-{tag}-end.png"), full_page=True)
+        assert errors == [] and violations == []
+    finally:
+        context.close()
+
+
+def play_by_board_steps(page, rng, phone, steps):
+    """Up to ``steps`` decisions (all of them when steps <= 0) by board clicks."""
+    decisions = marked = 0
+    while wait_turn(page) == "mine" and (steps <= 0 or decisions < steps):
+        before = version(page)
+        poll(page, f"Number({BODY}.boardVersion) === {before}")
+        assert unreachable(page) == [], "a legal move cannot be made on the board"
+        if phone:
+            assert small_targets(page) == [], "a board target under 44 px on a phone"
+        else:
+            assert smallest_text_px(page) >= 12, "board text under 12 px"
+        if page.locator("#board [data-last-move='1']").count():
+            marked += 1
+        board_decision(page, rng)
+        poll(page, f"Number({BODY}.version) > {before}")
+        decisions += 1
+        assert decisions < 800, "the game does not end"
+    return decisions, marked
