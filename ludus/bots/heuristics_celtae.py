@@ -26,6 +26,7 @@ the seat's own leader choice.
 from __future__ import annotations
 
 import random
+from operator import itemgetter
 from typing import Any
 
 from ..celtae import board as G
@@ -213,8 +214,15 @@ class _Position:
         self.all_stats = all_stats = _all_stats(state)
         self.g = min(1.0, _turns_left(state) / W["horizon"])
         citadels = state.citadels
-        self.complete = [cit for cit in citadels if -1 not in cit]
-        self.open = [cit for cit in citadels if -1 in cit]
+        complete = [0] * np_  # discs on complete citadels (score A), by owner
+        open_ = [0] * np_  # discs on citadels still open, by owner
+        for cit in citadels:
+            counts = complete if -1 not in cit else open_
+            for x in cit:
+                if 0 <= x < np_:
+                    counts[x] += 1
+        self.complete = complete
+        self.open = open_
         self.open_colours = [c for c in range(4) if any(-1 in citadels[r * 4 + c] for r in (0, 1))]
         self.roman_tops = [d.roman_tiles[s[-1]] for s in state.roman if s]
         tops = []
@@ -230,15 +238,25 @@ class _Position:
             if not marks:
                 continue
             kind, arg, need, _slots = d.progress_cards[card]
-            vals = [stat_of(all_stats[o], kind, arg) for o in range(np_)]
+            getter = _STAT_GETTERS.get((kind, arg))
+            if getter is None:
+                getter = _STAT_GETTERS[kind, arg] = _stat_getter(kind, arg)
+            vals = [getter(st) for st in all_stats]
             met = []
             near = []
+            if not kind.endswith("_maj"):
+                for mine in vals:
+                    met.append(mine >= need)
+                    near.append(min(0.9, mine / (need + 0.5)))
+                cards.append((marks, met, near))
+                continue
+            if not solo:
+                top = max(vals[:n])
+                lead = vals.index(top)
+                second = max(vals[:lead] + vals[lead + 1:n])
             for o in range(np_):
                 mine = vals[o]
-                if not kind.endswith("_maj"):
-                    met.append(mine >= need)
-                    bar = need
-                elif solo:
+                if solo:
                     if kind == "worker_maj":
                         bar = d.solo_type_min
                         met.append(mine >= bar)
@@ -250,11 +268,28 @@ class _Position:
                         met.append(mine >= 1 and mine >= bar)
                     bar = max(bar, 1)
                 else:
-                    met.append(mine >= 1 and all(mine >= vals[q] for q in range(n)))
-                    bar = max(max(vals[q] for q in range(n) if q != o), 1)
+                    met.append(mine >= 1 and mine >= top)
+                    bar = max(second if o == lead else top, 1)
                 near.append(min(0.9, mine / (bar + 0.5)))
             cards.append((marks, met, near))
         self.cards = cards
+
+
+_STAT_GETTERS: dict[tuple[str, int], Any] = {}
+
+
+def _stat_getter(kind: str, arg: int) -> Any:
+    """``scoring._value(st, kind, arg)`` as a function of ``st`` alone (the kind is read once)."""
+    probe = {"colour": [10, 11, 12, 13], "region": [20, 21], "bonus": 30, "types": [40, 41, 42, 43], "druids": 50,
+             "workers": 60, "druid_tiles": 70, "roman": 80, "garrison": [90, 91]}
+    found = stat_of(probe, kind, arg)
+    for name, value in probe.items():
+        if value == found:
+            return itemgetter(name)
+        if isinstance(value, list) and found in value:
+            index = value.index(found)
+            return lambda st, name=name, index=index: st[name][index]
+    raise ValueError(f"progress card kind {kind!r} reads no known figure")  # pragma: no cover
 
 
 def _all_stats(state: Any) -> list[dict]:
@@ -294,7 +329,7 @@ def _seat_value(state: Any, o: int, viewer: int, pos: _Position) -> float:
     all_stats = pos.all_stats
     st = all_stats[o]
     # the score so far without the strength-and-cards category (I) and the leader (K): ``score_breakdown``
-    score = sum(cit.count(o) for cit in pos.complete) + st["bonus"] * d.bonus_tile_points
+    score = pos.complete[o] + st["bonus"] * d.bonus_tile_points
     score += sum(d.druid_tiles[t][0] for t in state.druid_won[o]) + sum(d.roman_tiles[t][0] for t in state.roman_won[o])
     rivals = [1] if state.solo else [q for q in range(state.n) if q != o]
     for r in (0, 1):
@@ -362,7 +397,7 @@ def _seat_value(state: Any, o: int, viewer: int, pos: _Position) -> float:
     value += g * (W["farmer"] * min(farmers, 5) + W["soldier"] * soldiers + W["noble"] * min(nobles, 2))
     value += g * W["token"] * state.tokens[o]
     # discs on citadels still open: a share of their completion points
-    open_discs = sum(cit.count(o) for cit in pos.open)
+    open_discs = pos.open[o]
     value += g * W["open_disc"] * open_discs
     # progress cards with markers, not met yet
     for marks, met, near in pos.cards:

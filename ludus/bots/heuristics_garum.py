@@ -374,7 +374,11 @@ def _place_values(state: Any, actions: list, colour: int, round_: int, out: list
             free_lines.append(line)
         else:
             occupied[w[0]].append((line, 1 if w[1] == "D" else 0))
-    context = (game, state, colour, round_, owners, base, occupied, free_lines)
+    # A line's value depends on how many fish of each species it holds, not where they lie, and
+    # on which colours have played into each cetarium it crosses: so a line that misses the slot
+    # is worth the same whichever such slot is filled, and one that crosses it the same for any
+    # slot on it bringing the same two fish in either order (shared here by all of this turn's slots).
+    context = (game, state, colour, round_, owners, base, occupied, free_lines, {}, {})
     species = {letter: i for i, letter in enumerate("BGYR")}
     memo = _LINES[board.name, game.config["rotation"]]
     rotation = game.config["rotation"]
@@ -392,7 +396,7 @@ def _place_values(state: Any, actions: list, colour: int, round_: int, out: list
         hits = []
         child = None
         for line, ia, ib, cache, getter, own, segs, child_slots, gain_of in touched:
-            pair = fish[ia] + fish[ib]
+            pair = _PAIRS[fish[ia] + fish[ib]]
             hit = cache.get(pair)
             if hit is None:
                 if child is None:
@@ -433,7 +437,7 @@ def _place_values(state: Any, actions: list, colour: int, round_: int, out: list
 
 def _fill_slot(context: tuple, cet: int, slot: int) -> tuple:
     """What every placement into one slot shares (see ``_place_values``)."""
-    game, state, colour, round_, owners, base, occupied, free_lines = context
+    game, state, colour, round_, owners, base, occupied, free_lines, missing, crossing_caches = context
     board = game.board
     size = board.size
     floor = board.chart[0][0]
@@ -448,8 +452,19 @@ def _fill_slot(context: tuple, cet: int, slot: int) -> tuple:
     child_owners = dict(owners)
     child_owners[cet] = tuple(filled)
     cet_lines = board.lines[cet]
-    lines_after = _lines(game, state.cells, child_slots, child_owners, [x for x in cet_lines if x not in crossing],
-                         base)
+    rest = [x for x in cet_lines if x not in crossing]
+    lines_after = base[:]
+    todo = []
+    for line in rest:
+        value = missing.get((cet, line))
+        if value is None:
+            todo.append(line)
+        else:
+            lines_after[line] = value
+    if todo:
+        lines_after = _lines(game, state.cells, child_slots, child_owners, todo, lines_after)
+        for line in todo:
+            missing[cet, line] = lines_after[line]
     changed = set(cet_lines)
     recount = [x for x in range(4) if x == colour or any(line in changed for line, _ in occupied[x])]
     fixed_values = [float(b) for b in state.bonus]
@@ -475,10 +490,13 @@ def _fill_slot(context: tuple, cet: int, slot: int) -> tuple:
     geo = _geometry(board)
     getters = _GETTERS[board.name]
     free = set(free_lines)
-    touched = [(line, *crossing[line], {}, getters[line], tuple(child_owners[x] for x in _LINE_CETS[board.name][line]),
+    touched = [(line, *crossing[line], crossing_caches.setdefault((cet, line), {}), getters[line], tuple(child_owners[x] for x in _LINE_CETS[board.name][line]),
                 geo[line], child_slots, gains_of if line in free else _no_gains)
                for line in cet_lines if line in crossing and geo[line]]
     return lines_after, touched, recount, fixed_values, pool_parts
+
+
+_PAIRS = {a + b: min(a + b, b + a) for a in "BGYR" for b in "BGYR"}  # two fish, in either order
 
 
 def _no_gains(_value: tuple) -> None:
