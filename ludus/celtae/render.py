@@ -8,6 +8,7 @@ f fortress); workers as F B S N D, so the board reads without colour vision.
 
 from __future__ import annotations
 
+from html import escape as _html_escape
 from typing import Any
 from xml.sax.saxutils import escape
 
@@ -104,19 +105,26 @@ def render_text(observation: dict[str, Any], color: bool = True) -> str:
     return "\n".join(out)
 
 
+def _a(value: Any) -> str:
+    """An SVG attribute value: quotes escaped too, so no value can end its attribute early."""
+    return _html_escape(str(value), quote=True)
+
+
 def _rect(x: float, y: float, w: float, h: float, fill: str, stroke: str = "#333", extra: str = "") -> str:
-    return f'<rect x="{x:.1f}" y="{y:.1f}" width="{w:.1f}" height="{h:.1f}" fill="{fill}" stroke="{stroke}" {extra}/>'
+    # ``extra``: fixed attribute text of this module only
+    return (f'<rect x="{x:.1f}" y="{y:.1f}" width="{w:.1f}" height="{h:.1f}" fill="{_a(fill)}" stroke="{_a(stroke)}" '
+            f'{extra}/>')
 
 
 def _text(x: float, y: float, s: str, size: float = 11, anchor: str = "start", fill: str = "#111") -> str:
-    return (f'<text x="{x:.1f}" y="{y:.1f}" font-size="{size}" text-anchor="{anchor}" fill="{fill}" '
+    return (f'<text x="{x:.1f}" y="{y:.1f}" font-size="{size:g}" text-anchor="{_a(anchor)}" fill="{_a(fill)}" '
             f'font-family="sans-serif">{escape(s)}</text>')
 
 
 def _worker(x: float, y: float, w: str | None) -> str:
     if w is None:
         return f'<circle cx="{x:.1f}" cy="{y:.1f}" r="8" fill="none" stroke="#999" stroke-dasharray="2"/>'
-    return (f'<circle cx="{x:.1f}" cy="{y:.1f}" r="8" fill="{_FILL[w]}" stroke="#222"/>'
+    return (f'<circle cx="{x:.1f}" cy="{y:.1f}" r="8" fill="{_a(_FILL[w])}" stroke="#222"/>'
             + _text(x, y + 4, w, 9, "middle"))
 
 
@@ -153,7 +161,7 @@ def render_svg(observation: dict[str, Any], width: int = 900, **options: Any) ->
                "NW": (cx - 130, cy - 130)}
     for name, (x, y) in corners.items():
         here = name == o["marker"]
-        parts.append(f'<circle cx="{x}" cy="{y}" r="{14 if here else 8}" fill="{"#222" if here else "#fff"}" '
+        parts.append(f'<circle cx="{x:g}" cy="{y:g}" r="{14 if here else 8}" fill="{"#222" if here else "#fff"}" '
                      f'stroke="#222"/>')
         parts.append(_text(x, y - 18, name, 10, "middle"))
     parts.append(f'<line x1="{cx + 110}" y1="{cy}" x2="{cx + 150}" y2="{cy}" stroke="#2a6f97" stroke-width="4"/>')
@@ -167,7 +175,7 @@ def render_svg(observation: dict[str, Any], width: int = 900, **options: Any) ->
         parts.append(_text(x + 28, y + 12, f"{cit['colour']} {cit['bonus']}", 8, "middle"))
         for j, sp in enumerate(cit["spaces"]):
             fill = "#fff" if sp is None else ("#777" if sp == "neutral" else _SEAT[sp % 5])
-            parts.append(f'<circle cx="{x + 8 + j * 10}" cy="{y + 30}" r="4.5" fill="{fill}" stroke="#222"/>')
+            parts.append(f'<circle cx="{x + 8 + j * 10:g}" cy="{y + 30:g}" r="4.5" fill="{_a(fill)}" stroke="#222"/>')
         if cit["bonus_owner"] is not None:
             parts.append(_text(x + 28, y + 55, f"tile: seat {cit['bonus_owner']}", 8, "middle"))
     # stacks and garrisons
@@ -206,5 +214,5 @@ def render_svg(observation: dict[str, Any], width: int = 900, **options: Any) ->
                                     f"discs {sx['discs_placed']}, Roman {sx['roman_tiles']}, Druid {sx['druid_tiles']}, "
                                     f"target {sx['target']}", 11))
     height = round(width * H / W)
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {W} {H}">'
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{_a(width)}" height="{height}" viewBox="0 0 {W} {H}">'
             + "".join(parts) + "</svg>")

@@ -8,8 +8,9 @@ the board reads without colour vision.
 
 from __future__ import annotations
 
+from html import escape as _html_escape
 from typing import Any
-from xml.sax.saxutils import escape, quoteattr
+from xml.sax.saxutils import escape
 
 SPECIES_NAMES = {"B": "tuna", "G": "mackerel", "Y": "mollusc", "R": "shellfish"}
 
@@ -178,7 +179,8 @@ def _info_lines(obs: dict[str, Any], color: bool) -> list[str]:
         closed = obs.get("closed") or {}
         shut = [name for axis, name in (("h", "rows"), ("v", "columns")) if closed.get(axis)]
         if shut:
-            out.append(f"No worker may go on this cetarium's {' or '.join(shut)} (their area is full).")
+            out.append(f"No worker may go on this cetarium's {' or '.join(shut)}: the other cetaria "
+                       "of that area are already full.")
     aureus = obs.get("aureus") or {}
     revealed = " ".join(str(n) for n in aureus.get("revealed", []))
     text = f"Aureus: flipped {revealed or '-'} | {aureus.get('remaining', 0)} left"
@@ -241,6 +243,11 @@ INK = {"B": "#ffffff", "G": "#ffffff", "Y": "#1d1d1d", "R": "#ffffff"}
 _U = 10  # SVG units per fish cell
 
 
+def _a(value: Any) -> str:
+    """An SVG attribute value: quotes escaped too, so no value can end its attribute early."""
+    return _html_escape(str(value), quote=True)
+
+
 def _n(x: float) -> str:
     """Numbers written the same way every time (so the output is byte-for-byte stable)."""
     text = f"{x:.2f}".rstrip("0").rstrip(".")
@@ -263,10 +270,10 @@ def _worker_svg(worker: dict[str, Any], cx: float, cy: float) -> str:
     r = 4.6 if kind == "D" else 3.6
     ring = ' stroke="#1d1d1d" stroke-width="1.4"' if kind == "D" else ' stroke="#1d1d1d" stroke-width="0.5"'
     return (
-        f'<g class="worker" data-line={quoteattr(worker["line"])} data-colour="{colour}" data-kind="{kind}">'
-        f'<circle cx="{_n(cx)}" cy="{_n(cy)}" r="{_n(r)}" fill="{FILL.get(colour, "#888")}"{ring}/>'
+        f'<g class="worker" data-line="{_a(worker["line"])}" data-colour="{_a(colour)}" data-kind="{_a(kind)}">'
+        f'<circle cx="{_n(cx)}" cy="{_n(cy)}" r="{_n(r)}" fill="{_a(FILL.get(colour, "#888"))}"{ring}/>'
         f'<text x="{_n(cx)}" y="{_n(cy + 1.3)}" font-size="{"3.6" if kind == "D" else "3.2"}" '
-        f'text-anchor="middle" fill="{INK.get(colour, "#000")}" font-weight="bold">{escape(colour + kind)}</text></g>'
+        f'text-anchor="middle" fill="{_a(INK.get(colour, "#000"))}" font-weight="bold">{escape(f"{colour}{kind}")}</text></g>'
     )
 
 
@@ -305,7 +312,7 @@ def render_svg(
 
     title = f"Garum, {obs.get('board', '')}, round {obs.get('round')} of {obs.get('rounds')}"
     out = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{size}" height="{_n(px_h)}" '
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{_a(size)}" height="{_n(px_h)}" '
         f'viewBox="0 0 {_n(width)} {_n(height)}" font-family="sans-serif" class="garum-board">',
         f"<title>{escape(title)}</title>",
         f'<rect class="background" x="0" y="0" width="{_n(width)}" height="{_n(height)}" fill="#efe6d2"/>',
@@ -318,7 +325,7 @@ def render_svg(
                 out.append(f'<rect class="hole" x="{_n(x0)}" y="{_n(y0)}" width="{_n(side)}" height="{_n(side)}" '
                            'fill="#7d7466" stroke="#5b5347" stroke-width="0.6"/>')
                 continue
-            out.append(f'<rect class="cetarium" data-cetarium="{number}" x="{_n(x0)}" y="{_n(y0)}" '
+            out.append(f'<rect class="cetarium" data-cetarium="{_a(number)}" x="{_n(x0)}" y="{_n(y0)}" '
                        f'width="{_n(side)}" height="{_n(side)}" fill="#d8ecf0" stroke="#3d3528" stroke-width="1"/>')
     # cells
     bonus = {tuple(b["cell"]): b["kind"] for b in obs.get("bonuses", [])}
@@ -336,24 +343,24 @@ def render_svg(
                                    f'<polygon points="{_star(cx, cy, 4, 1.7)}" fill="#8e44ad" stroke="#4a235a" '
                                    'stroke-width="0.4"/></g>')
                     else:
-                        out.append(f'<g class="bonus" data-kind="{kind}" data-cell="{r},{c}">'
+                        out.append(f'<g class="bonus" data-kind="{_a(kind)}" data-cell="{r},{c}">'
                                    f'<circle cx="{_n(cx)}" cy="{_n(cy)}" r="3.8" fill="#ffffff" '
-                                   f'stroke="{FILL[kind]}" stroke-width="1.2"/>'
+                                   f'stroke="{_a(FILL[kind])}" stroke-width="1.2"/>'
                                    f'<text x="{_n(cx)}" y="{_n(cy + 1.5)}" font-size="4.4" text-anchor="middle" '
-                                   f'fill="{FILL[kind]}" font-weight="bold">{kind}</text></g>')
+                                   f'fill="{_a(FILL[kind])}" font-weight="bold">{escape(str(kind))}</text></g>')
                 continue
             out.append(
-                f'<g class="fish" data-cell="{r},{c}" data-species="{escape(ch)}">'
+                f'<g class="fish" data-cell="{r},{c}" data-species="{_a(ch)}">'
                 f'<rect x="{_n(x(c) + 0.5)}" y="{_n(y(r) + 0.5)}" width="{_n(_U - 1)}" height="{_n(_U - 1)}" '
-                f'rx="1.5" fill="{FILL.get(ch, "#888")}"/>'
+                f'rx="1.5" fill="{_a(FILL.get(ch, "#888"))}"/>'
                 f'<text x="{_n(cx)}" y="{_n(cy + 1.9)}" font-size="5.4" text-anchor="middle" '
-                f'fill="{INK.get(ch, "#000")}" font-weight="bold">{escape(ch)}</text></g>'
+                f'fill="{_a(INK.get(ch, "#000"))}" font-weight="bold">{escape(str(ch))}</text></g>'
             )
     if highlight is not None:
         for gr, row in enumerate(grid):
             for gc, number in enumerate(row):
                 if number and number == highlight:
-                    out.append(f'<rect class="highlight" data-cetarium="{number}" x="{_n(x(gc * block) - 1)}" '
+                    out.append(f'<rect class="highlight" data-cetarium="{_a(number)}" x="{_n(x(gc * block) - 1)}" '
                                f'y="{_n(y(gr * block) - 1)}" width="{_n(block * _U + 2)}" '
                                f'height="{_n(block * _U + 2)}" fill="none" stroke="#ff7f00" stroke-width="2"/>')
     # slot dividers and cetarium numbers, above the fish
@@ -368,11 +375,11 @@ def render_svg(
                 out.append(f'<line class="slot" x1="{_n(x0)}" y1="{_n(y0 + k * _U)}" x2="{_n(x0 + side)}" '
                            f'y2="{_n(y0 + k * _U)}" stroke="#3d3528" stroke-width="0.5" stroke-dasharray="1.5 1.5"/>')
             wide = 4.4 if number > 9 else 2.9
-            out.append(f'<g class="cetarium-number" data-cetarium="{number}">'
+            out.append(f'<g class="cetarium-number" data-cetarium="{_a(number)}">'
                        f'<rect x="{_n(x0 + 0.2)}" y="{_n(y0 + 0.2)}" width="{_n(wide)}" '
                        f'height="3.4" rx="0.6" fill="#3d3528" opacity="0.9"/>'
                        f'<text x="{_n(x0 + 0.2 + wide / 2)}" y="{_n(y0 + 2.85)}" font-size="3" '
-                       f'text-anchor="middle" fill="#ffffff">{number}</text></g>')
+                       f'text-anchor="middle" fill="#ffffff">{escape(str(number))}</text></g>')
     # coordinates
     if show_coordinates:
         for i in range(n):

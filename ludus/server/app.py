@@ -40,8 +40,8 @@ log = logging.getLogger("ludus.server")
 T = TypeVar("T")
 
 MAX_BODY_BYTES = 64 * 1024
-# The replay viewer posts a record read from a file (ludus.web bounds its actions too).
-LARGE_BODY_PATHS = {"/api/replay": 512 * 1024}
+# Every route takes at most MAX_BODY_BYTES (a record file for /api/replay too: a few KiB).
+LARGE_BODY_PATHS: dict[str, int] = {}
 MAX_WS_MESSAGE = 16 * 1024
 WORKER_THREADS = 32
 
@@ -515,11 +515,17 @@ DOCS_START = 'SwaggerUIBundle({url: "/openapi.json", dom_id: "#swagger-ui", deep
 def _mount_docs(app: FastAPI) -> None:
     """The API docs (Swagger UI) from files this server holds: no page loads anything from another
     origin, and the start-up script is a file, so the Content-Security-Policy holds on /docs too."""
+    import importlib.util
+    from pathlib import Path
+
     from fastapi.staticfiles import StaticFiles
 
-    try:
-        from swagger_ui_bundle import swagger_ui_path
-    except ImportError:  # without the package: no /docs (the OpenAPI schema stays at /openapi.json)
+    # Swagger UI 5 (OpenAPI 3.1) as the swagger-ui-py package ships it; its Python code is not used.
+    spec = importlib.util.find_spec("swagger_ui")
+    if spec is None or not spec.submodule_search_locations:
+        return  # without the package: no /docs (the OpenAPI schema stays at /openapi.json)
+    swagger_ui_path = Path(next(iter(spec.submodule_search_locations))) / "static"
+    if not (swagger_ui_path / "swagger-ui-bundle.js").exists():
         return
 
     @app.get("/docs", include_in_schema=False)

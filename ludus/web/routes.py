@@ -1,16 +1,20 @@
 """The routes the browser client adds to the server: pages, static files, metadata, SVG, replay.
 
-Rendering takes an observation the page already holds (the seat's own view, as the game API
-sent it), so this module never needs a seat's token or the hidden state: it cannot leak.
+The server draws only observations it made itself: a seat's own view (by its token), the
+spectator view, a step of a replay it ran. A client never posts an observation to be drawn,
+so no request can ask for a board of its own making (a 1400 x 1400 "board" was a 467 MB SVG).
 """
 
 from __future__ import annotations
 
 import importlib
+import json
 import sys
+import threading
+from collections import OrderedDict
 from typing import Annotated, Any
 
-from fastapi import Body, FastAPI
+from fastapi import Body, FastAPI, Query, Request
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
@@ -21,7 +25,9 @@ from ludus.engine.registry import game_class
 
 from . import STATIC_DIR
 
-MAX_RECORD_ACTIONS = 20_000
+# A finished game of any configuration has a few hundred actions; a record file beyond this is refused.
+MAX_RECORD_ACTIONS = 2_000
+SVG_CACHE_SIZE = 256
 
 
 def _error(status: int, detail: str) -> JSONResponse:
@@ -60,6 +66,28 @@ def _svg(observation: Any, options: Any = None) -> str | None:
         return render(observation, **options)
     except Exception as exc:  # a malformed observation must give an answer, not a crash
         raise ValueError(f"cannot draw this observation: {type(exc).__name__}: {exc}") from None
+
+
+class SvgCache:
+    """The SVG of recent observations: each view is drawn once however many times it is asked for."""
+
+    def __init__(self, size: int = SVG_CACHE_SIZE) -> None:
+        self.size = size
+        self._items: OrderedDict[str, str | None] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def svg(self, observation: dict[str, Any]) -> str | None:
+        key = json.dumps(observation, sort_keys=True, separators=(",", ":"))
+        with self._lock:
+            if key in self._items:
+                self._items.move_to_end(key)
+                return self._items[key]
+        drawn = _svg(observation, _highlight(observation))
+        with self._lock:
+            self._items[key] = drawn
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
+        return drawn
 
 
 def _summary(cls: type) -> str:
@@ -131,6 +159,18 @@ def _breakdown(state: Any) -> list[dict[str, Any]] | None:
     return [explain(seat) for seat in range(state.game.num_players)]
 
 
+def _bearer(request: Request) -> str | None:
+    """The seat token of an ``Authorization: Bearer`` header (None without the header)."""
+    from ludus.server.errors import Unauthorized
+    from ludus.server.security import bearer_token
+
+    header = request.headers.get("authorization")
+    token = bearer_token(header) if header is not None else None
+    if token == "" or (header is not None and not token):
+        raise Unauthorized("the Authorization header must be 'Bearer <token>'")
+    return token
+
+
 def mount(app: FastAPI) -> None:
     """Add the client's pages, static files and helper endpoints to ``app``."""
 
@@ -150,20 +190,40 @@ def mount(app: FastAPI) -> None:
     def get_meta() -> dict[str, Any]:
         return meta()
 
-    @app.post("/api/render")
-    def post_render(observation: Annotated[Any, Body()], options: Annotated[Any, Body()] = None) -> Response:
-        """SVG of an observation the caller already holds (its own seat's view)."""
-        try:
-            svg = _svg(observation, options)
-        except ValueError as exc:
-            return _error(422, str(exc))
+    cache = SvgCache()
+
+    @app.get("/api/games/{game_id}/svg", response_class=Response,
+             responses={200: {"content": {"image/svg+xml": {}}}, 404: {}, 409: {}},
+             summary="The board (SVG) of the token's seat view, or of the spectator view without a token")
+    def game_svg(game_id: str, request: Request,
+                 version: Annotated[int | None, Query(ge=0, le=2**62, description="the version of the view being "
+                                                      "drawn: 409 once the game has moved on")] = None) -> Response:
+        service = getattr(request.app.state, "service", None)
+        if service is None:
+            return _error(404, "this server holds no games")
+        view = service.view(game_id, _bearer(request))
+        if version is not None and view["version"] != version:
+            return _error(409, f"the game is at version {view['version']}, not {version}")
+        svg = cache.svg(view["observation"])
         if svg is None:
-            return _error(404, f"{observation['game']} has no SVG renderer yet")
+            return _error(404, f"{view['game']} has no SVG renderer yet")
         return Response(svg, media_type="image/svg+xml", headers={"Cache-Control": "no-store"})
 
-    @app.post("/api/replay")
+    @app.get("/api/games/{game_id}/replay", summary="The public view after `step` actions of a finished game")
+    def game_replay(game_id: str, request: Request, step: Annotated[int, Query(ge=0, le=MAX_RECORD_ACTIONS)] = 0) -> Any:
+        service = getattr(request.app.state, "service", None)
+        if service is None:
+            return _error(404, "this server holds no games")
+        try:
+            return replay_step(service.record(game_id), step)
+        except RecordError as exc:
+            return _error(422, str(exc))
+
+    @app.post("/api/replay", summary="The public view after `step` actions of a record (e.g. a record file)")
     def post_replay(record: Annotated[Any, Body()], step: Annotated[Any, Body()] = 0) -> Any:
-        """Replay a posted record to ``step`` and return the public view there."""
+        """Replay a posted record to ``step`` and return the public view there. The record is checked
+        action by action by the engine (at most ``MAX_RECORD_ACTIONS``, in a body of at most 64 KiB):
+        everything drawn is the server's own replay, never a posted observation."""
         try:
             return replay_step(record, step)
         except RecordError as exc:

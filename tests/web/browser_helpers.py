@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import time
 
 BODY = "document.body.dataset"
 
@@ -86,3 +87,16 @@ def garum_decision_by_board(page, rng: random.Random) -> str:
         target.click()
         return action
     raise AssertionError(f"unexpected Garum phase {phase!r}")
+
+
+def poll(page, expression: str, timeout: float = 15.0) -> object:
+    """Wait until ``expression`` is truthy in the page; its value. Unlike wait_for_function, this
+    evaluates through the DevTools protocol, so it works under a CSP that forbids eval()."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = page.evaluate(expression)
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"still false after {timeout} s: {expression}")
+        time.sleep(0.05)

@@ -70,7 +70,9 @@ def browser():
 
 @pytest.fixture
 def context(browser):
-    ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+    # Playwright's wait_for_function evaluates its predicate with eval(), which the pages' CSP
+    # forbids: these tests lift the policy; the ``strict_page`` tests hold it and poll instead.
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900}, bypass_csp=True)
     ctx.set_default_timeout(15_000)
     yield ctx
     ctx.close()
@@ -83,6 +85,25 @@ def page(context):
     pg.on("pageerror", lambda exc: errors.append(str(exc)))
     pg.js_errors = errors
     return pg
+
+
+@pytest.fixture
+def strict_page(browser):
+    """A page under the server's Content-Security-Policy as sent, recording script errors
+    (``js_errors``) and failing its test on any breach of the policy (an inline script or style,
+    anything from another origin). Wait with ``browser_helpers.poll``, not wait_for_function."""
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+    ctx.set_default_timeout(15_000)
+    pg = ctx.new_page()
+    errors: list[str] = []
+    violations: list[str] = []
+    pg.on("pageerror", lambda exc: errors.append(str(exc)))
+    pg.on("console", lambda msg: violations.append(msg.text) if "Content Security Policy" in msg.text else None)
+    pg.js_errors = errors
+    pg.csp_violations = violations
+    yield pg
+    ctx.close()
+    assert violations == [], violations
 
 
 @pytest.fixture(scope="session")

@@ -21,7 +21,7 @@ def test_the_countdown_shows_the_time_left_for_the_turn_and_counts_down(page, se
     game_id, tokens = _create(server, {"turn_seconds": TURN})
     mover = httpx.get(f"{server}/api/games/{game_id}").json()["current_player"]
     page.clock.install(time=time.time() + 2 * 3600)  # a browser clock two hours fast
-    page.goto(f"{server}/games/{game_id}?token={tokens[mover]}")
+    page.goto(f"{server}/games/{game_id}#token={tokens[mover]}")
     page.wait_for_function(f"{BODY}.myTurn === 'true'")
     countdown = page.locator(COUNTDOWN)
     countdown.wait_for(state="visible")
@@ -36,7 +36,7 @@ def test_the_countdown_shows_the_time_left_for_the_turn_and_counts_down(page, se
 
 def test_no_countdown_without_a_turn_timer(page, server):
     game_id, tokens = _create(server, {})
-    page.goto(f"{server}/games/{game_id}?token={tokens[0]}")
+    page.goto(f"{server}/games/{game_id}#token={tokens[0]}")
     page.wait_for_function(f"{BODY}.version !== undefined")
     assert page.locator(COUNTDOWN).is_hidden()
     assert page.evaluate(f"{BODY}.secondsLeft") is None

@@ -1,7 +1,7 @@
-"""The client's helper endpoints: game metadata, SVG of a posted observation, replay of a record.
+"""The client's helper endpoints: game metadata, the board SVG of a seat's own view, replays.
 
-Rendering draws only the observation it is given (the seat's own view); bad input gets a
-message saying what is wrong.
+The server draws only views it made itself (a seat's by its token, the spectator's, a replay
+step); bad input gets a message saying what is wrong.
 """
 
 import random
@@ -48,27 +48,87 @@ def test_meta_lists_every_option_of_every_game_and_the_bots(client):
     assert "random" in meta["bots"]
 
 
-def test_render_draws_the_posted_observation(client):
+def test_no_route_draws_a_posted_observation(client):
+    """A client never has an observation of its own making drawn (a 1400 x 1400 board was 467 MB of SVG)."""
+    state = ludus.load_game("garum", players=2).new_initial_state(seed=3)
+    answer = client.post("/api/render", json={"observation": state.observation(1)})
+    assert answer.status_code in (404, 405)
+    assert not any("render" in getattr(route, "path", "") for route in client.app.routes)
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory):
+    """An app over a real database, with the client's routes."""
+    from ludus.server import create_app
+
+    db = tmp_path_factory.mktemp("routes") / "ludus.db"
+    with TestClient(create_app(f"sqlite:///{db}", bot_seconds=0.05)) as c:
+        yield c
+
+
+def _game(served, seats=("human", "human")):
+    created = served.post("/api/games", json={"game": "garum", "options": {"board": "baelo_claudia"},
+                                              "seats": list(seats)}).json()
+    return created["id"], {s["seat"]: s["token"] for s in created["seats"] if "token" in s}
+
+
+def test_the_board_svg_is_the_servers_own_view_of_the_seat(served):
     from ludus.garum.render import render_svg
 
-    state = ludus.load_game("garum", players=2).new_initial_state(seed=3)
-    obs = state.observation(1)
-    answer = client.post("/api/render", json={"observation": obs, "options": {"highlight": obs["cetarium"]}})
-    assert answer.status_code == 200
-    assert answer.headers["content-type"].startswith("image/svg+xml")
-    assert answer.text == render_svg(obs, highlight=obs["cetarium"])
+    gid, tokens = _game(served)
+    for seat in (None, 0, 1):
+        headers = {"Authorization": f"Bearer {tokens[seat]}"} if seat is not None else {}
+        view = served.get(f"/api/games/{gid}", headers=headers).json()
+        answer = served.get(f"/api/games/{gid}/svg", headers=headers, params={"version": view["version"]})
+        assert answer.status_code == 200 and answer.headers["content-type"].startswith("image/svg+xml")
+        obs = view["observation"]
+        expected = render_svg(obs, **({"highlight": obs["cetarium"]} if obs.get("cetarium") else {}))
+        assert answer.text == expected
 
 
-@pytest.mark.parametrize(("body", "says"), [
-    ({"observation": {"game": "chess"}}, "'game' is one of"),
-    ({"observation": [1, 2]}, "'game' is one of"),
-    ({"observation": {"game": "garum"}}, "cannot draw this observation"),
-    ({"observation": {"game": "garum"}, "options": {"size": [1]}}, "render options"),
+@pytest.mark.parametrize(("headers", "params", "status"), [
+    ({"Authorization": "Bearer not-a-seat"}, {}, 401),
+    ({"Authorization": "Basic abc"}, {}, 401),
+    ({}, {"version": 7}, 409),
+    ({}, {"version": "x"}, 422),
+    ({}, {"version": -1}, 422),
 ])
-def test_render_refuses_what_it_cannot_draw(client, body, says):
-    answer = client.post("/api/render", json=body)
-    assert answer.status_code == 422
-    assert says in answer.json()["detail"]
+def test_the_board_svg_refuses_a_bad_token_or_a_stale_version(served, headers, params, status):
+    gid, _ = _game(served)
+    answer = served.get(f"/api/games/{gid}/svg", headers=headers, params=params)
+    assert answer.status_code == status and answer.json()["detail"]
+
+
+def test_the_board_svg_of_an_unknown_game_is_404(served):
+    assert served.get("/api/games/nothing/svg").status_code == 404
+
+
+def test_a_finished_games_replay_by_id_is_the_servers_own(served):
+    gid, tokens = _game(served)
+    rng = random.Random(2)
+    early = served.get(f"/api/games/{gid}/replay", params={"step": 0})
+    assert early.status_code == 403  # the record (with its seed) only once the game is over
+    while True:
+        view = served.get(f"/api/games/{gid}").json()
+        if view["terminal"]:
+            break
+        mover = view["current_player"]
+        legal = served.get(f"/api/games/{gid}", headers={"Authorization": f"Bearer {tokens[mover]}"}).json()
+        served.post(f"/api/games/{gid}/actions", json={"action": rng.choice(legal["legal_actions"]),
+                                                       "version": view["version"]},
+                    headers={"Authorization": f"Bearer {tokens[mover]}"})
+    record = served.get(f"/api/games/{gid}/record").json()
+    n = len(record["actions"])
+    end = served.get(f"/api/games/{gid}/replay", params={"step": n}).json()
+    assert end["terminal"] and end["steps"] == n and end["svg"].startswith("<svg")
+    assert served.get(f"/api/games/{gid}/replay", params={"step": n + 1}).status_code == 422
+
+
+def test_a_posted_record_over_the_body_cap_is_refused(client):
+    record = finished().record()
+    record["actions"] = record["actions"] * 700
+    answer = client.post("/api/replay", json={"record": record, "step": 0})
+    assert answer.status_code in (413, 422)
 
 
 def test_replay_steps_through_a_record_in_public_views(client):

@@ -44,14 +44,16 @@ export async function apiText(method, path, {body, token} = {}) {
   return text;
 }
 
-/** The SVG text of an observation, drawn by the server's renderer (null if it has none). */
-export async function renderSvg(observation, options = {}) {
-  const response = await fetch("/api/render", {
-    method: "POST",
-    headers: {"Content-Type": "application/json"},
-    body: JSON.stringify({observation, options}),
-  });
-  if (response.status === 404) return null;
+/**
+ * The SVG of the board as the server shows it to this seat (the spectator without a token), for
+ * the view at `version`. Null when the game has no SVG renderer or has moved on meanwhile (a
+ * newer view is on its way). The server draws only views it made: no observation is posted.
+ */
+export async function boardSvg(gameId, token, version) {
+  const headers = {Accept: "image/svg+xml"};
+  if (token) headers.Authorization = `Bearer ${token}`;
+  const response = await fetch(`/api/games/${encodeURIComponent(gameId)}/svg?version=${version}`, {headers});
+  if (response.status === 404 || response.status === 409) return null;
   if (!response.ok) {
     const body = await response.json().catch(() => null);
     throw new ApiError(response.status, reason(body, response.status));
@@ -67,11 +69,38 @@ export function meta() {
   return metaPromise;
 }
 
-/** The web socket address of a game's live views. */
-export function wsUrl(gameId, token) {
+/** The web socket address of a game's live views (a seat's token goes in its first message, never the URL). */
+export function wsUrl(gameId) {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
-  const query = token ? `?token=${encodeURIComponent(token)}` : "";
-  return `${scheme}://${location.host}/api/games/${encodeURIComponent(gameId)}/ws${query}`;
+  return `${scheme}://${location.host}/api/games/${encodeURIComponent(gameId)}/ws`;
+}
+
+/** A game page's link; a seat's token rides in the fragment, which browsers never send to a server. */
+export function gameUrl(gameId, token) {
+  const base = `${location.origin}/games/${encodeURIComponent(gameId)}`;
+  return token ? `${base}#token=${encodeURIComponent(token)}` : base;
+}
+
+/**
+ * The seat token this page was opened with: taken from the link (#token=..., or an old ?token=...),
+ * kept in this tab's sessionStorage and cleared from the address bar and history at once.
+ */
+export function takeToken(gameId) {
+  const key = `ludus:token:${gameId}`;
+  const fromHash = new URLSearchParams(location.hash.slice(1)).get("token");
+  const fromQuery = new URLSearchParams(location.search).get("token");
+  const found = fromHash || fromQuery;
+  if (found) {
+    try { sessionStorage.setItem(key, found); } catch { /* private mode: this load only */ }
+    history.replaceState(history.state, "", location.pathname);
+    return found;
+  }
+  try { return sessionStorage.getItem(key); } catch { return null; }
+}
+
+/** Forget this tab's token of a game (it was refused). */
+export function dropToken(gameId) {
+  try { sessionStorage.removeItem(`ludus:token:${gameId}`); } catch { /* private mode */ }
 }
 
 /** Tokens this browser holds, per game (so that the lobby can show invites again). */

@@ -1,18 +1,18 @@
-// The game page, /games/{id}?token=...: the seat's view, live over a WebSocket, moves by clicks.
+// The game page, /games/{id}#token=...: the seat's view, live over a WebSocket, moves by clicks.
+// The token leaves the address bar at once (kept in sessionStorage), and never travels in a URL.
 //
 // Every legal action of the seat to move is one button carrying data-action="<notation>" in the
 // list; the board adds clickable overlays (data-board-action) for two-step moves. The end screen
 // carries data-testid="game-over". Tools outside ludus can drive the page by those attributes.
 
-import {api, ApiError, apiText, meta, renderSvg, tokens, wsUrl} from "./api.js";
+import {api, ApiError, boardSvg, dropToken, gameUrl, meta, takeToken, tokens, wsUrl} from "./api.js";
 import {gameModule, setOverlay, showBoard} from "./board.js";
 import {rulesButton} from "./rules.js";
 import {download, el, fill, say, seatName} from "./util.js";
 
 const $ = (id) => document.getElementById(id);
 const gameId = decodeURIComponent(location.pathname.replace(/\/+$/, "").split("/").pop());
-const params = new URLSearchParams(location.search);
-let token = params.get("token") || null;
+let token = takeToken(gameId);
 
 const page = {
   view: null,
@@ -225,12 +225,13 @@ async function renderBoard(view) {
   let text = null;
   if (page.hasSvg) {
     try {
-      text = await renderSvg(obs, page.module.renderOptions(obs));
+      text = await boardSvg(gameId, token, view.version);
     } catch (exc) {
       message(`The board could not be drawn by the server (${exc.message}); showing a plain drawing.`);
     }
   }
   if (seq !== page.boardSeq) return; // a newer view is being drawn
+  if (page.hasSvg && text === null && page.board) return; // the game moved on: the newer view redraws
   page.board = showBoard($("board"), page.module, obs, text);
   document.body.dataset.boardVersion = view.version;
   if (page.module.overlays) placeOverlay();
@@ -270,8 +271,7 @@ async function renderOver(view) {
     renderLog(view);
     if (page.module.wantsBreakdown) {
       // the record is public now: the server's replay of it tells each seat's score by category
-      const body = `{"step": ${page.record.actions.length}, "record": ${page.recordText}}`;
-      const end = JSON.parse(await apiText("POST", "/api/replay", {body}));
+      const end = await api("GET", `/api/games/${encodeURIComponent(gameId)}/replay?step=${page.record.actions.length}`);
       if (end.breakdown) fill($("breakdown"), page.module.breakdown({...view, breakdown: end.breakdown}, seatLabel));
     }
   } catch (exc) {
@@ -365,7 +365,7 @@ function connect() {
   const conn = $("conn");
   let socket;
   try {
-    socket = new WebSocket(wsUrl(gameId, token));
+    socket = new WebSocket(wsUrl(gameId));
   } catch (exc) {
     conn.className = "conn down";
     conn.textContent = "offline";
@@ -373,6 +373,7 @@ function connect() {
   }
   page.socket = socket;
   socket.addEventListener("open", () => {
+    if (token) socket.send(JSON.stringify({token})); // the seat's view follows the spectator's
     page.retries = 0;
     conn.className = "conn live";
     conn.textContent = "live";
@@ -386,7 +387,9 @@ function connect() {
       message(`Server: ${data.error.detail}`);
       return;
     }
-    if (data.observation !== undefined && data.version !== undefined) render(data);
+    if (data.observation === undefined || data.version === undefined) return;
+    if (token && data.seat === null) return; // the view before the token message: the seat's own comes next
+    render(data);
   });
   socket.addEventListener("close", (event) => {
     document.body.dataset.live = "false";
@@ -413,7 +416,7 @@ function renderInvites() {
   section.hidden = false;
   fill(section, el("h2", {}, "Invite links"), el("p", {class: "hint"}, "Send each link to one player: it opens that seat."),
     invites.map(([seat, tok]) => {
-      const url = `${location.origin}/games/${encodeURIComponent(gameId)}?token=${encodeURIComponent(tok)}`;
+      const url = gameUrl(gameId, tok);
       return el("p", {}, `${seatName(Number(seat))}: `, el("input", {value: url, readonly: true, size: 30,
         "aria-label": `invite link for ${seatName(Number(seat))}`, onfocus: (e) => e.target.select()}));
     }),
@@ -452,6 +455,7 @@ async function start() {
     if (exc instanceof ApiError && exc.status === 401 && token) {
       message(`This link's seat token is not valid for this game (${exc.detail}). Showing the spectator view.`);
       token = null;
+      dropToken(gameId);
       return start();
     }
     $("turn").textContent = "Cannot open this game";

@@ -1,7 +1,7 @@
 // The lobby: create a game of either game with every option, list games open to join, join,
 // share invite links (each carries one seat's token), and watch.
 
-import {api, meta, tokens} from "./api.js";
+import {api, gameUrl, meta, tokens} from "./api.js";
 import {rulesButton} from "./rules.js";
 import {copyText, el, fill, say, seatName} from "./util.js";
 
@@ -88,9 +88,6 @@ async function create(event) {
   }
 }
 
-function gameUrl(id, token) {
-  return `${location.origin}/games/${encodeURIComponent(id)}${token ? `?token=${encodeURIComponent(token)}` : ""}`;
-}
 
 function showCreated(created) {
   const humans = created.seats.filter((s) => s.token);

@@ -1,5 +1,6 @@
 // The replay viewer: a finished game (by id) or an uploaded record, stepped forward and back;
-// the server replays the record to each step and returns the public view and its SVG.
+// the server replays the record to each step and returns the public view and its SVG (a finished
+// game's own record by its id; a record file is posted, checked action by action by the engine).
 
 import {api, ApiError, apiText} from "./api.js";
 import {gameModule, showBoard} from "./board.js";
@@ -7,7 +8,7 @@ import {rulesButton} from "./rules.js";
 import {el, fill, say, seatName} from "./util.js";
 
 const $ = (id) => document.getElementById(id);
-const viewer = {record: null, recordText: null, step: 0, steps: 0, cache: new Map(), seq: 0, module: null};
+const viewer = {record: null, recordText: null, gameId: null, step: 0, steps: 0, cache: new Map(), seq: 0, module: null};
 
 function message(text, kind = "error") {
   say($("message"), text, kind);
@@ -15,9 +16,13 @@ function message(text, kind = "error") {
 
 async function fetchStep(step) {
   if (!viewer.cache.has(step)) {
-    // the record goes as its original text: a seed above 2**53 would not survive JSON.parse
-    const body = `{"step": ${step}, "record": ${viewer.recordText}}`;
-    viewer.cache.set(step, apiText("POST", "/api/replay", {body}).then(JSON.parse));
+    if (viewer.gameId !== null) {
+      viewer.cache.set(step, api("GET", `/api/games/${encodeURIComponent(viewer.gameId)}/replay?step=${step}`));
+    } else {
+      // the record goes as its original text: a seed above 2**53 would not survive JSON.parse
+      const body = `{"step": ${step}, "record": ${viewer.recordText}}`;
+      viewer.cache.set(step, apiText("POST", "/api/replay", {body}).then(JSON.parse));
+    }
   }
   try {
     return await viewer.cache.get(step);
@@ -27,7 +32,7 @@ async function fetchStep(step) {
   }
 }
 
-async function open(text, label) {
+async function open(text, label, gameId = null) {
   let record;
   try {
     record = JSON.parse(text);
@@ -41,6 +46,7 @@ async function open(text, label) {
   }
   viewer.record = record;
   viewer.recordText = text;
+  viewer.gameId = gameId;
   viewer.cache = new Map();
   let first;
   try {
@@ -99,7 +105,7 @@ function show(data) {
 async function openGame(id) {
   try {
     const text = await api("GET", `/api/games/${encodeURIComponent(id)}/record`, {raw: true});
-    await open(text, `game ${id}`);
+    await open(text, `game ${id}`, id);
   } catch (exc) {
     const why = exc instanceof ApiError && exc.status === 404 ? `no game "${id}"` : exc.message;
     message(`Cannot open game ${id}: ${why}`);

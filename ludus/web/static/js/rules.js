@@ -54,9 +54,10 @@ const RULES = {
 export function rulesButton(gameName) {
   const dialog = el("dialog", {"aria-label": `Rules of ${gameName}`});
   const body = el("div");
-  body.innerHTML = RULES[gameName] || `<h2>${gameName}</h2><p>No summary yet.</p>`;
+  if (RULES[gameName]) body.innerHTML = RULES[gameName]; // fixed text of this file, never from the network
+  else body.append(el("h2", {}, gameName), el("p", {}, "No summary yet."));
   const close = el("button", {class: "primary", onclick: () => dialog.close()}, "Close");
-  dialog.append(el("p", {class: "row", style: "justify-content: flex-end; margin: 0"}, close), body); // Esc closes too
+  dialog.append(el("p", {class: "row dialog-close"}, close), body); // Esc closes too
   document.body.append(dialog);
   return el("button", {type: "button", "data-testid": `rules-${gameName}`, onclick: () => dialog.showModal()},
     `Rules: ${gameName}`);
