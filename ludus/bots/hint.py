@@ -55,8 +55,8 @@ def hint(state: State, n: int = 3, seconds: float | None = None, seed: int | Non
     ``action`` is the move's notation, ``value`` the estimated final score margin over the
     best rival (solo: over the target) in points, ``why`` a sentence. ``seed`` fixes the
     determinizations: the same seed and position always give the same hints. ``seconds``
-    caps the time: determinizations stop being added once it is spent (at least one is
-    always used), so a capped hint may rest on fewer of them.
+    caps the time: no determinization is begun that would not end in time at the pace
+    of the ones before (at least one is always used), so a capped hint may rest on fewer.
     """
     if not isinstance(n, int) or isinstance(n, bool) or n < 1:
         raise ValueError(f"n must be a whole number of at least 1, got {n!r}")
@@ -77,13 +77,15 @@ def hint(state: State, n: int = 3, seconds: float | None = None, seed: int | Non
     rng = random.Random(seed)
     totals = dict.fromkeys(legal, 0.0)
     done = 0
+    started = time.perf_counter()
     for _ in range(worlds):
         world = base.resample(seat, rng)
         for action, value in zip(legal, _values(world, legal, seat, evaluate, depth), strict=True):
             totals[action] += value
         done += 1
-        if deadline is not None and time.perf_counter() >= deadline:
-            break
+        now = time.perf_counter()
+        if deadline is not None and now + (now - started) / done > deadline:
+            break  # another world would not end in time
     order = {a: i for i, a in enumerate(legal)}
     ranked = sorted(legal, key=lambda a: (-totals[a], order[a]))[:n]
     shown = base.resample(seat, random.Random(seed))  # the world the explanations play on

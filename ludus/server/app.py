@@ -30,6 +30,7 @@ import ludus
 from . import schemas
 from .automation import Automation
 from .errors import Busy, ServerError, Unauthorized, is_busy
+from .hints import HintAnswer, HintDesk
 from .hub import Hub, PgListener, Subscriber
 from .limits import BodyTimeout, ClientLimits, ServerLimits
 from .seatbots import DEFAULT_SECONDS
@@ -383,6 +384,14 @@ def create_app(database_url: str | None = None, *, bot_seconds: float = DEFAULT_
               summary="Leave: a bot plays the seat so the others can finish")
     async def leave(game_id: str, token: Token) -> JSONResponse:
         return JSONResponse(await run(service.leave, game_id, token))
+
+    hints = app.state.hints = HintDesk(service)  # ludus.server.hints: the seat to move asks for its best moves
+
+    @app.get("/api/games/{game_id}/hint", response_model=HintAnswer, responses=ERRORS,
+             summary="The best moves for the seat to move, with their values and why (its token only)")
+    async def game_hint(game_id: str, token: Token,
+                        n: int = Query(3, ge=1, le=hints.settings.most)) -> JSONResponse:
+        return JSONResponse(await run(hints.hint, game_id, token, n))
 
     @app.get("/api/games/{game_id}/record", response_model=schemas.Record, responses=ERRORS,
              summary="The full record (config, seed, actions), once the game is over")

@@ -24,7 +24,8 @@ class CreateGame(Strict):
     options: dict[str, Any] = Field(
         default_factory=dict,
         description="the game's options (as for ludus.load_game); 'players' defaults to the number of "
-        "seats; 'turn_seconds' (server option) lets a bot play a human seat idle that long",
+        "seats; 'turn_seconds' (server option) lets a bot play a human seat idle that long; 'hints': false "
+        "(server option) refuses GET /api/games/{id}/hint in this game",
     )
     seats: list[Kind] = Field(min_length=1, max_length=16,
                               description="'human', a bot name or 'name:seconds=S', one per seat; stored as "

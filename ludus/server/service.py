@@ -25,6 +25,7 @@ import ludus
 from ludus.engine import IllegalActionError, OptionError, State
 
 from .errors import Conflict, Forbidden, NotFound, Unauthorized, Unprocessable
+from .hints import hints_option
 from .limits import ServerLimits, TooManyRequests
 from .seatbots import DEFAULT_SECONDS, bot_names, canonical_kind, make_seat_bot, seat_bot, standin_name
 from .security import hash_token, new_game_id, new_token, token_matches
@@ -35,7 +36,7 @@ log = logging.getLogger("ludus.server")
 
 GAME_ID = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
 MAX_TURN_SECONDS = 7 * 24 * 3600
-SERVER_OPTIONS = ("turn_seconds",)
+SERVER_OPTIONS = ("turn_seconds", "hints")
 CACHE_SIZE = 2000
 REVEAL_PROBES = 4
 
@@ -64,6 +65,8 @@ class Runtime:
         options = dict(self.row.config)
         if self.row.turn_seconds is not None:
             options["turn_seconds"] = self.row.turn_seconds
+        if self.row.hints is not None:
+            options["hints"] = self.row.hints
         return options
 
     def record(self) -> dict[str, Any]:
@@ -224,6 +227,7 @@ class GameService:
         if game not in ludus.game_names():
             raise Unprocessable(f"unknown game {game!r}; known games: {', '.join(ludus.game_names())}")
         options = dict(options)
+        hints = hints_option(options)
         turn_seconds = options.pop("turn_seconds", None)
         if turn_seconds is not None and (
             not isinstance(turn_seconds, int | float) or isinstance(turn_seconds, bool)
@@ -269,7 +273,7 @@ class GameService:
         seed = secrets.randbits(63)
         state = loaded.new_initial_state(seed=seed)
         row = GameRow(new_game_id(), game, dict(loaded.config), seed, turn_seconds, 0, 0, 0,
-                      "over" if state.is_terminal() else "playing")
+                      "over" if state.is_terminal() else "playing", hints=hints)
         seat_rows = [
             SeatRow(i, kind, hash_token(tokens[i]) if i in tokens else None, i in tokens, None)
             for i, kind in enumerate(seat_kinds)
@@ -331,6 +335,8 @@ class GameService:
             options = dict(row.config)
             if row.turn_seconds is not None:
                 options["turn_seconds"] = row.turn_seconds
+            if row.hints is not None:
+                options["hints"] = row.hints
             out.append({
                 "id": row.id, "game": row.game, "options": options,
                 "seats": [{"seat": s.seat, "kind": s.kind, "free": s.free, "bot": s.bot} for s in seat_rows],
@@ -382,7 +388,8 @@ class GameService:
         rt.owners = [*rt.owners, seat]
         rt.version = row.version + 1
         rt.row = GameRow(row.id, row.game, row.config, row.seed, row.turn_seconds, rt.version,
-                         row.meta_version, len(rt.owners), "over" if new.is_terminal() else "playing", at)
+                         row.meta_version, len(rt.owners), "over" if new.is_terminal() else "playing", at,
+                         row.hints)
 
     def act(self, game_id: str, token: str | None, action: str, version: int | None) -> dict[str, Any]:
         rt = self._get(game_id)
@@ -432,7 +439,7 @@ class GameService:
             rt.owners = rt.owners[:keep]
             rt.version = row.version + 1
             rt.row = GameRow(row.id, row.game, row.config, row.seed, row.turn_seconds, rt.version,
-                             row.meta_version, keep, "playing", at)  # an undo starts the turn again
+                             row.meta_version, keep, "playing", at, row.hints)  # an undo starts the turn again
             self._changed(rt)
             return seat_view(rt, seat)
 

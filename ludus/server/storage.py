@@ -63,6 +63,7 @@ games = Table(
     Column("config", Text, nullable=False),
     Column("seed", BigInteger, nullable=False),
     Column("turn_seconds", Float, nullable=True),
+    Column("hints", Boolean, nullable=True),  # the creator's hints option: False turns them off
     Column("version", Integer, nullable=False),
     Column("meta_version", Integer, nullable=False),
     Column("num_actions", Integer, nullable=False),
@@ -108,6 +109,7 @@ class GameRow:
     num_actions: int
     status: str
     turn_started: float = 0.0  # ``games.updated_at``: when the turn in progress began (epoch seconds)
+    hints: bool | None = None  # False: the creator turned hints off (None: not said, so on)
 
 
 @dataclass
@@ -147,7 +149,7 @@ def database_url(url: str | None = None) -> str:
 
 def _row(r: Any) -> GameRow:
     return GameRow(r.id, r.game, json.loads(r.config), int(r.seed), r.turn_seconds, r.version,
-                   r.meta_version, r.num_actions, r.status, float(r.updated_at))
+                   r.meta_version, r.num_actions, r.status, float(r.updated_at), r.hints)
 
 
 class Store:
@@ -297,7 +299,7 @@ class Store:
         conn.execute(games.insert().values(
             id=row.id, game=row.game, config=json.dumps(row.config), seed=row.seed,
             turn_seconds=row.turn_seconds, version=row.version, meta_version=row.meta_version,
-            num_actions=row.num_actions, status=row.status, created_at=now, updated_at=now,
+            num_actions=row.num_actions, status=row.status, created_at=now, updated_at=now, hints=row.hints,
         ))
         conn.execute(seats.insert(), [
             {"game_id": row.id, "seat": s.seat, "kind": s.kind, "token_hash": s.token_hash,

@@ -1,0 +1,128 @@
+"""``GET /api/games/{id}/hint``: the best moves for the seat to move, for that seat only.
+
+A hint is ``ludus.bots.hint`` on the seat's own view (determinizations re-deal everything it
+cannot see), so it never tells a seat more than it knows. It is asked with the seat's token,
+only while that seat is to move (401 without a token, 403 for anyone else), time-capped by the
+server (``HintSettings.seconds``), rate-limited per seat (429 with ``Retry-After``), and off in
+a game whose creator said ``"hints": false`` (403). The same position always gives the same
+answer: its seed is the position's length, and the last answer of each game is kept.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from dataclasses import dataclass, fields
+from typing import TYPE_CHECKING, Any
+
+from limits import parse as parse_rate
+from limits.storage import MemoryStorage
+from limits.strategies import MovingWindowRateLimiter
+from pydantic import BaseModel, Field
+
+from ..bots.hint import hint
+from .errors import Forbidden, Unprocessable
+from .limits import TooManyRequests
+
+if TYPE_CHECKING:
+    from .service import GameService
+
+VALUE = ("the heuristic's estimate of the seat's final score margin over its best rival (in a solo game: "
+         "over the target), in points, averaged over re-deals of what the seat cannot see")
+
+
+@dataclass(frozen=True)
+class HintSettings:
+    """The server's hint limits. Field ``x`` is read from ``LUDUS_HINT_X`` by ``from_env``."""
+
+    seconds: float = 1.0  # the most time one hint may think
+    rate: str = "4/minute"  # hints per seat of a game
+    most: int = 5  # the most moves one hint may list
+
+    @classmethod
+    def from_env(cls, **overrides: Any) -> HintSettings:
+        values: dict[str, Any] = {}
+        for f in fields(cls):
+            raw = os.environ.get(f"LUDUS_HINT_{f.name.upper()}")
+            if raw is not None:
+                kind = type(f.default)
+                values[f.name] = kind(raw) if kind is not str else raw
+        values.update(overrides)
+        settings = cls(**values)
+        parse_rate(settings.rate)  # a bad rate is an error at start-up, not at the first request
+        if not settings.seconds > 0 or settings.most < 1:
+            raise ValueError("hint seconds must be more than 0 and hint most at least 1")
+        return settings
+
+
+def hints_option(options: dict[str, Any]) -> bool | None:
+    """Take the creator's ``hints`` server option out of ``options``: True, False, or None (not said)."""
+    value = options.pop("hints", None)
+    if value is not None and not isinstance(value, bool):
+        raise Unprocessable("hints must be true or false (false: no seat may ask for hints in this game)")
+    return value
+
+
+class HintDesk:
+    """Answers hint requests: checks the seat, the game's option and the rate, then thinks."""
+
+    def __init__(self, service: GameService, settings: HintSettings | None = None) -> None:
+        self.service = service
+        self.settings = settings or HintSettings.from_env()
+        self._limiter = MovingWindowRateLimiter(MemoryStorage())
+        self._rate = parse_rate(self.settings.rate)
+        self._last: dict[str, tuple[tuple, dict[str, Any]]] = {}  # game id -> (position key, answer)
+        self._lock = threading.Lock()
+
+    def hint(self, game_id: str, token: str | None, n: int = 3) -> dict[str, Any]:
+        if not isinstance(n, int) or isinstance(n, bool) or not 1 <= n <= self.settings.most:
+            raise Unprocessable(f"n must be a whole number from 1 to {self.settings.most}")
+        service = self.service
+        rt = service._read(game_id)
+        with rt.lock:
+            seat = service._mover(rt, token)
+            if getattr(rt.row, "hints", None) is False:
+                raise Forbidden("hints are off in this game: its creator said so")
+            state = rt.state.clone()
+            version = rt.version
+        key = (version, seat, n)
+        with self._lock:
+            kept = self._last.get(game_id)
+        if kept is not None and kept[0] == key:
+            return kept[1]  # the same position: the same answer, free of the rate
+        self._count(game_id, seat)
+        started = time.perf_counter()
+        hints = hint(state, n=n, seconds=self.settings.seconds, seed=len(state.history()))
+        answer = {"id": game_id, "version": version, "seat": seat, "hints": hints, "value": VALUE,
+                  "seconds": round(time.perf_counter() - started, 3)}
+        with self._lock:
+            self._last[game_id] = (key, answer)
+            if len(self._last) > 2000:
+                self._last.pop(next(iter(self._last)))
+        return answer
+
+    def _count(self, game_id: str, seat: int) -> None:
+        """Count one hint of this seat; refuse it over the rate, saying when to ask again."""
+        who = f"{game_id}:{seat}"
+        if not self._limiter.hit(self._rate, "hint", who):
+            stats = self._limiter.get_window_stats(self._rate, "hint", who)
+            raise TooManyRequests(f"too many hints for seat {seat}: at most {self._rate.amount} per "
+                                  f"{self._rate.get_expiry()} s", retry_after=stats.reset_time - time.time())
+
+
+class Hint(BaseModel):
+    action: str = Field(description="the move's notation, as POST /actions takes it")
+    value: float = Field(description="estimated final score margin over the best rival (solo: over the target)")
+    why: str = Field(description="why the move is good, in the game's terms")
+
+
+class HintAnswer(BaseModel):
+    """The answer of ``GET /api/games/{id}/hint``."""
+
+    id: str
+    version: int = Field(description="the game's version the hints are for")
+    seat: int
+    hints: list[Hint] = Field(description="the best moves, best first")
+    value: str = Field(description="what 'value' measures")
+    seconds: float = Field(description="time spent thinking")
