@@ -51,7 +51,8 @@ def _available(name: str) -> bool:
 @cache
 def game_class(name: str) -> type[Game]:
     module, _, attr = _targets()[name].partition(":")
-    return getattr(importlib.import_module(module), attr)
+    cls: type[Game] = getattr(importlib.import_module(module), attr)
+    return cls
 
 
 def load_game(name: str, **options: Any) -> Game:

@@ -26,6 +26,9 @@ class State(ABC):
     replay the same game.
     """
 
+    _rng: random.Random
+    _rng_shared: bool
+
     def __init__(self, game: Game, seed: int) -> None:
         self.game = game
         self.seed = seed
@@ -85,8 +88,9 @@ class State(ABC):
 
     def _why_illegal(self, action: Action) -> str:
         """A message saying why ``action`` is not legal now (games give better reasons)."""
-        legal = ", ".join(str(a) for a in self._legal[:12])
-        more = "" if len(self._legal) <= 12 else f" and {len(self._legal) - 12} more"
+        offered = self._legal or []
+        legal = ", ".join(str(a) for a in offered[:12])
+        more = "" if len(offered) <= 12 else f" and {len(offered) - 12} more"
         return f"{action} is not legal now; legal: {legal}{more}"
 
     @abstractmethod
@@ -118,7 +122,7 @@ class State(ABC):
     def scores(self) -> list[int]:
         """Points of each seat so far (final once terminal)."""
 
-    def _tiebreak(self, seat: int) -> tuple:
+    def _tiebreak(self, seat: int) -> tuple[Any, ...]:
         """Higher is better among seats tied on score (games override)."""
         return ()
 
