@@ -104,8 +104,11 @@ function disc(owner, label = null) {
 let live = null; // the latest interaction context: play() and setSelection()
 let lastLog = []; // the server's ordered log of the view being drawn (moveLog keeps it)
 
+let boardFocus = false; // the last decision was clicked or keyed on the board: keep the keyboard there
+
 function activate(target) {
   if (!live || !target || target.disabled) return;
+  boardFocus = true;
   if (target.dataset.boardAction) live.play(target.dataset.boardAction);
   else if (target.dataset.boardSelect) live.setSelection({key: target.dataset.boardSelect});
   else if (target.dataset.cancel !== undefined) live.setSelection(null);
@@ -314,7 +317,7 @@ export function targets(obs, legal, sel = null) {
   }
   const wilds = (byVerb.druid || []).filter((a) => a !== "druid");
   for (const a of legal) {
-    const [verb, x, y] = a.split(" ");
+    const [verb, x] = a.split(" ");
     if (verb === "move" && here >= 0) act.set(`corner-${CORNERS[(here + Number(x)) % 4]}`, a);
     else if (["farm", "build", "battle", "recruit"].includes(verb)) act.set(`act-${verb}-${x}`, a);
     else if (verb === "leader") act.set(`leader-${x}`, a);
@@ -341,7 +344,6 @@ export function targets(obs, legal, sel = null) {
     else if (verb === "anywhere" || verb === "extra") act.set("token", a);
     else if (verb === "swap") select.set(`active-${x}`, `swap-${x}`);
     else loose.push(a);
-    void y;
   }
   return {act, select, loose};
 }
@@ -409,6 +411,8 @@ export function interaction(ctx) {
     }
   };
   for (const [key, a] of act) mark(key, "boardAction", a);
+  // never leave a legal action without something to click: one with no piece drawn goes to the prompt
+  for (const [key, a] of act) if (!root.querySelector(`button[data-key="${key}"]`)) loose.push(a);
   for (const [key, s] of select) mark(key, "boardSelect", s);
   for (const [key, a] of act) {
     if (key.startsWith("corner-")) root.querySelector(`[data-key="${key}"]`)?.setAttribute("data-hint", a.replace("move ", "+"));
@@ -420,6 +424,9 @@ export function interaction(ctx) {
     el("div", {class: "cb-row"}, loose.map((a) => el("button", {type: "button", class: "cb-t cb-act legal",
       "data-board-action": a}, a === "done" ? doneLabel(obs) : a === "refresh" ? "Refresh the area" : a)),
     sel ? el("button", {type: "button", class: "cb-t", "data-cancel": "", "data-testid": "cancel"}, "Cancel (Esc)") : null));
+  if (boardFocus && (!document.activeElement || document.activeElement === document.body)) {
+    root.querySelector("button.legal")?.focus({preventScroll: true});
+  }
   return {controls: null, overlay: null, onKey: () => false};
 }
 
@@ -444,11 +451,17 @@ export function lastTurns(log, me) {
 }
 
 function markLastMoves(root, obs, log) {
-  if (!log?.length) return;
   const tag = (key, s) => root.querySelectorAll(`[data-key="${key}"]`).forEach((n) => {
     n.dataset.lastMove = String(s);
     n.classList.add("last-move");
   });
+  const sx = obs.solitairix?.last_turn;
+  if (sx) { // Solitairix plays inside the human's turns: its last turn is in the observation
+    tag("solitairix", 1);
+    tag(`area-${areaOf(sx.action)}`, 1);
+    tag(`act-${sx.action.replace(" ", "-")}`, 1);
+  }
+  if (!log?.length) return;
   for (const [s, run] of lastTurns(log, obs.seat)) {
     let region = null;
     tag(`seat-${s}`, s);
