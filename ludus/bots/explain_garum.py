@@ -42,6 +42,11 @@ def explain(before: Any, action: Any, after: Any, seat: int, follow: list[Any]) 
     colour = before.current_colour()
     if isinstance(action, Choose):
         parts = [f"names cetarium {action.cetarium} for this round"]
+        tile = next((a for a in follow if isinstance(a, Place)), None)
+        if tile is not None:
+            mid = before.clone()
+            mid.apply_action(action)
+            parts.append(f"then {tile}: " + "; ".join(_place(mid, tile, mid.current_colour(), False)))
     elif isinstance(action, Place):
         parts = _place(before, action, colour, before.phase == "ghost")
         worker = next((a for a in follow if isinstance(a, Worker | Pass)), None)

@@ -38,6 +38,7 @@ def _first(game, options, seed, wanted, steps=400):
 
 
 POSITIONS = [("garum", {"players": 2}), ("garum", {"players": 3}), ("garum", {"players": 4, "board": "baelo_claudia"}),
+             ("garum", {"players": 3, "variant": "emperor", "species_bonus": "own"}),
              ("celtae", {"players": 1}), ("celtae", {"players": 2}), ("celtae", {"players": 3})]
 
 
@@ -184,6 +185,14 @@ def test_a_garum_tile_is_valued_with_the_worker_it_opens():
                    and sum(s.pool[s.game.pool_owner(s.current_colour())]) > 0)
     hints = every_hint(state)
     assert any("then your" in h["why"] or "then pass" in h["why"] for h in hints)
+
+
+def test_an_emperor_choice_names_the_cetarium_and_the_tile_it_opens():
+    state = ludus.load_game("garum", players=3, variant="emperor").new_initial_state(seed=7)
+    assert state.phase == "choose"
+    for h in every_hint(state):
+        number = h["action"].split("c")[-1]
+        assert h["why"].startswith(f"Names cetarium {number} for this round; then c{number}.")
 
 
 # -- Celtae's reasons ---------------------------------------------------------------------------------
