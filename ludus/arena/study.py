@@ -229,10 +229,13 @@ def _ray_results(tasks: Sequence[dict[str, Any]], work: Callable, address: str, 
     started = not ray.is_initialized()
     if started:
         check_ray_address(address)
-        if address == "local":
-            ray.init(address="local", num_cpus=jobs, include_dashboard=False, log_to_driver=False)
-        else:
-            ray.init(address=address, log_to_driver=False)
+        try:
+            if address == "local":
+                ray.init(address="local", num_cpus=jobs, include_dashboard=False, log_to_driver=False)
+            else:
+                ray.init(address=address, log_to_driver=False, logging_level="error")
+        except ConnectionError as exc:  # something answers there, but not a Ray cluster (after ~20 s of retries)
+            raise ValueError(f"no Ray cluster answers at {address}: {exc}") from None
     try:
         remote = ray.remote(work)
         waiting = [remote.remote(task) for task in tasks]
