@@ -147,21 +147,24 @@ def _canonical(state: Any, seat: int) -> Any:
 
 # -- the static value ---------------------------------------------------------------------------------
 _VALUES: dict[tuple, float] = {}
-_VALUES_MAX = 200_000
+_VALUES_MAX = 5_000  # entries of a few KiB each: the hits come from the same turn
 
 
 def _value(state: Any, seat: int) -> float:
     """The static value, memoised on what it reads (the finishes of sibling moves meet the same
     positions again, and so do the finishes of successive decisions in one turn)."""
     hands = state.hands
-    key = (state.game, seat, state.phase, state.turn, state.stage, state.turns_left, state.track, state.marker,
-           tuple(hands[seat]), tuple(map(sum, hands)), tuple(map(tuple, state.citadels)),
+    if state.solo:
+        clock: tuple = (state.phase, state.turn, state.stage, state.turns_left, state.track, state.marker)
+    else:  # the phase within a turn, the marker and pending steps do not count, but for the game's end
+        clock = (state.turn, state.stage, state.track, state.is_terminal())
+    key = (state.game, seat, clock, tuple(hands[seat]), tuple(map(sum, hands)), tuple(map(tuple, state.citadels)),
            tuple(map(tuple, state.tribe)), tuple(map(tuple, state.active)), tuple(state.strength),
            tuple(state.tokens), tuple(state.discs), tuple(state.cubes), tuple(state.bonus_owner),
            tuple(map(tuple, state.garrison)), tuple(map(tuple, state.roman_won)), tuple(map(tuple, state.druid_won)),
            tuple(s[-1] if s else -1 for s in state.roman), tuple(s[-1] if s else -1 for s in state.druid),
            tuple(state.prog_cards), tuple(state.prog_marks), tuple(state.leaders), tuple(state.leader_side),
-           state.flip_choice[seat], state.flip_revealed, tuple(map(tuple, state.pending)))
+           state.flip_choice[seat], state.flip_revealed)
     value = _VALUES.get(key)
     if value is None:
         if len(_VALUES) >= _VALUES_MAX:
@@ -311,13 +314,15 @@ def _all_stats(state: Any) -> list[dict]:
     for o in range(np_):
         tr = state.tribe[o]
         roman_won, druid_won = state.roman_won[o], state.druid_won[o]
+        roman_pts = [rt[t][0] for t in roman_won]
+        druid_pts = [dt[t][0] for t in druid_won]
         out.append({
             "colour": colour[o], "region": region[o],
             "bonus": bonus_owner.count(o),
             "types": tr[:4], "workers": tr[0] + tr[1] + tr[2] + tr[3], "druids": tr[G.D],
             "druid_tiles": len(druid_won), "roman": len(roman_won),
-            "roman_by_points": [sum(1 for t in roman_won if rt[t][0] == p) for p in (1, 2)],
-            "druid_by_points": [sum(1 for t in druid_won if dt[t][0] == p) for p in (1, 2)],
+            "roman_by_points": [roman_pts.count(1), roman_pts.count(2)],
+            "druid_by_points": [druid_pts.count(1), druid_pts.count(2)],
             "garrison": [garrison[0].count(o), garrison[1].count(o)],
             "cubes": state.cubes[o], "discs": state.discs[o],
         })
