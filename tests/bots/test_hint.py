@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import random
+import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -11,6 +13,7 @@ from hypothesis import strategies as st
 
 import ludus
 from ludus.bots import hint
+from ludus.engine import registry
 from ludus.garum.actions import SPECIES, Place, Worker
 from ludus.garum.state import placement_bonus
 
@@ -263,12 +266,12 @@ def test_hint_at_the_prompt_lists_numbered_moves_with_values_and_reasons():
 
     from ludus.cli import main
 
-    result = CliRunner().invoke(main, ["play", "celtae", "--seats", "human,human", "--seed", "4", "--no-color"],
+    result = CliRunner().invoke(main, ["play", "garum", "--seats", "human,human", "--seed", "4", "--no-color"],
                                 input="hint 2\nhint zero\nquit\n", prog_name="ludus")
     lines = result.output.splitlines()
     start = next(i for i, line in enumerate(lines) if "Hints (value:" in line)
     shown = lines[start + 1:start + 3]
-    state = ludus.load_game("celtae", players=2).new_initial_state(seed=4)
+    state = ludus.load_game("garum", players=2).new_initial_state(seed=4)
     legal = [str(a) for a in state.legal_actions()]
     expected = hint(state, n=2, seed=0)
     for line, h in zip(shown, expected, strict=True):
@@ -277,3 +280,29 @@ def test_hint_at_the_prompt_lists_numbered_moves_with_values_and_reasons():
         assert legal[int(number) - 1] == action == h["action"]
         assert h["why"] in line and f"[{h['value']:+.1f}]" in line
     assert "error: hint takes an optional number" in result.output
+
+
+@pytest.fixture
+def pig(tmp_path):
+    """The example plugin game (examples/pig) installed in a folder of its own, as its tests do."""
+    example = Path(__file__).resolve().parents[2] / "examples" / "pig"
+    subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", str(tmp_path),
+                    str(example)], check=True)
+    sys.path.insert(0, str(tmp_path))
+    registry.refresh()
+    yield
+    sys.path.remove(str(tmp_path))
+    for name in [m for m in sys.modules if m.startswith("ludus_pig")]:
+        del sys.modules[name]
+    registry.refresh()
+
+
+def test_the_example_plugin_game_gets_hints_with_a_generic_reason(pig):
+    state = ludus.load_game("pig", players=2, target=20).new_initial_state(seed=3)
+    state.apply_action("roll")
+    turn_total = state.turn_total
+    hints = {h["action"]: h for h in hint(state, n=2, seed=1)}
+    assert set(hints) == {"roll", "hold"}
+    assert hints["hold"]["why"].startswith(f"hold: scores +{turn_total} now")
+    assert hints["hold"]["value"] == turn_total  # pig has no heuristic: the score margin, all public
+    assert "expected margin over the best rival" in hints["roll"]["why"]
