@@ -110,109 +110,236 @@ def _a(value: Any) -> str:
     return _html_escape(str(value), quote=True)
 
 
-def _rect(x: float, y: float, w: float, h: float, fill: str, stroke: str = "#333", extra: str = "") -> str:
-    # ``extra``: fixed attribute text of this module only
-    return (f'<rect x="{x:.1f}" y="{y:.1f}" width="{w:.1f}" height="{h:.1f}" fill="{_a(fill)}" stroke="{_a(stroke)}" '
-            f'{extra}/>')
+# The rulebook's Leaders section, side A and side B (the drawing is read without the rulebook).
+LEADER_TEXT = {
+    "Viriato": ("1 point with a 1-point and a 2-point Roman Army tile",
+                "3 points with two 1-point and two 2-point Roman Army tiles"),
+    "Avarus": ("1 point with 2 garrison cubes on the board", "3 points with all 4 garrison cubes on the board"),
+    "Diviciacus": ("1 point with a 1-point and a 2-point Druid tile", "3 points with two 1-point and two 2-point Druid tiles"),
+    "Ambiorix": ("1 point with a 2-point Roman Army tile", "3 points with three 2-point Roman Army tiles"),
+    "Vercingetorix": ("1 point with a disc in the north and one in the south",
+                      "3 points with 3 discs in the north and 3 in the south"),
+    "Caratacus": ("1 point with 3 workers in the tribe (not druids)", "3 points with 6 workers in the tribe (not druids)"),
+    "Cartimandua": ("1 point with a bonus tile", "3 points with 3 bonus tiles"),
+    "Boudica": ("1 point with 3 discs on citadels", "3 points with 7 discs on citadels"),
+}
+_COLOUR_NAME = {"O": "orange", "P": "pink", "U": "purple", "T": "teal"}
+_ICON_NAME = {"w": "warrior", "t": "trap", "f": "fortress"}
+_DARK = {"U", "T", "S", "N"}  # fills that take white letters
+_MIN_FONT = 14  # in a 1000-unit drawing: 12.6 px when drawn 900 px wide
 
 
-def _text(x: float, y: float, s: str, size: float = 11, anchor: str = "start", fill: str = "#111") -> str:
-    return (f'<text x="{x:.1f}" y="{y:.1f}" font-size="{size:g}" text-anchor="{_a(anchor)}" fill="{_a(fill)}" '
-            f'font-family="sans-serif">{escape(s)}</text>')
+def _rect(x: float, y: float, w: float, h: float, fill: str, stroke: str = "#333", rx: float = 0) -> str:
+    return (f'<rect x="{x:.1f}" y="{y:.1f}" width="{w:.1f}" height="{h:.1f}" rx="{rx:g}" fill="{_a(fill)}" '
+            f'stroke="{_a(stroke)}"/>')
 
 
-def _worker(x: float, y: float, w: str | None) -> str:
+def _text(x: float, y: float, s: Any, size: float = _MIN_FONT, anchor: str = "start", fill: str = "#111",
+          bold: bool = False) -> str:
+    return (f'<text x="{x:.1f}" y="{y:.1f}" font-size="{max(size, _MIN_FONT):g}" text-anchor="{_a(anchor)}" '
+            f'fill="{_a(fill)}" font-weight="{"bold" if bold else "normal"}" font-family="sans-serif">'
+            f'{escape(str(s))}</text>')
+
+
+def _circle(x: float, y: float, r: float, fill: str, stroke: str = "#222", dashed: bool = False) -> str:
+    return (f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{r:g}" fill="{_a(fill)}" stroke="{_a(stroke)}" '
+            f'stroke-dasharray="{"3" if dashed else "none"}"/>')
+
+
+def _worker(x: float, y: float, w: str | None, r: float = 13) -> str:
     if w is None:
-        return f'<circle cx="{x:.1f}" cy="{y:.1f}" r="8" fill="none" stroke="#999" stroke-dasharray="2"/>'
-    return (f'<circle cx="{x:.1f}" cy="{y:.1f}" r="8" fill="{_a(_FILL[w])}" stroke="#222"/>'
-            + _text(x, y + 4, w, 9, "middle"))
+        return _circle(x, y, r, "none", "#999", dashed=True)
+    return _circle(x, y, r, _FILL.get(w, "#ccc")) + _text(x, y + 5, w, 14, "middle",
+                                                         "#fff" if w in _DARK else "#000", bold=True)
 
 
-def _cardbox(x: float, y: float, name: str | None) -> str:
-    if name is None:
-        return _rect(x, y, 26, 36, "#eee", "#bbb")
-    return _rect(x, y, 26, 36, _FILL[name[0]], "#222", 'rx="3"') + _text(x + 13, y + 23, name, 11, "middle")
+def _seat_piece(x: float, y: float, owner: Any, r: float = 10) -> str:
+    """A disc or cube: the seat's colour with its number (from 1), x for neutral, dashed when free."""
+    if owner is None:
+        return _circle(x, y, r, "#fff", "#888", dashed=True)
+    if owner == "neutral":
+        return _circle(x, y, r, "#777") + _text(x, y + 5, "x", 14, "middle", "#fff", bold=True)
+    seat = owner if isinstance(owner, int) else -1
+    return (_circle(x, y, r, _SEAT[seat % 5] if seat >= 0 else "#777")
+            + _text(x, y + 5, seat + 1 if seat >= 0 else "?", 14, "middle", "#fff", bold=True))
+
+
+def _card_face(x: float, y: float, name: Any, w: float = 82, h: float = 80) -> str:
+    """A card face: its colour, the colour's letter and the icon's name."""
+    if not isinstance(name, str) or len(name) != 2:
+        return _rect(x, y, w, h, "#eee", "#bbb", 6)
+    ink = "#fff" if name[0] in _DARK else "#000"
+    return (_rect(x, y, w, h, _FILL.get(name[0], "#ccc"), "#222", 6)
+            + _text(x + w / 2, y + h * .38, name[0], 20, "middle", ink, bold=True)
+            + _text(x + w / 2, y + h * .72, _ICON_NAME.get(name[1], name[1]), 14, "middle", ink))
+
+
+def _small_card(x: float, y: float, name: Any) -> str:
+    """A card in a hand: its colour and its notation (colour letter, icon letter)."""
+    name = str(name)
+    return (_rect(x, y, 36, 34, _FILL.get(name[:1], "#ccc"), "#222", 4)
+            + _text(x + 18, y + 23, name, 14, "middle", "#fff" if name[:1] in _DARK else "#000", bold=True))
+
+
+def _wrap(text: str, width: int) -> list[str]:
+    lines: list[str] = []
+    for word in str(text).split():
+        if lines and len(lines[-1]) + 1 + len(word) <= width:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return lines or [""]
+
+
+def _seat_name(s: int) -> str:
+    return f"Seat {s + 1}"
 
 
 def render_svg(observation: dict[str, Any], width: int = 900, **options: Any) -> str:
-    """The board as an SVG string (pure); ``width`` scales the 900 x 720 drawing."""
+    """The board as an SVG string (pure): rondel, markets, progress, citadels, stacks and garrisons,
+    and a board per seat; every seat's pieces carry its number as well as its colour. ``width``
+    scales the 1000-unit drawing (text at least 14 units)."""
     o = observation
-    W, H = 900, 720
-    parts: list[str] = [_rect(0, 0, W, H, "#f7f1e1", "none")]
-    # markets
-    for i, row in enumerate(o["markets"]):
-        y = 10 if i == 0 else 420
-        parts.append(_text(10, y + 24, "North" if i == 0 else "South", 13))
-        for j, c in enumerate(row):
-            parts.append(_cardbox(60 + j * 32, y, c))
-            parts.append(_text(73 + j * 32, y + 48, str(o["market_costs"][j]), 9, "middle"))
-    # island with areas and corners
-    cx, cy = 450, 230
-    parts.append(_rect(cx - 150, cy - 150, 300, 300, "#bfe3f2", "#4a90a4", 'rx="30"'))
-    parts.append(_rect(cx - 110, cy - 110, 220, 220, "#d9c99a", "#7a6a3a", 'rx="12"'))
-    area_pos = [(cx, cy - 80), (cx + 80, cy), (cx, cy + 80), (cx - 80, cy)]
-    for (ax, ay), row, name in zip(area_pos, o["areas"], ("Farm/Build N", "Battle", "Farm/Build S", "Recruit"),
-                                   strict=False):
-        parts.append(_text(ax, ay - 12, name, 9, "middle"))
-        parts += [_worker(ax - 18 + k * 18, ay + 2, w) for k, w in enumerate(row)]
-    parts += [_worker(cx - 18 + k * 18, cy, w) for k, w in enumerate(o["centre"])]
-    parts.append(_text(cx, cy + 22, "centre", 9, "middle"))
-    corners = {"NE": (cx + 130, cy - 130), "SE": (cx + 130, cy + 130), "SW": (cx - 130, cy + 130),
-               "NW": (cx - 130, cy - 130)}
+    W = 1000
+    parts: list[str] = []
+    cur = o["current_player"]
+    title = "Celtae solo" if o["solo"] else f"Celtae, {o['players']} players"
+    doing = "game over" if cur < 0 else f"{_seat_name(cur)} to {o['phase']}"
+    parts.append(_text(10, 26, f"{title} · {doing}", 18, bold=True))
+    # rondel: corners, the four action areas between them, the centre
+    parts.append(_rect(10, 40, 420, 420, "#e4efd6", "#8aa06a", 16))
+    areas = (("Farm / Build · North", 95, 45, 250, 80), ("Battle", 355, 130, 70, 240),
+             ("Farm / Build · South", 95, 375, 250, 80), ("Recruit", 15, 130, 70, 240))
+    acting = o.get("action") or ""
+    current_area = None
+    if acting:
+        verb, region = (acting.split() + ["", ""])[:2]
+        current_area = 1 if verb == "battle" else 3 if verb == "recruit" else 0 if region == "N" else 2
+    for i, ((name, x, y, w, h), row) in enumerate(zip(areas, o["areas"], strict=False)):
+        here = i == current_area
+        parts.append(_rect(x, y, w, h, "#e8f0fb" if here else "#fafcf5", "#1f5fa8" if here else "#9aaa80", 8))
+        if w > h:
+            parts.append(_text(x + w / 2, y + 20, name, 14, "middle", bold=True))
+            parts += [_worker(x + w / 2 + (k - 1) * 32, y + 52, wk) for k, wk in enumerate(row)]
+        else:
+            parts.append(_text(x + w / 2, y + 22, name, 14, "middle", bold=True))
+            parts += [_worker(x + w / 2, y + 70 + k * 40, wk) for k, wk in enumerate(row)]
+    parts.append(_rect(100, 135, 240, 230, "#e6eef8", "#9ab0cc", 8))
+    parts.append(_text(220, 158, "Centre", 14, "middle", bold=True))
+    parts += [_worker(220 + (k - 1) * 32, 186, wk) for k, wk in enumerate(o["centre"])]
+    bag = " · ".join(f"{k} {v}" for k, v in o["bag"].items())
+    discard = o["discard"][-1] if o["discard"] else "none"
+    for k, line in enumerate((f"bag {bag}", f"deck {o['deck_size']} · discard {discard}",
+                              f"action: {acting or 'none'}", f"final: {o['final']}",
+                              "river: NE → SE moves progress")):
+        parts.append(_text(220, 232 + k * 24, line, 14, "middle"))
+    corners = {"NW": (50, 80), "NE": (390, 80), "SE": (390, 420), "SW": (50, 420)}
     for name, (x, y) in corners.items():
         here = name == o["marker"]
-        parts.append(f'<circle cx="{x:g}" cy="{y:g}" r="{14 if here else 8}" fill="{"#222" if here else "#fff"}" '
-                     f'stroke="#222"/>')
-        parts.append(_text(x, y - 18, name, 10, "middle"))
-    parts.append(f'<line x1="{cx + 110}" y1="{cy}" x2="{cx + 150}" y2="{cy}" stroke="#2a6f97" stroke-width="4"/>')
-    # citadels
-    for k, cit in enumerate(o["citadels"]):
-        region = 0 if cit["region"] == "N" else 1
-        x = 640 + (k % 4) * 62
-        y = 20 + region * 300
-        letter = "U" if cit["colour"] == "purple" else cit["colour"][0].upper()
-        parts.append(_rect(x, y, 56, 70, _FILL[letter], "#222", 'rx="5"'))
-        parts.append(_text(x + 28, y + 12, f"{cit['colour']} {cit['bonus']}", 8, "middle"))
-        for j, sp in enumerate(cit["spaces"]):
-            fill = "#fff" if sp is None else ("#777" if sp == "neutral" else _SEAT[sp % 5])
-            parts.append(f'<circle cx="{x + 8 + j * 10:g}" cy="{y + 30:g}" r="4.5" fill="{_a(fill)}" stroke="#222"/>')
-        if cit["bonus_owner"] is not None:
-            parts.append(_text(x + 28, y + 55, f"tile: seat {cit['bonus_owner']}", 8, "middle"))
-    # stacks and garrisons
-    for r in (0, 1):
-        y = 110 + r * 300
-        rt, dt = o["roman"][r], o["druid"][r]
-        parts.append(_text(640, y, f"Roman: {_roman(rt, 'empty')} ({rt['size']})", 11))
-        parts.append(_text(640, y + 16, "Druid: " + (f"{dt['top']['points']}p {dt['top']['needs']}" if dt["top"]
-                                                     else "empty") + f" ({dt['size']}), druids {o['druid_supply'][r]}", 11))
-        for j, sp in enumerate(o["garrison"][r]):
-            fill = "#fff" if sp is None else ("#777" if sp == "neutral" else _SEAT[sp % 5])
-            parts.append(_rect(640 + j * 22, y + 24, 18, 18, fill))
-            parts.append(_text(649 + j * 22, y + 54, o["garrison_icons"][j][0], 9, "middle"))
+        parts.append(_circle(x, y, 30 if here else 24, "#222" if here else "#fff", "#222"))
+        parts.append(_text(x, y + (0 if here else 5), name, 15, "middle", "#fff" if here else "#111", bold=True))
+        if here:
+            parts.append(_text(x, y + 16, "marker", 14, "middle", "#ffcf5c"))
+    # markets
+    for r, row in enumerate(o["markets"]):
+        y = 44 + r * 150
+        parts.append(_text(448, y + 16, f"{'North' if r == 0 else 'South'} market", 15, bold=True))
+        for j, c in enumerate(row):
+            x = 448 + j * 90
+            parts.append(_card_face(x, y + 24, c))
+            cost = o["market_costs"][j] if j < len(o["market_costs"]) else 0
+            parts.append(_text(x + 41, y + 122, f"{cost} F" if cost else "free", 14, "middle", "#555"))
     # progress
-    parts.append(_text(10, 480, f"Progress track: {o['track']} markers", 12))
+    parts.append(_text(448, 356, f"Progress · {o['track']} markers left on the track", 15, bold=True))
     for j, p in enumerate(o["progress"]):
-        parts.append(_text(10, 498 + j * 15, f"{j + 1}. {p['card']}  [{p['marks']}/{p['slots']}]", 11))
-    # players
-    for s, pl in enumerate(o["players_info"]):
-        x = 330 + (s % 2) * 290
-        y = 500 + (s // 2) * 100
-        parts.append(_rect(x, y, 280, 92, "#fff", _SEAT[s], 'rx="6" stroke-width="2"'))
-        hand = (" ".join(f"{k}x{v}" for k, v in pl["hand"].items()) if pl["hand"] is not None
-                else f"{pl['hand_size']} cards")
-        lines = [f"seat {s}{' *' if s == o['current_player'] else ''}  score {o['scores'][s]}  "
-                 f"strength {pl['strength']}  tokens {pl['tokens']}",
-                 "active " + " ".join(w or "." for w in pl["active"]) + "  tribe "
-                 + " ".join(f"{k}{v}" for k, v in pl["tribe"].items()),
-                 f"discs {pl['discs_placed']}  cubes {pl['cubes_placed']}  Roman {len(pl['roman_tiles'])}  "
-                 f"Druid {len(pl['druid_tiles'])}  bonus {pl['bonus_tiles']}",
-                 f"{pl['leader']} {pl['leader_side']}  hand: {hand}"]
-        parts += [_text(x + 8, y + 18 + i * 18, t, 11) for i, t in enumerate(lines)]
+        parts.append(_text(448, 380 + j * 22, f"{j + 1}. {p['card']} — {p['marks']} of {p['slots']} markers", 14))
+    # citadels
+    for r, region in enumerate("NS"):
+        x0 = 10 + r * 495
+        parts.append(_text(x0, 566, f"{'North' if region == 'N' else 'South'} citadels", 15, bold=True))
+        for k, cit in enumerate(c for c in o["citadels"] if c["region"] == region):
+            x, y = x0 + k * 122, 576
+            letter = {"orange": "O", "pink": "P", "purple": "U", "teal": "T"}.get(cit["colour"], "O")
+            ink = "#fff" if letter in _DARK else "#000"
+            parts.append(_rect(x, y, 116, 108, _FILL[letter], "#222", 6))
+            parts.append(_text(x + 58, y + 20, str(cit["colour"]).capitalize(), 15, "middle", ink, bold=True))
+            parts += [_seat_piece(x + 14 + j * 22, y + 44, sp) for j, sp in enumerate(cit["spaces"])]
+            parts.append(_text(x + 58, y + 76, f"bonus {cit['bonus']}", 14, "middle", ink))
+            if cit["bonus_owner"] is not None:
+                owner = cit["bonus_owner"]
+                parts.append(_text(x + 58, y + 98, _seat_name(owner) if isinstance(owner, int) else owner, 14,
+                                   "middle", ink, bold=True))
+    # Roman armies, druid orders, garrisons
+    for r in (0, 1):
+        x0 = 10 + r * 495
+        rt, dt = o["roman"][r], o["druid"][r]
+        parts.append(_text(x0, 712, "North" if r == 0 else "South", 15, bold=True))
+        top = rt["top"]
+        parts.append(_text(x0, 734, f"Roman army: {f'{top[0]} point(s), strength {top[1]}' if top else 'beaten'}"
+                                    f" ({rt['size']} tiles)", 14))
+        dtop = dt["top"]
+        parts.append(_text(x0, 756, "Druid order: " + (f"{dtop['points']} point(s), needs {' '.join('any' if n == '*' else n for n in dtop['needs'])}"
+                                                       if dtop else "empty")
+                           + f" ({dt['size']} tiles, {o['druid_supply'][r]} druids)", 14))
+        parts.append(_text(x0, 792, "Garrison", 14))
+        for j, sp in enumerate(o["garrison"][r]):
+            x = x0 + 72 + j * 46
+            parts.append(_rect(x, 772, 40, 56, "#fff", "#999", 4))
+            icon = o["garrison_icons"][j] if j < len(o["garrison_icons"]) else "?"
+            parts.append(_text(x + 20, 790, str(icon)[:1].upper(), 14, "middle", bold=True))
+            parts.append(_seat_piece(x + 20, 810, sp))
+    # the seats' boards
+    panels = list(enumerate(o["players_info"]))
     sx = o.get("solitairix")
+    y_seats = 846
+    for s, pl in panels:
+        x0, y0 = 10 + (s % 2) * 495, y_seats + (s // 2) * 262
+        parts.append(_rect(x0, y0, 485, 252, "#fff", _SEAT[s % 5], 8))
+        parts.append(_seat_piece(x0 + 22, y0 + 22, s, 12))
+        mark = " · to move" if s == cur else ""
+        parts.append(_text(x0 + 42, y0 + 28, f"{_seat_name(s)}{mark}", 16, bold=True))
+        parts.append(_text(x0 + 475, y0 + 28, f"{o['scores'][s] if s < len(o['scores']) else 0} points", 16, "end",
+                           bold=True))
+        leader = pl["leader"]
+        side = pl["leader_side"]
+        parts.append(_text(x0 + 12, y0 + 54, f"{leader} · side {side}" if leader else "no leader yet", 14, bold=True))
+        texts = LEADER_TEXT.get(leader, ("", "")) if isinstance(leader, str) else ("", "")
+        text = texts[1] if side == "B" else texts[0]
+        parts += [_text(x0 + 12, y0 + 74 + k * 18, line, 14) for k, line in enumerate(_wrap(text, 58)[:2])]
+        cubes = 4 - pl["cubes_placed"] if isinstance(pl["cubes_placed"], int) else "?"
+        parts.append(_text(x0 + 12, y0 + 118, f"strength {pl['strength']} · tokens {pl['tokens']} · discs left "
+                                              f"{pl['discs_left']} · cubes left {cubes} · hand {pl['hand_size']}", 14))
+        parts.append(_text(x0 + 12, y0 + 146, "Active", 14, bold=True))
+        parts += [_worker(x0 + 84 + k * 32, y0 + 141, wk) for k, wk in enumerate(pl["active"])]
+        parts.append(_text(x0 + 12, y0 + 176, "Tribe", 14, bold=True))
+        for k, (wk, n) in enumerate(pl["tribe"].items()):
+            parts.append(_worker(x0 + 84 + k * 60, y0 + 171, wk))
+            parts.append(_text(x0 + 100 + k * 60, y0 + 176, f"x{n}", 14))
+        tiles = " ".join(f"{t[0]}p" for t in pl["roman_tiles"]) or "none"
+        druids = " ".join(f"{t}p" for t in pl["druid_tiles"]) or "none"
+        parts.append(_text(x0 + 12, y0 + 204, f"Roman tiles {tiles} · druid tiles {druids} · bonus tiles "
+                                              f"{pl['bonus_tiles']}", 14))
+        if pl["hand"] is not None:
+            cards = [c for c, n in pl["hand"].items() for _ in range(n if isinstance(n, int) else 1)]
+            parts += [_small_card(x0 + 12 + k * 40, y0 + 212, c) for k, c in enumerate(cards[:11])]
+        else:
+            known = ", ".join(f"{k}x{v}" for k, v in pl["known_cards"].items())
+            parts.append(_text(x0 + 12, y0 + 234, f"{pl['hand_size']} cards in hand"
+                                                  + (f" (known: {known})" if known else ""), 14))
+    rows = (len(panels) + (1 if sx else 0) + 1) // 2
     if sx:
-        parts.append(_text(10, 700, f"Solitairix: side {sx['side']} quarter {sx['quarter']}, worker {sx['worker']}, "
-                                    f"discs {sx['discs_placed']}, Roman {sx['roman_tiles']}, Druid {sx['druid_tiles']}, "
-                                    f"target {sx['target']}", 11))
+        k = len(panels)
+        x0, y0 = 10 + (k % 2) * 495, y_seats + (k // 2) * 262
+        parts.append(_rect(x0, y0, 485, 252, "#fff", _SEAT[1], 8))
+        parts.append(_text(x0 + 12, y0 + 28, f"Solitairix · target {sx['target']}", 16, bold=True))
+        last = sx["last_turn"]
+        lines = [f"tile side {sx['side']} · quarter {sx['quarter']} · worker {sx['worker'] or 'none'}",
+                 f"discs {sx['discs_placed']} · cubes {sx['cubes_placed']} · Roman {sx['roman_tiles']}",
+                 f"druid tiles {sx['druid_tiles']} · druids {sx['druids']} · bonus {sx['bonus_tiles']}",
+                 (f"last turn: card {last['card']}, {last['steps']} step(s), {last['action']}" if last
+                  else "no turn yet")]
+        parts += [_text(x0 + 12, y0 + 56 + i * 24, line, 14) for i, line in enumerate(lines)]
+    H = y_seats + rows * 262
     height = round(width * H / W)
     return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{_a(width)}" height="{height}" viewBox="0 0 {W} {H}">'
-            + "".join(parts) + "</svg>")
+            + _rect(0, 0, W, H, "#f7f1e1", "none") + "".join(parts) + "</svg>")

@@ -165,3 +165,39 @@ def play_by_board_steps(page, rng, phone, steps):
         decisions += 1
         assert decisions < 800, "the game does not end"
     return decisions, marked
+
+
+def _played(players: int, plies: int = 80):
+    state = ludus.load_game("celtae", players=players).new_initial_state(seed=5)
+    rng = random.Random(5)
+    for _ in range(plies):
+        if state.is_terminal():
+            break
+        state.apply_action(rng.choice(state.legal_actions()))
+    return state
+
+
+@pytest.mark.parametrize("players", [1, 2, 4])
+def test_server_svg_text_is_readable_and_every_seat_piece_carries_its_number(players):
+    """`ludus render` and the API's SVG: text at least 14 of 1000 units (12.6 px at 900 px wide),
+    seats named from 1, each seat-coloured disc or cube followed by its seat's number."""
+    import xml.etree.ElementTree as ET
+
+    from ludus.celtae.render import _SEAT, render_svg
+
+    state = _played(players)
+    svg = render_svg(state.observation(0))
+    root = ET.fromstring(svg)
+    assert root.get("viewBox").split()[2] == "1000"
+    elements = list(root.iter())
+    texts = [e for e in elements if e.tag.endswith("text")]
+    assert min(float(t.get("font-size")) for t in texts) >= 14
+    words = " ".join(t.text or "" for t in texts)
+    assert "Seat 1" in words and "Seat 0" not in words
+    pieces = 0
+    for i, e in enumerate(elements):
+        if e.tag.endswith("circle") and e.get("fill") in _SEAT[:4]:
+            seat = _SEAT.index(e.get("fill"))
+            assert elements[i + 1].tag.endswith("text") and elements[i + 1].text == str(seat + 1)
+            pieces += 1
+    assert pieces >= players  # at least each seat's own disc on its board

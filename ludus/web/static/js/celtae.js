@@ -206,7 +206,7 @@ function stacks(obs) {
           el("span", {}, rt.top ? `${plural(rt.top[0], "point")} · strength ${rt.top[1]}` : "beaten"),
           el("span", {class: "cb-small"}, `${plural(rt.size, "tile")}`)),
         piece(`druid-${R}`, "cb-stack druid", `Druid order ${REGION[R]}`, el("strong", {}, "Druid order"),
-          el("span", {}, dt.top ? `${plural(dt.top.points, "point")} · needs ${dt.top.needs.split("").join(" ")}` : "empty"),
+          el("span", {}, dt.top ? `${plural(dt.top.points, "point")} · needs ${dt.top.needs.split("").map((n) => (n === "*" ? "any" : n)).join(" ")}` : "empty"),
           el("span", {class: "cb-small"}, `${plural(dt.size, "tile")} · ${plural(obs.druid_supply[r], "druid")}`)),
         el("div", {class: "cb-garrison", "data-key": `garrison-${R}`}, el("span", {class: "cb-small"}, "Garrison"),
           el("span", {class: "cb-row"}, obs.garrison[r].map((o, i) => piece(`garrison-${R}-${i}`,
