@@ -14,8 +14,9 @@ determinizations. Higher is better; differences between hints are what matter.
 
 ``why`` comes from the game's explainer, the module ``ludus.bots.explain_<game name>``
 (``explain(before, action, after, seat, follow) -> str``, comparing the position before and
-after the move for that seat); a game without one gets a sentence from the change of its
-score and heuristic value. An explainer may also offer ``canonical(state, seat)``: a copy
+after the move and the seat's follow-ups, both in a re-dealt world of the seat's view, so a
+reason cannot name a secret either); a game without one gets a sentence from the change of
+its score and heuristic value. An explainer may also offer ``canonical(state, seat)``: a copy
 whose hidden parts are laid out in a fixed order, so that two positions the seat cannot
 tell apart give exactly the same hints for the same seed, and ``LOOKAHEAD``: how many own
 follow-up decisions are searched when valuing (the default 2; 0 where the heuristic
@@ -94,7 +95,7 @@ def hint(state: State, n: int = 3, seconds: float | None = None, seed: int | Non
     for action in ranked:
         after, follow = _follow_up(shown, action, seat, evaluate, steps, depth)
         out.append({"action": str(action), "value": round(totals[action] / done, 2),
-                    "why": explain(state, action, after, seat, follow)})
+                    "why": explain(shown, action, after, seat, follow)})  # a re-dealt world: no secrets
     return out
 
 
