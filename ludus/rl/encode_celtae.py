@@ -68,8 +68,9 @@ import numpy as np
 from ..celtae.actions import ACT_VERBS, card_name
 from ..celtae.board import CORNER_NAMES
 from ..celtae.data import get
-from ..celtae.observe import progress_text
-from ..celtae.state import PHASE_TEXT
+from ..celtae.observe import _flip_view, progress_text
+from ..celtae.scoring import breakdown_from_stats, stats
+from ..celtae.state import C_SX_CARD, C_SX_MOVED, P_FLIP, PHASE_TEXT
 from .encoding import Encoder
 
 WORKERS = "FBSND"
@@ -285,9 +286,9 @@ class CeltaeEncoder(Encoder):
         target = d.targets.get(difficulty)
         self._target = (list(self.targets.values()).index(target) if target in self.targets.values() else -1)
         self._discs = len(d.disc_costs)
-        self._board_memo: list[tuple[Any, list[int]] | None] = [None] * 5
+        self._board_memo: list[tuple[Any, np.ndarray] | None] = [None] * 5
 
-    def _board_ones(self, state: Any) -> list[int]:
+    def _board_ones(self, state: Any) -> list[np.ndarray]:
         """Entries set to 1 by the board (areas, markets, citadels, stack tops, garrisons).
 
         Each part changes on few steps, so its entries are kept with a copy of the lists they
@@ -296,13 +297,13 @@ class CeltaeEncoder(Encoder):
         memo = self._board_memo
         own = self._own
         off = self._off
-        ones: list[int] = []
+        ones: list[np.ndarray] = []
         for part, source in enumerate(((state.areas, state.centre), state.market,
                                        (state.citadels, state.bonus_at, state.bonus_owner),
                                        (state.roman, state.druid), state.garrison)):
             kept = memo[part]
             if kept is not None and kept[0] == source:
-                ones += kept[1]
+                ones.append(kept[1])
                 continue
             mine: list[int] = []
             if part == 0:
@@ -343,8 +344,9 @@ class CeltaeEncoder(Encoder):
                 for r, row in enumerate(state.garrison):
                     for i, o in enumerate(row):
                         mine.append(at + (r * 6 + i) * 6 + own[o])
-            memo[part] = (_snapshot(source), mine)
-            ones += mine
+            found = np.array(mine, dtype=np.intp)
+            memo[part] = (_snapshot(source), found)
+            ones.append(found)
         return ones
 
     def encode_state(self, state: Any, seat: int | None, out: np.ndarray | None = None) -> np.ndarray:  # noqa: C901
@@ -353,24 +355,25 @@ class CeltaeEncoder(Encoder):
         Every value is written as the observation path writes it (the same float32
         arithmetic), so the two agree bit for bit.
         """
-        from ..celtae.observe import _flip_view
-        from ..celtae.scoring import breakdown_from_stats, stats
-        from ..celtae.state import C_SX_CARD, C_SX_MOVED, P_FLIP
-
         if not hasattr(self, "_off"):
             self._prepare_state_encoding()
         if seat is not None:
             state._check_seat(seat)
         if out is None:
             out = np.zeros(self.size, dtype=np.float32)
+        elif out.dtype != np.float32 or out.shape != (self.size,) or not out.flags.c_contiguous:
+            out[:] = self.encode_state(state, seat)
+            return out
         else:
             out.fill(0.0)
+        w = memoryview(out)  # item writes through the buffer: cheaper than NumPy's per-call indexing
         off = self._off
         d = state.data
         ones: list[int] = []
         at_i: list[int] = []
         at_v: list[float] = []
-        ones += self._board_ones(state)
+        for part in self._board_ones(state):
+            out[part] = 1.0
         at = off["bag"]
         bag = state.bag
         at_i += range(at, at + 4)
@@ -389,7 +392,7 @@ class CeltaeEncoder(Encoder):
         width = len(self.progress) + 1
         cards = d.progress_cards
         for i, c in enumerate(state.prog_cards):
-            ones.append(at + i * width + 1 + self._progress_index[c])
+            w[at + i * width + 1 + self._progress_index[c]] = 1.0
             at_i += (marks_at + 2 * i, marks_at + 2 * i + 1)
             at_v += (state.prog_marks[i] / 3, cards[c][3] / 3)
         ones += [at + i * width for i in range(len(state.prog_cards), 8)]
@@ -410,15 +413,14 @@ class CeltaeEncoder(Encoder):
         druid_points: list[int] = []
         for s in range(state.n):
             if seat == s:
-                ones.append(seen_at + s)
-                for k, c in enumerate(state.hands[s]):
-                    if c:
-                        at_i.append(hand_at + s * 12 + k)
-                        at_v.append(c / 5)
-            for k, c in enumerate(state.known[s]):
-                if c:
-                    at_i.append(known_at + s * 12 + k)
-                    at_v.append(c / 5)
+                w[seen_at + s] = 1.0
+                row = state.hands[s]
+                at_i += [hand_at + s * 12 + k for k, c in enumerate(row) if c]
+                at_v += [c / 5 for c in row if c]
+            row = state.known[s]
+            if any(row):
+                at_i += [known_at + s * 12 + k for k, c in enumerate(row) if c]
+                at_v += [c / 5 for c in row if c]
             discs = state.discs[s]
             cost = costs[discs] if discs < len(costs) else None
             at_i += range(player_at + s * 9, player_at + s * 9 + 9)
@@ -428,11 +430,10 @@ class CeltaeEncoder(Encoder):
             if len(active) > MAX_ACTIVE:
                 raise ValueError(f"seat {s} has {len(active)} active workers; the encoding holds {MAX_ACTIVE}")
             for i in range(MAX_ACTIVE):
-                ones.append(active_at + (s * MAX_ACTIVE + i) * 6 + (1 + active[i] if i < len(active) else 0))
-            for t, c in enumerate(state.tribe[s]):
-                if c:
-                    at_i.append(tribe_at + s * 5 + t)
-                    at_v.append(c / 8)
+                w[active_at + (s * MAX_ACTIVE + i) * 6 + (1 + active[i] if i < len(active) else 0)] = 1.0
+            row = state.tribe[s]
+            at_i += [tribe_at + s * 5 + t for t, c in enumerate(row) if c]
+            at_v += [c / 8 for c in row if c]
             won = state.roman_won[s]
             if won:
                 counts: dict[int, int] = {}
@@ -443,36 +444,36 @@ class CeltaeEncoder(Encoder):
                 at_v += counts.values()
             druid_points += (druid_at + s * 2 + d.druid_tiles[t][0] - 1 for t in state.druid_won[s])
             lid = state.leaders[s]
-            ones.append(leader_at + s * leader_width + (0 if lid < 0 else 1 + self._leader_index[lid]))
+            w[leader_at + s * leader_width + (0 if lid < 0 else 1 + self._leader_index[lid])] = 1.0
             if state.leader_side[s] == 1:
-                ones.append(flip_at + s * 6)
+                w[flip_at + s * 6] = 1.0
             view = _flip_view(state, state.flip_choice[s], seat == s or revealed)
-            ones.append(flip_at + s * 6 + 1 + self._flip_index[view])
+            w[flip_at + s * 6 + 1 + self._flip_index[view]] = 1.0
         cur = state.current_player()
         if seat is not None:
-            ones.append(off["seat"] + seat)
+            w[off["seat"] + seat] = 1.0
         if cur >= 0:
-            ones.append(off["current_player"] + cur)
-        ones.append(off["turn"] + state.turn)
+            w[off["current_player"] + cur] = 1.0
+        w[off["turn"] + state.turn] = 1.0
         pending = state.pending
         if cur < 0:
-            ones.append(off["phase"] + len(PHASES) - 1)
+            w[off["phase"] + len(PHASES) - 1] = 1.0
         elif pending:
-            ones.append(off["phase"] + len(PHASES) - 2)
+            w[off["phase"] + len(PHASES) - 2] = 1.0
         else:
-            ones.append(off["phase"] + self._phase_index[state.phase])
+            w[off["phase"] + self._phase_index[state.phase]] = 1.0
         at = off["pending"]
         if not pending:
-            ones.append(at)
+            w[at] = 1.0
         else:
             kind, who = pending[0]
-            ones.append(at + (2 if kind == P_FLIP else 1))
+            w[at + (2 if kind == P_FLIP else 1)] = 1.0
             k = len(PENDING) + (cur if kind == P_FLIP else who)
-            ones.append(at + (k if k >= 0 else k + len(PENDING) + SEATS))
-        ones.append(off["final"] + state.stage)
-        ones.append(off["marker"] + state.marker)
+            w[at + (k if k >= 0 else k + len(PENDING) + SEATS)] = 1.0
+        w[off["final"] + state.stage] = 1.0
+        w[off["marker"] + state.marker] = 1.0
         ctx = state.ctx
-        ones.append(off["action"] + (0 if ctx[1] < 0 else 1 + 2 * ctx[1] + ctx[2]))
+        w[off["action"] + (0 if ctx[1] < 0 else 1 + 2 * ctx[1] + ctx[2])] = 1.0
         at_i.append(off["token_supply"])
         at_v.append(state.token_supply / 10)
         if state.solo:
@@ -485,14 +486,16 @@ class CeltaeEncoder(Encoder):
                      state.cubes[1] / 4, len(state.roman_won[1]) / 5, len(state.druid_won[1]) / 5,
                      state.tribe[1][4] / 10, state.bonus_owner.count(1) / 4, state.sx_discarded_markers / 4,
                      target == 0, target == 1, target == 2, (steps if last else 0) / 3, last)
-            ones.append(off["solo_worker"] + (0 if state.sx_worker < 0 else 1 + state.sx_worker))
+            w[off["solo_worker"] + (0 if state.sx_worker < 0 else 1 + state.sx_worker)] = 1.0
             if last:
-                ones.append(off["solo_last"] + (0 if card < 0 else 1 + card))
-                ones.append(off["solo_last"] + 14 + 2 * kind + region)
+                w[off["solo_last"] + (0 if card < 0 else 1 + card)] = 1.0
+                w[off["solo_last"] + 14 + 2 * kind + region] = 1.0
             drawn = ctx[C_SX_CARD] if state.turn == 1 and ctx[C_SX_MOVED] and ctx[C_SX_CARD] >= 0 else -1
-            ones.append(off["solo_drawn"] + 1 + drawn)
-        out[ones] = 1.0
-        out[at_i] = at_v
+            w[off["solo_drawn"] + 1 + drawn] = 1.0
+        for i in ones:
+            w[i] = 1.0
+        for i, v in zip(at_i, at_v, strict=True):
+            w[i] = v
         for k in druid_points:
             out[k] += 1.0 / 5  # float32 sums, as the observation path adds them
         at = off["discard"]
