@@ -60,6 +60,8 @@ const DONE = [
   [/^recruit workers/, "Done recruiting"], [/^send tribe/, "No druid"], [/^pay cards for a druid/, "Stop paying"],
 ];
 
+const FLIP = {undecided: "side B? not decided yet", decided: "side B? decided (secret until all decide)",
+  flip: "flips to side B", keep: "keeps side A"};
 const seatNo = (s) => `Seat ${s + 1}`;
 const cardName = (c) => `${COLOURS[c[0]] || c[0]} ${ICONS[c[1]] || c[1]}`;
 const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
@@ -228,7 +230,7 @@ function seatPanel(obs, p, s) {
   const leader = p.leader
     ? el("div", {class: "cb-leader"}, el("strong", {}, `${p.leader} · side ${p.leader_side}`),
       el("span", {}, LEADERS[p.leader]?.["AB".indexOf(p.leader_side)] || ""),
-      p.flip ? el("span", {class: "cb-small"}, `flip: ${p.flip}`) : null,
+      p.flip ? el("span", {class: "cb-small"}, FLIP[p.flip] || p.flip) : null,
       flipping ? el("span", {class: "cb-row"},
         piece("leader-flip", "cb-act", "Flip your leader to side B", `Flip to B: ${LEADERS[p.leader]?.[1] || ""}`),
         piece("leader-keep", "cb-act", "Keep your leader on side A", "Keep side A")) : null)

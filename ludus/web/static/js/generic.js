@@ -73,13 +73,14 @@ export function breakdown(view, seatLabel, labels = {}) {
   const detail = view.breakdown || view.observation?.breakdown || null;
   const heads = detail && detail[0] && typeof detail[0] === "object"
     ? Object.keys(detail[0]).filter((h) => h !== "total") : [];
-  return el("table", {},
+  // a wide tally scrolls inside its own box, so a phone's page never grows sideways
+  return el("div", {class: "table-scroll"}, el("table", {},
     el("thead", {}, el("tr", {}, el("th", {}, "Seat"), heads.map((h) => el("th", {class: "num"}, labels[h] || h)),
       el("th", {class: "num"}, "Points"))),
     el("tbody", {}, view.scores.map((score, seat) => el("tr", {},
       el("td", {}, seatLabel(seat)),
       heads.map((h) => el("td", {class: "num"}, format(detail[seat]?.[h]))),
-      el("th", {class: "num", "data-testid": `total-${seat}`}, score)))));
+      el("th", {class: "num", "data-testid": `total-${seat}`}, score))))));
 }
 
 export function fillSummary() {}
