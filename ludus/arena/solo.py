@@ -59,8 +59,8 @@ def solo_challenge(bot_name: str, difficulties: Sequence[str] = DIFFICULTIES, ga
                    jobs: int | None = None,
                    seed: int | None = 0, one_run: bool = False, show: bool = True,
                    **bot_params: Any) -> dict[str, Any]:
-    """Play ``games`` solo games in all with ``bot_name`` (built with ``bot_params``), on ``jobs``
-    processes (default: every core).
+    """Play ``games`` solo games in all with ``bot_name`` (a bot spec, ``name`` or
+    ``name:key=value:...``, built with ``bot_params`` too), on ``jobs`` processes (default: every core).
 
     Returns ``{"bot", "params", "games", "one_run", "difficulties": {difficulty: summary},
     "results": [per game]}``; a summary holds ``target``, ``games``, ``wins`` (final
@@ -68,8 +68,8 @@ def solo_challenge(bot_name: str, difficulties: Sequence[str] = DIFFICULTIES, ga
     ``categories`` (mean points per scoring category A..K). ``show`` prints a table.
     Bad names, difficulties or counts raise ValueError before any game starts.
     """
-    if bot_name not in bot_registry.names():
-        raise ValueError(f"unknown bot {bot_name!r}; known bots: {', '.join(bot_registry.names())}")
+    bot_name, spec_params = bot_registry.parse_spec(bot_name)  # a spec: name or name:key=value:...
+    bot_params = {**spec_params, **bot_params}
     bot_registry.make(bot_name, seed=0, **bot_params)  # refuses bad parameters at once
     difficulties = tuple(difficulties)
     if not difficulties:

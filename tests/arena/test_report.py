@@ -70,6 +70,24 @@ def test_celtae_report_writes_every_section_and_plot(tmp_path) -> None:
         assert f"| random | {d} | {target} |" in text
 
 
+def test_celtae_report_takes_bot_specs_with_parameters(tmp_path) -> None:
+    text = write_report("celtae", {"players": 2}, 2, tmp_path, bots=("random", "greedy:noise=5")).read_text()
+    assert "## Solo against Solitairix" in text and "greedy:noise=5" in text
+
+
+def test_an_interrupted_report_resumes_from_its_games_files(tmp_path) -> None:
+    first = write_report("garum", {"players": 2, "board": "baelo_claudia"}, 3, tmp_path, bots=("random",),
+                         compare=False).read_text()
+    journals = sorted(tmp_path.glob("games_*.jsonl"))
+    assert len(journals) == 1 and len(journals[0].read_text().splitlines()) == 3
+    lines = journals[0].read_text().splitlines()
+    journals[0].write_text("\n".join(lines[:1]) + "\n")  # as if stopped after one game
+    again = write_report("garum", {"players": 2, "board": "baelo_claudia"}, 3, tmp_path, bots=("random",),
+                         compare=False).read_text()
+    assert again == first
+    assert len(journals[0].read_text().splitlines()) == 3
+
+
 def test_celtae_solo_report_compares_difficulties_and_adds_its_sections(tmp_path) -> None:
     text = write_report("celtae", {"players": 1}, 2, tmp_path, bots=("random",)).read_text()
     assert "## By difficulty" in text and "difficulty=hard" in text and "## Leaders" in text

@@ -43,6 +43,15 @@ def test_games_counts_every_game_played_whatever_the_difficulties(games: int) ->
         assert sum(s["games"] for s in shared["difficulties"].values()) == games
 
 
+def test_a_bot_spec_with_parameters_is_played_with_them() -> None:
+    spec = solo_challenge("greedy:noise=3", games=1, seed=4, one_run=True, show=False)
+    keyword = solo_challenge("greedy", games=1, seed=4, one_run=True, show=False, noise=3)
+    assert spec["bot"] == "greedy" and spec["params"] == {"noise": 3}
+    assert spec["results"] == keyword["results"]
+    with pytest.raises(ValueError, match="noise"):
+        solo_challenge("greedy:noise=loud", games=1, one_run=True, show=False)
+
+
 def test_fewer_games_than_difficulties_is_refused() -> None:
     with pytest.raises(ValueError, match="3 difficulties need at least 3 games"):
         solo_challenge("random", games=2, show=False)
