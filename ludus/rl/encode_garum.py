@@ -262,60 +262,69 @@ class GarumEncoder(Encoder):
             state._check_seat(seat)
         if out is None:
             out = np.empty(self.size, dtype=np.float32)
+        elif out.dtype != np.float32 or out.shape != (self.size,) or not out.flags.c_contiguous:
+            out[:] = self.encode_state(state, seat)
+            return out
         out[:] = self._board_vector(state)
+        w = memoryview(out)  # item writes through the buffer: cheaper than NumPy's per-call indexing
         off = self._off
         game = self.game
         seating = game.seating
         mine = self._mine[seat] if seat is not None else ()
-        phase = state.phase
         current = state.current_colour()
         pools = state.pool
         hands = state.hands
         piles = state.piles
         bonus = state.bonus
-        colours = []
+        at = off["colours"]
         for c in range(4):
             pool = pools[self._pools[c]]
-            colours += (c in mine, self._ghost_flags[c], current == c, pool[0] / 5, pool[1] / 1,
-                        len(hands[c]) / 4, len(piles[c]) / 16, bonus[c] / 50)
-        at = off["colours"]
-        out[at:at + 32] = colours
+            i = at + 8 * c
+            w[i] = c in mine
+            w[i + 1] = self._ghost_flags[c]
+            w[i + 2] = current == c
+            w[i + 3] = pool[0] / 5
+            w[i + 4] = pool[1] / 1
+            w[i + 5] = len(hands[c]) / 4
+            w[i + 6] = len(piles[c]) / 16
+            w[i + 7] = bonus[c] / 50
         if mine:
             at = off["hands"]
             n = len(self.patterns)
             for c in mine:
                 patterns = self._tile_pattern[c]
                 for t in hands[c]:
-                    out[at + c * n + patterns[t]] += 0.25
+                    i = at + c * n + patterns[t]
+                    w[i] = w[i] + 0.25  # counts of quarters: exact in float32
         if state.ghost_tile:
-            out[off["ghost_tile"] + self._ghost_pattern[state.ghost_tile]] = 1.0
+            w[off["ghost_tile"] + self._ghost_pattern[state.ghost_tile]] = 1.0
         points = list(bonus)  # the engine's scores(): bonuses, plus the lines once scored
         for _line, colour, _kind, _count, line_points in state.final:
             points[colour] += line_points
         at = off["scores"]
         players = game.num_players
         out[at:at + players] = [sum(points[c] for c in self._colours_of[s]) for s in range(players)]
-        out[at:at + players] /= SCALE["score"]
-        ones = []
+        out[at:at + players] /= SCALE["score"]  # float32 division, as the observation path divides
         if seat is not None:
-            ones.append(off["seat"] + seat)
-        ones.append(off["round"] + min(state.round + 1, game.board.rounds) - 1)
-        ones.append(off["cetarium"] + (state.cetarium or 0))
+            w[off["seat"] + seat] = 1.0
+        w[off["round"] + min(state.round + 1, game.board.rounds) - 1] = 1.0
+        w[off["cetarium"] + (state.cetarium or 0)] = 1.0
         if state.cetarium:
             closed = state.closed
-            out[off["closed"]] = closed[0]
-            out[off["closed"] + 1] = closed[1]
+            w[off["closed"]] = closed[0]
+            w[off["closed"] + 1] = closed[1]
         at = off["aureus_revealed"]
-        ones += [at + i * MAX_CETARIA + cet - 1 for i, cet in enumerate(state.revealed)]
+        for i, cet in enumerate(state.revealed):
+            w[at + i * MAX_CETARIA + cet - 1] = 1.0
         if self._haruspex:
             at = off["aureus_order"]
-            ones += [at + i * MAX_CETARIA + cet - 1 for i, cet in enumerate(state.aureus)]
-        ones.append(off["amphora"] + seating.owner[seating.turn_colours[state.amphora]])
-        ones.append(off["phase"] + self._phase_index[phase])
+            for i, cet in enumerate(state.aureus):
+                w[at + i * MAX_CETARIA + cet - 1] = 1.0
+        w[off["amphora"] + seating.owner[seating.turn_colours[state.amphora]]] = 1.0
+        w[off["phase"] + self._phase_index[state.phase]] = 1.0
         player = state.current_player()
         if player >= 0:
-            ones.append(off["current_player"] + player)
-        out[ones] = 1.0
+            w[off["current_player"] + player] = 1.0
         return out
 
     # -- decode --------------------------------------------------------------------------
