@@ -15,7 +15,7 @@ from typing import Any
 from ..celtae import board as G
 from ..celtae.actions import Act
 from ..celtae.scoring import score_breakdown
-from ..celtae.state import C_AREA, C_REGION
+from ..celtae.state import BATTLE_DISCARD, BUILD_PAY, C_AREA, C_REGION, DRUID_PAY, SETUP_DISCARD
 from ..engine.errors import IllegalActionError
 
 LOOKAHEAD = 0  # the heuristic finishes the seat's turn itself when valuing
@@ -94,7 +94,9 @@ def _decision(state: Any, a: Act, seat: int) -> str:
         return f"build on the {d.colours[a.a]} citadel in the {REGIONS[state.ctx[C_REGION]]}"
     if v in ("pay", "discard", "garrison"):
         word = {"pay": "pay", "discard": "discard", "garrison": "garrison a cube with"}[v]
-        return f"{word} {_a(card(state, a.a))}"
+        purpose = {BATTLE_DISCARD: " for strength", BUILD_PAY: " for the disc", DRUID_PAY: " for a druid worker",
+                   SETUP_DISCARD: " (set-up)"}.get(state.phase, "")
+        return f"{word} {_a(card(state, a.a))}{purpose}"
     if v == "fight":
         stack = state.roman[state.ctx[C_REGION]]
         pts, cost = d.roman_tiles[stack[-1]][:2] if stack else (0, 0)
