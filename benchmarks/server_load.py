@@ -54,6 +54,9 @@ import ludus
 HOST = "127.0.0.1"
 SLOW_MS = 200  # the servers log requests slower than this (time spent inside the server)
 RECV_SECONDS = 30.0  # a WebSocket silent this long is dropped and reopened
+# Every simulated client comes from 127.0.0.1: lift the per-address limits meant for real clients.
+LOAD_LIMITS = {"LUDUS_CREATE_RATE": "100000/minute", "LUDUS_JOIN_RATE": "100000/minute",
+               "LUDUS_WS_PER_CLIENT": "100000", "LUDUS_MAX_BOT_GAMES": "100000"}
 
 
 def free_port() -> int:
@@ -75,7 +78,8 @@ class Server:
 
     def launch(self) -> None:
         code = f"from ludus.server import serve; serve({HOST!r}, {self.port}, {self.database_url!r})"
-        env = {**os.environ, "LUDUS_BOT_SECONDS": str(self.bot_seconds), "LUDUS_SLOW_REQUEST_MS": str(SLOW_MS)}
+        env = {**os.environ, "LUDUS_BOT_SECONDS": str(self.bot_seconds), "LUDUS_SLOW_REQUEST_MS": str(SLOW_MS),
+               **LOAD_LIMITS}
         with open(self.log, "ab") as log:
             self.proc = subprocess.Popen([sys.executable, "-c", code], env=env, stdout=log, stderr=log)
 

@@ -19,7 +19,7 @@ from typing import Annotated, Any, TypeVar
 
 from fastapi import Depends, FastAPI, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import HTMLResponse, JSONResponse, Response
+from fastapi.responses import HTMLResponse, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -31,7 +31,7 @@ from . import schemas
 from .automation import Automation
 from .errors import Busy, ServerError, Unauthorized, is_busy
 from .hints import HintAnswer, HintDesk
-from .hub import Hub, PgListener, Subscriber
+from .hub import Hub, JSONResponse, PgListener, Subscriber, dumps
 from .limits import BodyTimeout, ClientLimits, ServerLimits
 from .seatbots import DEFAULT_SECONDS
 from .service import GameService
@@ -366,7 +366,8 @@ def create_app(database_url: str | None = None, *, bot_seconds: float = DEFAULT_
     @app.get("/api/games/{game_id}", response_model=schemas.View, responses=ERRORS,
              summary="The view of the token's seat, or the spectator view without a token")
     async def view(game_id: str, token: Token) -> JSONResponse:
-        return JSONResponse(await run(service.view, game_id, token))
+        now = service.view_now(game_id, token)  # a current cached view needs no worker thread
+        return JSONResponse(now if now is not None else await run(service.view, game_id, token))
 
     @app.post("/api/games/{game_id}/actions", response_model=schemas.View, responses=ERRORS,
               summary="Play an action (notation) from the view at `version`")
@@ -449,7 +450,8 @@ def create_app(database_url: str | None = None, *, bot_seconds: float = DEFAULT_
     async def _pump(websocket: WebSocket, sub: Subscriber) -> None:
         with contextlib.suppress(Exception):
             while True:
-                await websocket.send_json(await sub.queue.get())
+                message = await sub.queue.get()
+                await websocket.send_text(message if isinstance(message, str) else dumps(message))
 
     async def _ws_message(sub: Subscriber, text: str, token: str | None) -> str | None:
         def error(status: int, detail: str) -> None:

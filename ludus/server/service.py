@@ -181,8 +181,13 @@ class GameService:
     def _read(self, game_id: str) -> Runtime:
         """The runtime, synced (caller must then take ``rt.lock`` to read it consistently)."""
         rt = self._get(game_id)
-        with rt.lock, self.store.read() as conn:
-            self._sync(rt, conn, self.store.game(conn, game_id))
+        with rt.lock:
+            if rt.state is not None and rt.row is not None:
+                versions = self.store.versions(game_id)
+                if versions == (rt.version, rt.row.meta_version):
+                    return rt  # the cache is current: no transaction needed
+            with self.store.read() as conn:
+                self._sync(rt, conn, self.store.game(conn, game_id))
         return rt
 
     def _changed(self, rt: Runtime) -> None:
@@ -350,6 +355,30 @@ class GameService:
         with rt.lock:
             seat = None if token is None else self._seat_of(rt, token)
             return seat_view(rt, seat)
+
+    def view_now(self, game_id: str, token: str | None) -> dict[str, Any] | None:
+        """The view, made at once on the calling thread (the event loop) when that needs no waiting:
+        SQLite, the game cached and current, its lock free. None: ask ``view`` in a worker thread.
+
+        Most views are of a game that has not changed since it was last shown; a hop to a
+        worker thread cost more than making the view.
+        """
+        if not self.store.is_sqlite:
+            return None
+        rt = self._runtimes.get(game_id) if isinstance(game_id, str) else None
+        if rt is None or rt.state is None or rt.row is None or not rt.lock.acquire(blocking=False):
+            return None
+        try:
+            try:
+                versions = self.store.versions(game_id, wait=False)
+            except Exception:  # busy, or anything else: the worker thread's path answers
+                return None
+            if versions != (rt.version, rt.row.meta_version):
+                return None
+            seat = None if token is None else self._seat_of(rt, token)
+            return seat_view(rt, seat)
+        finally:
+            rt.lock.release()
 
     def seat_for(self, game_id: str, token: str | None) -> int | None:
         """The seat a token opens (None for no token); raises if the game or token is unknown."""

@@ -13,10 +13,11 @@ changes (join, leave) leave it alone, and so must any other write.
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import json
 import os
-import queue
+import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -39,6 +40,7 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    bindparam,
     create_engine,
     event,
     func,
@@ -95,6 +97,19 @@ actions = Table(
     # the stand-in bot that played this action because the seat's turn timer ran out (else null)
     Column("timed_out_to", String(32), nullable=True),
 )
+
+
+# The statements of every action and view, built once: building and keying a statement
+# for each call cost more than running it.
+_GAME = select(games).where(games.c.id == bindparam("gid"))
+_GAME_FOR_UPDATE = _GAME.with_for_update()
+_SEATS = select(seats).where(seats.c.game_id == bindparam("gid")).order_by(seats.c.seat)
+_ACTIONS_FROM = (select(actions.c.seat, actions.c.action)
+                 .where(actions.c.game_id == bindparam("gid"), actions.c.ply >= bindparam("start"))
+                 .order_by(actions.c.ply))
+_INSERT_ACTION = actions.insert()
+_GAME_MOVED = games.update().where(games.c.id == bindparam("gid")).values(
+    version=bindparam("v"), num_actions=bindparam("n"), status=bindparam("s"), updated_at=bindparam("at"))
 
 
 @dataclass
@@ -160,6 +175,8 @@ class Store:
         self.is_sqlite = self.url.startswith("sqlite")
         self.engine = self._make_engine()
         self._committer = GroupCommitter(self.engine) if self.is_sqlite else None
+        self._local = threading.local()
+        self._raw_connections: list[sqlite3.Connection] = []
 
     def _make_engine(self) -> Engine:
         if self.is_sqlite:
@@ -215,27 +232,45 @@ class Store:
 
     def lock_game(self, conn: Connection, game_id: str) -> GameRow | None:
         """The game row, locked against other writers until the transaction ends."""
-        query = select(games).where(games.c.id == game_id)
-        if not self.is_sqlite:
-            query = query.with_for_update()
-        r = conn.execute(query).first()
+        r = conn.execute(_GAME if self.is_sqlite else _GAME_FOR_UPDATE, {"gid": game_id}).first()
         return _row(r) if r else None
 
     # -- reads ---------------------------------------------------------------------------
+    def versions(self, game_id: str, wait: bool = True) -> tuple[int, int] | None:
+        """The game's (``version``, ``meta_version``), or None if there is no such game.
+
+        The cheap check that a cached game is current, made before every view: on SQLite one
+        statement on a connection of the calling thread's own, outside SQLAlchemy (a single
+        SELECT reads one consistent snapshot of the WAL). ``wait=False`` (the event loop's thread):
+        raise sqlite3.OperationalError at once rather than wait for a busy database.
+        """
+        if not self.is_sqlite:
+            with self.engine.connect() as conn:
+                r = conn.execute(self._versions_query, {"id": game_id}).first()
+            return (r[0], r[1]) if r else None
+        name = "conn" if wait else "conn_nowait"
+        conn = getattr(self._local, name, None)
+        if conn is None:
+            conn = sqlite3.connect(make_url(self.url).database, timeout=SQLITE_BUSY_SECONDS if wait else 0,
+                                   isolation_level=None, check_same_thread=False)
+            setattr(self._local, name, conn)
+            self._raw_connections.append(conn)
+        r = conn.execute("SELECT version, meta_version FROM games WHERE id = ?", (game_id,)).fetchone()
+        return (r[0], r[1]) if r else None
+
+    _versions_query = text("SELECT version, meta_version FROM games WHERE id = :id")
+
     def game(self, conn: Connection, game_id: str) -> GameRow | None:
-        r = conn.execute(select(games).where(games.c.id == game_id)).first()
+        r = conn.execute(_GAME, {"gid": game_id}).first()
         return _row(r) if r else None
 
     def seats(self, conn: Connection, game_id: str) -> list[SeatRow]:
-        rows = conn.execute(select(seats).where(seats.c.game_id == game_id).order_by(seats.c.seat))
+        rows = conn.execute(_SEATS, {"gid": game_id})
         return [SeatRow(r.seat, r.kind, r.token_hash, bool(r.claimed), r.left_to) for r in rows]
 
     def actions(self, conn: Connection, game_id: str, start: int = 0) -> list[tuple[int, str]]:
         """(seat, notation) of every action from ply ``start`` on, in order."""
-        rows = conn.execute(
-            select(actions.c.seat, actions.c.action)
-            .where(actions.c.game_id == game_id, actions.c.ply >= start).order_by(actions.c.ply)
-        )
+        rows = conn.execute(_ACTIONS_FROM, {"gid": game_id, "start": start})
         return [(r.seat, r.action) for r in rows]
 
     def timed_out_plies(self, conn: Connection, game_id: str) -> dict[int, str]:
@@ -311,10 +346,9 @@ class Store:
                       version: int, status: str, timed_out_to: str | None = None) -> float:
         """Store an action; returns its time (when the next turn began)."""
         now = time.time()
-        conn.execute(actions.insert().values(game_id=game_id, ply=ply, seat=seat, action=action, created_at=now,
-                                             timed_out_to=timed_out_to))
-        conn.execute(games.update().where(games.c.id == game_id).values(
-            version=version, num_actions=ply + 1, status=status, updated_at=now))
+        conn.execute(_INSERT_ACTION, {"game_id": game_id, "ply": ply, "seat": seat, "action": action,
+                                      "created_at": now, "timed_out_to": timed_out_to})
+        conn.execute(_GAME_MOVED, {"gid": game_id, "v": version, "n": ply + 1, "s": status, "at": now})
         return now
 
     def truncate_actions(self, conn: Connection, game_id: str, keep: int, version: int) -> float:
@@ -342,13 +376,18 @@ class Store:
     def dispose(self) -> None:
         if self._committer is not None:
             self._committer.stop()
+        for conn in self._raw_connections:
+            with contextlib.suppress(Exception):
+                conn.close()
+        self._raw_connections.clear()
         self.engine.dispose()
 
 
 @dataclass
 class _Job:
     work: Callable[[Connection], Any]
-    done: threading.Event = field(default_factory=threading.Event)
+    done: threading.Event = field(default_factory=threading.Event)  # finished, or asked to lead
+    finished: bool = False
     result: Any = None
     error: BaseException | None = None
 
@@ -356,76 +395,75 @@ class _Job:
 class GroupCommitter:
     """The single SQLite writer of this process: batches of work, one COMMIT (one fsync) each.
 
-    While one batch is being synced to disk, the next one gathers, so the cost of the sync
-    is shared by every game that moved meanwhile instead of queueing them one sync each.
+    The caller that finds no batch in progress commits its work (and whatever else waits) on
+    its own thread; callers arriving meanwhile wait, and the first of them leads the next
+    batch. So a lone write needs no hand-off to another thread, and under load the cost of a
+    sync is shared by every game that moved during the one before.
     """
 
     MAX_BATCH = 256
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
-        self.queue: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
-        self._thread: threading.Thread | None = None
-        self._start_lock = threading.Lock()
+        self._lock = threading.Lock()
+        self._pending: collections.deque[_Job] = collections.deque()
+        self._leading = False
+        self._conn: Connection | None = None  # used by the leader only
 
     def submit(self, work: Callable[[Connection], T]) -> T:
         job = _Job(work)
-        with self._start_lock:
-            if self._thread is None:
-                self._thread = threading.Thread(target=self._run, name="ludus-sqlite-writer", daemon=True)
-                self._thread.start()
-        self.queue.put(job)
-        job.done.wait()
+        with self._lock:
+            self._pending.append(job)
+            lead = not self._leading
+            self._leading = True
+        if lead:
+            self._lead()
+        while True:
+            job.done.wait()
+            if job.finished:
+                break
+            job.done.clear()  # the batch before ours is done: we lead the next one
+            self._lead()
         if job.error is not None:
             raise job.error
         return job.result
 
     def stop(self) -> None:
-        with self._start_lock:
-            if self._thread is not None:
-                self.queue.put(None)
-                self._thread.join(timeout=10)
-                self._thread = None
+        with self._lock:
+            if self._conn is not None and not self._leading:
+                with contextlib.suppress(Exception):
+                    self._conn.close()
+                self._conn = None
 
-    def _run(self) -> None:
-        conn: Connection | None = None
-        stopping = False
-        while not stopping:
-            first = self.queue.get()
-            if first is None:
-                break
-            jobs = [first]
-            while len(jobs) < self.MAX_BATCH:
-                try:
-                    job = self.queue.get_nowait()
-                except queue.Empty:
-                    break
-                if job is None:
-                    stopping = True
-                    break
-                jobs.append(job)
-            try:
-                if conn is None:
-                    conn = self.engine.connect().execution_options(ludus_write=True)
-                with conn.begin():
-                    for job in jobs:
-                        savepoint = conn.begin_nested()
-                        try:
-                            job.result = job.work(conn)
-                        except BaseException as exc:
-                            savepoint.rollback()
-                            job.error = exc
-                        else:
-                            savepoint.commit()
-            except BaseException as exc:  # the batch did not commit: none of it is stored
+    def _lead(self) -> None:
+        with self._lock:
+            jobs = [self._pending.popleft() for _ in range(min(len(self._pending), self.MAX_BATCH))]
+        try:
+            if self._conn is None:
+                self._conn = self.engine.connect().execution_options(ludus_write=True)
+            with self._conn.begin():
                 for job in jobs:
-                    if job.error is None:
-                        job.error, job.result = exc, None
-                if conn is not None:
-                    with contextlib.suppress(Exception):
-                        conn.close()
-                conn = None
+                    # plain SQL: SQLAlchemy's begin_nested() compiles its SAVEPOINT anew each time
+                    self._conn.exec_driver_sql("SAVEPOINT ludus_job")
+                    try:
+                        job.result = job.work(self._conn)
+                    except BaseException as exc:
+                        self._conn.exec_driver_sql("ROLLBACK TO SAVEPOINT ludus_job")
+                        job.error = exc
+                    self._conn.exec_driver_sql("RELEASE SAVEPOINT ludus_job")
+        except BaseException as exc:  # the batch did not commit: none of it is stored
             for job in jobs:
+                if job.error is None:
+                    job.error, job.result = exc, None
+            if self._conn is not None:
+                with contextlib.suppress(Exception):
+                    self._conn.close()
+            self._conn = None
+        with self._lock:
+            for job in jobs:
+                job.finished = True
                 job.done.set()
-        if conn is not None:
-            conn.close()
+            if self._pending:
+                self._pending[0].done.set()  # hand the lead to the first caller waiting
+            else:
+                self._leading = False

@@ -176,5 +176,10 @@ def test_a_request_body_sent_too_slowly_is_answered_408(database_url, server_pro
         started = time.monotonic()
         answer = sock.recv(4096)
         took = time.monotonic() - started
+        while b"}" not in answer:  # the body may come in a segment of its own
+            more = sock.recv(4096)
+            if not more:
+                break
+            answer += more
     assert answer.startswith(b"HTTP/1.1 408"), answer[:200]
     assert b"did not arrive" in answer and took < 8
