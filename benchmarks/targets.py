@@ -110,7 +110,7 @@ def time_report(games: int, jobs: int) -> float:
     with tempfile.TemporaryDirectory() as out:
         start = time.perf_counter()
         subprocess.run([str(ludus), "report", "celtae", "--players", "4", "--games", str(games), "--bots", "greedy",
-                        "--jobs", str(jobs), "--out", out, "--no-progress"], check=True, stdout=subprocess.DEVNULL)
+                        "--jobs", str(jobs), "--out", out], check=True, stdout=subprocess.DEVNULL)
         return time.perf_counter() - start
 
 
