@@ -1,8 +1,9 @@
 """Celtae's observation vector: what one seat sees, as fixed-size float32 blocks.
 
 What ``state.observation(seat)`` shows, nothing more: ``encode`` reads that dict,
-``encode_state`` (what the environments call) reads the same facts straight from the state. Seats are absolute (block ``seat`` says which
-is "me"; seats 0..3, unused seats stay 0); workers are ``F B S N D`` (farmer, builder,
+``encode_state`` (what the environments call) reads the same facts straight from the
+state. Seats are absolute (block ``seat`` says which is "me"; seats 0..3, unused seats
+stay 0); workers are ``F B S N D`` (farmer, builder,
 soldier, noble, druid); card kinds are the 12 ``card_name`` values (``Ow Ot Of Pw ...``:
 colour O/P/U/T x icon w/t/f); "owner" one-hots are ``empty, seat 0..3, neutral``. Counts are
 divided by the scale given (so most values lie in 0..1); :meth:`CeltaeEncoder.decode`

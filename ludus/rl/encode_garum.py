@@ -1,11 +1,12 @@
 """Garum's observation vector: what one seat sees, as fixed-size float32 blocks.
 
 What ``state.observation(seat)`` shows, nothing more: ``encode`` reads that dict,
-``encode_state`` (what the environments call) reads the same facts straight from the state. Colours are in rulebook order B (blue, tuna),
-G (green, mackerel), Y (yellow, mollusc), R (red, shellfish); seats are absolute (the
-``seat`` block says which one is "me"); cells are fish cells in reading order
-(``row * 16 + column``); lines are ``h1..h16`` then ``v1..v16``. Counts are divided by a
-fixed scale so that most values lie in 0..1; :meth:`GarumEncoder.decode` multiplies back.
+``encode_state`` (what the environments call) reads the same facts straight from the
+state. Colours are in rulebook order B (blue, tuna), G (green, mackerel), Y (yellow,
+mollusc), R (red, shellfish); seats are absolute (the ``seat`` block says which one is
+"me"); cells are fish cells in reading order (``row * 16 + column``); lines are
+``h1..h16`` then ``v1..v16``. Counts are divided by a fixed scale so that most values lie
+in 0..1; :meth:`GarumEncoder.decode` multiplies back.
 
 ================  ===========  ================================================================
 block             shape        meaning
