@@ -15,6 +15,7 @@ export {fillSummary, forgetMove, noteMove, renderOptions, trackWorkers, wantsBre
 
 export const name = "celtae";
 export const ownBoard = true; // drawn here from the observation: no server SVG per change
+export const serverLog = true; // the log is the server's, to the end of the game
 export const words = {hands: "Your cards", seatInfo: "Leader", placeholder: "e.g. move 2, farm N, done"};
 
 // Final Scoring in the rulebook, letter by letter.

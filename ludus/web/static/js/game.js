@@ -240,7 +240,8 @@ async function renderBoard(view) {
 
 function renderLog(view) {
   let entries;
-  if (page.record && !view.log) { // the server's ordered log keeps the seats' names to the end
+  // a module reading the server's ordered log keeps it (and the seats' names) to the end
+  if (page.record && !(view.log && page.module.serverLog)) {
     entries = page.record.actions.map((text) => ({text}));
   } else {
     entries = page.module.moveLog(view.observation, page.seen, view);
