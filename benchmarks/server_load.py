@@ -172,6 +172,14 @@ class Stats:
     games_done: int = 0
     via: Counter = field(default_factory=Counter)
     by_via: dict[str, list[float]] = field(default_factory=lambda: {"http": [], "ws": []})
+    measure_from: float = 0.0  # latencies before this (monotonic) are the warm-up's, not counted
+    stopping: bool = False  # --duration: the window is over, clients stop where they are
+
+    def latency(self, via: str, seconds: float) -> None:
+        self.via[via] += 1
+        if time.monotonic() >= self.measure_from:
+            self.latencies.append(seconds)
+            self.by_via[via].append(seconds)
 
 
 class Client:
@@ -196,7 +204,8 @@ class Client:
             if r.status_code >= 500:
                 self.stats.errors[f"server {r.status_code}"] += 1
             return r
-        self.stats.errors["gave up (deadline)"] += 1
+        if not self.stats.stopping:
+            self.stats.errors["gave up (deadline)"] += 1
         return None
 
     async def play(self, index: int) -> None:
@@ -210,6 +219,9 @@ class Client:
                                    json={"game": self.args.game, "seats": seats})
             if time.monotonic() > self.deadline:
                 return
+            if r is not None and r.status_code == 429:  # rate limited: wait as told
+                await asyncio.sleep(float(r.headers.get("Retry-After", "1")))
+                continue
             if r is not None and r.status_code != 201:
                 self.stats.errors[f"create {r.status_code}"] += 1
                 return
@@ -251,9 +263,7 @@ class Client:
                 view = None
                 continue
             if got.status_code == 200:
-                self.stats.latencies.append(time.perf_counter() - started)
-                self.stats.by_via["http"].append(self.stats.latencies[-1])
-                self.stats.via["http"] += 1
+                self.stats.latency("http", time.perf_counter() - started)
                 view = got.json()
                 self.stats.acks.append((gid, view["version"], action))
             else:
@@ -303,9 +313,7 @@ class Client:
                                 break
                             latest[mover] = message
                             if message["version"] > view["version"]:
-                                self.stats.latencies.append(time.perf_counter() - started)
-                                self.stats.by_via["ws"].append(self.stats.latencies[-1])
-                                self.stats.via["ws"] += 1
+                                self.stats.latency("ws", time.perf_counter() - started)
                                 self.stats.acks.append((gid, message["version"], action))
                                 break
             except (OSError, TimeoutError, websockets.exceptions.WebSocketException):
@@ -342,7 +350,10 @@ async def fault(servers: list[Server], after: float, stats: Stats) -> None:
 
 async def run(args: argparse.Namespace, servers: list[Server]) -> Stats:
     stats = Stats()
-    deadline = time.monotonic() + args.timeout
+    deadline = time.monotonic() + (args.timeout if args.duration is None else args.duration)
+    stats.measure_from = time.monotonic() + args.warmup
+    if args.duration is not None:
+        asyncio.get_running_loop().call_at(deadline, setattr, stats, "stopping", True)
     limits = httpx.Limits(max_connections=args.clients * 2, max_keepalive_connections=args.clients * 2)
     async with httpx.AsyncClient(timeout=30, limits=limits) as http:
         queue: asyncio.Queue[int] = asyncio.Queue()
@@ -351,6 +362,7 @@ async def run(args: argparse.Namespace, servers: list[Server]) -> Stats:
 
         async def worker(k: int) -> None:
             client = Client(http, servers, stats, args, deadline, random.Random(args.seed * 1000 + k))
+            await asyncio.sleep(args.ramp * k / args.clients)  # players arrive over --ramp seconds
             while not queue.empty() and time.monotonic() < deadline:
                 await client.play(queue.get_nowait())
 
@@ -399,6 +411,12 @@ def main() -> None:
     parser.add_argument("--fault", action="store_true", help="SIGKILL a server during the run and restart it")
     parser.add_argument("--kill-after", type=float, default=5.0, help="seconds into the run for the fault")
     parser.add_argument("--timeout", type=float, default=600.0, help="the run stops by itself after this")
+    parser.add_argument("--duration", type=float,
+                        help="measure for this many seconds, then stop (games need not finish)")
+    parser.add_argument("--ramp", type=float, default=0.0,
+                        help="clients start one after another over this many seconds (default: all at once)")
+    parser.add_argument("--warmup", type=float, default=0.0,
+                        help="leave the latencies of the first seconds out (the creation of every game)")
     parser.add_argument("--think", type=float, default=0.0,
                         help="mean thinking time before each decision, seconds (0: as fast as possible)")
     parser.add_argument("--via", choices=("http", "ws", "mixed"), default="mixed",
@@ -424,21 +442,24 @@ def main() -> None:
         print(f"{args.games} games of {args.game} ({args.players} players), {args.clients} clients "
               f"(think {args.think:g} s), "
               f"{args.processes} server process(es) on {kind}{', with a SIGKILL fault' if args.fault else ''}")
+        cpu_at_start = sum(s.cpu_seconds() for s in servers)  # start-up (imports, migration) left out
         started = time.monotonic()
         stats = asyncio.run(run(args, servers))
         elapsed = time.monotonic() - started
         lat = sorted(stats.latencies)
         n = len(lat)
+        acked = len(stats.acks)
 
         def pct(p: float) -> float:
             return 1000 * lat[min(n - 1, int(p * n))] if n else float("nan")
 
-        server_cpu = sum(s.cpu_seconds() + s.cpu_before_kill for s in servers)
+        server_cpu = sum(s.cpu_seconds() + s.cpu_before_kill for s in servers) - cpu_at_start
         games_checked, bad_finals, missing = check_records(servers, stats)
         server_errors = sum(v for k, v in stats.errors.items() if k.startswith("server "))
-        print(f"  games finished   {stats.games_done}/{args.games} in {elapsed:.1f} s")
-        print(f"  actions          {n} acknowledged ({stats.via['http']} via HTTP, {stats.via['ws']} via "
-              f"WebSocket), {n / elapsed:.0f} actions/s")
+        print(f"  games finished   {stats.games_done}/{args.games} in {elapsed:.1f} s"
+              + (f" (a {args.duration:g} s window, latencies after {args.warmup:g} s)" if args.duration else ""))
+        print(f"  actions          {acked} acknowledged ({stats.via['http']} via HTTP, {stats.via['ws']} via "
+              f"WebSocket), {acked / elapsed:.0f} actions/s; {n} timed")
         print(f"  latency/action   p50 {pct(0.50):.1f} ms   p99 {pct(0.99):.1f} ms   "
               f"max {1000 * lat[-1] if n else float('nan'):.1f} ms   mean {1000 * statistics.fmean(lat) if n else 0:.1f} ms")
         for via, values in stats.by_via.items():
@@ -446,7 +467,7 @@ def main() -> None:
                 values.sort()
                 print(f"    via {via:<4}       p50 {1000 * values[len(values) // 2]:.1f} ms   "
                       f"p99 {1000 * values[min(len(values) - 1, int(0.99 * len(values)))]:.1f} ms")
-        print(f"  server CPU       {server_cpu:.1f} s, {1000 * server_cpu / max(n, 1):.2f} ms per action; "
+        print(f"  server CPU       {server_cpu:.1f} s, {1000 * server_cpu / max(acked, 1):.2f} ms per action; "
               f"clients' CPU {time.process_time():.1f} s; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
         print(f"  websocket        {sum(stats.pushes.values())} views pushed; "
               f"{len(stats.ws_saw_end)}/{stats.games_done} finished games seen to the end")
@@ -460,7 +481,8 @@ def main() -> None:
                                                                                 .split()[:2])) for line in slow)
         print(f"  server log       {len(slow)} requests slower than {SLOW_MS} ms inside the server"
               + (": " + ", ".join(f"{k} x{v}" for k, v in kinds.most_common(4)) if slow else ""))
-        ok = server_errors == 0 and bad_finals == 0 and missing == 0 and stats.games_done == args.games
+        ok = server_errors == 0 and bad_finals == 0 and missing == 0 and (
+            stats.games_done == args.games or args.duration is not None)
         print("  OK" if ok else "  FAILED")
         sys.exit(0 if ok else 1)
     finally:

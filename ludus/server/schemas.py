@@ -69,6 +69,8 @@ class SeatInfo(BaseModel):
     free: bool
     bot: str | None = None
     left: bool = False
+    timed_out: int = Field(default=0, description="actions a stand-in bot played for this seat because its "
+                           "turn timer ran out (the log marks each one with 'timed_out' and 'played_by')")
 
 
 class OpenGame(BaseModel):
@@ -88,6 +90,8 @@ class View(BaseModel):
     seat: int | None = Field(description="the seat this view is for; null for a spectator")
     current_player: int = Field(description="seat to move; -4 once the game is over")
     terminal: bool
+    status: str = Field(description="'playing', 'over', or 'abandoned' (unfinished and idle past the server's "
+                        "expiry, default 14 days: kept as a record, no more moves)")
     scores: list[int]
     winners: list[int]
     observation: dict[str, Any] = Field(description="what this seat (or a spectator) may see")

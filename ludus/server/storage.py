@@ -43,6 +43,7 @@ from sqlalchemy import (
     bindparam,
     create_engine,
     event,
+    exists,
     func,
     select,
     text,
@@ -282,12 +283,11 @@ class Store:
     def open_games(self, conn: Connection, limit: int = 100, offset: int = 0,
                    idle_since: float | None = None) -> list[tuple[GameRow, list[SeatRow]]]:
         """Joinable games, newest first: still playing, a free human seat, moved since ``idle_since``."""
-        free = (
-            select(seats.c.game_id)
-            .where(seats.c.kind == "human", seats.c.claimed.is_(False), seats.c.left_to.is_(None))
-            .distinct()
-        )
-        query = select(games).where(games.c.status == "playing", games.c.id.in_(free))
+        # EXISTS per game row (the seats' primary key), so that the newest page is found without
+        # reading every seat of every game
+        free = exists().where(seats.c.game_id == games.c.id, seats.c.kind == "human",
+                              seats.c.claimed.is_(False), seats.c.left_to.is_(None))
+        query = select(games).where(games.c.status == "playing", free)
         if idle_since is not None:
             query = query.where(games.c.updated_at >= idle_since)
         rows = conn.execute(query.order_by(games.c.created_at.desc(), games.c.id).limit(limit).offset(offset))
