@@ -4,6 +4,7 @@ the list of legal moves), the board readable (text at least 12 px, targets at le
 phone), the bot's last move marked, and the log in plain sentences with seats counted from 1."""
 
 import random
+import statistics
 import time
 
 import httpx
@@ -57,13 +58,15 @@ def unreachable(page) -> list[str]:
     }""")
 
 
-def board_decision(page, rng) -> str:
-    """One decision by clicking a piece: a one-click action, or a first step and then its completion."""
+def board_decision(page, rng, clicks: list[int] | None = None) -> str:
+    """One decision by clicking a piece: a one-click action, or a first step and then its completion.
+    ``clicks`` gets the count per main turn (a turn starts with moving the marker or acting anywhere)."""
     targets = page.locator(f"{ON_BOARD}, {SELECTS}")
     count = targets.count()
     assert count > 0, "it is this page's turn but the board offers nothing to click"
     target = targets.nth(rng.randrange(count))
     action = target.get_attribute("data-board-action")
+    two_step = action is None
     if rng.random() < 0.2:  # the keyboard plays a piece as well as the mouse
         target.focus()
         page.keyboard.press("Enter")
@@ -76,6 +79,11 @@ def board_decision(page, rng) -> str:
         choice = done.nth(rng.randrange(done.count()))
         action = choice.get_attribute("data-board-action")
         choice.click()
+    if clicks is not None:
+        if action.startswith(("move", "anywhere")):
+            clicks.append(0)
+        if clicks:
+            clicks[-1] += 2 if two_step else 1
     return action
 
 
@@ -130,8 +138,9 @@ def test_whole_celtae_game_by_board_clicks(browser, server, screenshots, width, 
         rng = random.Random({"desktop": 12, "phone": 13, "solo": 14}[tag])
         shot_at = 25
         decisions = marked = 0
+        clicks: list[int] = []
         while wait_turn(page) == "mine":
-            d, m = play_by_board_steps(page, rng, tag == "phone", shot_at - decisions)
+            d, m = play_by_board_steps(page, rng, tag == "phone", shot_at - decisions, clicks)
             decisions += d
             marked += m
             assert page.evaluate("document.documentElement.scrollWidth") <= width, "the page scrolls sideways"
@@ -139,6 +148,8 @@ def test_whole_celtae_game_by_board_clicks(browser, server, screenshots, width, 
                 page.screenshot(path=str(screenshots / f"celtae-board-{tag}-mid.png"), full_page=True)
                 shot_at = 0
         assert decisions > 20
+        print(f"\n{tag}: {decisions} decisions, clicks per turn median {statistics.median(clicks)}, "
+              f"mean {statistics.mean(clicks):.1f} over {len(clicks)} turns")
         assert marked > 0, "the other seat's last move was never marked on the board"
         page.locator("[data-testid=game-over]").wait_for()
         record = httpx.get(f"{server}/api/games/{game_id}/record").json()
@@ -149,12 +160,23 @@ def test_whole_celtae_game_by_board_clicks(browser, server, screenshots, width, 
         # nothing makes the page wider than the screen (a wide table scrolls in its own box)
         assert page.evaluate("document.documentElement.scrollWidth") <= width
         page.screenshot(path=str(screenshots / f"celtae-board-{tag}-end.png"), full_page=True)
+        if tag == "desktop":
+            # a spectator sees the same board with nothing to click; the replay viewer draws it too
+            page.goto(f"{server}/games/{game_id}")
+            page.wait_for_selector("#board .cb")
+            assert page.locator("#board button:not([disabled])").count() == 0
+            page.goto(f"{server}/replay?game={game_id}")
+            page.wait_for_selector("#board .cb")
+            poll(page, f"{BODY}.step === '0'")
+            page.click("#last")
+            poll(page, f"{BODY}.step === '{len(record['actions'])}'")
+            assert page.locator("#board .cb-seat").count() == 2
         assert errors == [] and violations == []
     finally:
         context.close()
 
 
-def play_by_board_steps(page, rng, phone, steps):
+def play_by_board_steps(page, rng, phone, steps, clicks):
     """Up to ``steps`` decisions (all of them when steps <= 0) by board clicks."""
     decisions = marked = 0
     while wait_turn(page) == "mine" and (steps <= 0 or decisions < steps):
@@ -167,7 +189,7 @@ def play_by_board_steps(page, rng, phone, steps):
             assert smallest_text_px(page) >= 12, "board text under 12 px"
         if page.locator("#board [data-last-move='1']").count():
             marked += 1
-        board_decision(page, rng)
+        board_decision(page, rng, clicks)
         poll(page, f"Number({BODY}.version) > {before}")
         decisions += 1
         assert decisions < 800, "the game does not end"
