@@ -250,6 +250,7 @@ def _seat_specs(text: str) -> list[str]:
             continue
         if not spec:
             raise CLIError(f"--seats has an empty seat in {text!r}; use human or a bot per seat")
+        _no_seed(spec)
         try:
             name, _ = bot_registry.parse_spec(spec)
         except ValueError as exc:
@@ -645,11 +646,23 @@ def _bot_specs(text: str, flag: str = "--bots") -> list[str]:
     from ludus.arena.simulate import make_bot
 
     for spec in specs:
+        _no_seed(spec)
         try:
             make_bot(spec, 0)
         except ValueError as exc:
             raise CLIError(_one_line(str(exc))) from None
     return specs
+
+
+def _no_seed(spec: str) -> None:
+    """Bots' seeds come from each game's seed (so a run replays): a spec may not set one."""
+    try:
+        name, params = bot_registry.parse_spec(spec)
+    except ValueError:
+        return  # reported by the caller with the parser's own message
+    if "seed" in params:
+        raise CLIError(f"bot {name!r}: seed cannot be set in a bot spec; each bot's seed is drawn from "
+                       "the game's seed (give --seed)")
 
 
 def _progress(flag: bool | None) -> bool:

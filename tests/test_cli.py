@@ -463,6 +463,9 @@ def test_every_arena_command_takes_bot_specs_with_parameters(tmp_path):
                   "--out", str(tmp_path / "rep")])
     assert report.exit_code == 0, report.output
     assert "greedy:noise=0.2" in (tmp_path / "rep" / "report.md").read_text()
+    celtae = run(["report", "celtae", "--players", "2", "--games", "1", "--no-compare", "--bots", "greedy:noise=0.2",
+                  "--out", str(tmp_path / "rep-celtae")])
+    assert celtae.exit_code == 0, celtae.output
     tour = run(["tournament", "garum", "--players", "2", "--bots", "random,greedy:noise=0.5", "--games", "1",
                 "--bootstrap", "2", "--out", str(tmp_path / "tour")])
     assert tour.exit_code == 0, tour.output
@@ -492,6 +495,8 @@ def test_no_progress_bar_unless_stderr_is_a_terminal():
     (["report", "garum", "--bots", "ismcts:prior=maybe"], "prior=maybe is not valid; prior takes true or false"),
     (["simulate", "garum", "--bots", ","], "--bots names no bot"),
     (["solo-challenge", "--bot", "ismcts:iterations=ten"], "iterations=ten is not valid"),
+    (["simulate", "garum", "--bots", "random:seed=3"], "seed cannot be set in a bot spec"),
+    (["play", "garum", "--seats", "human,greedy:seed=1"], "seed cannot be set in a bot spec"),
 ])
 def test_outputs_and_bots_are_checked_before_a_run_starts(tmp_path, args, says):
     (tmp_path / "file").write_text("")
@@ -556,3 +561,30 @@ def test_a_ray_address_that_does_not_answer_is_one_error_line(tmp_path, command)
     assert result.exit_code == 2
     assert error_lines(result.output) == [result.output.strip()]
     assert "no Ray cluster answers at nowhere.invalid:1234" in result.output
+
+
+# -- scripts/play -------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("args, runs", [
+    ([], "play garum --seats human,greedy,greedy,greedy"),
+    (["celtae", "--players", "1"], "play celtae --players 1"),
+    (["play", "celtae", "--players", "1"], "play celtae --players 1"),
+    (["--resume", "game.json"], "play --resume game.json"),
+])
+def test_scripts_play_takes_the_game_directly(tmp_path, args, runs):
+    """scripts/play with its set-up stubbed: the ludus command line it ends in."""
+    import shutil
+    import subprocess
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    (tmp_path / "scripts").mkdir()
+    shutil.copy(root / "scripts" / "play", tmp_path / "scripts" / "play")
+    (tmp_path / "scripts" / "setup").write_text("#!/usr/bin/env bash\n")
+    (tmp_path / ".venv" / "bin").mkdir(parents=True)
+    (tmp_path / ".venv" / "bin" / "ludus").write_text('#!/usr/bin/env bash\necho "$@"\n')
+    for name in ("scripts/setup", ".venv/bin/ludus"):
+        (tmp_path / name).chmod(0o755)
+    done = subprocess.run(["bash", str(tmp_path / "scripts" / "play"), *args], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == runs
