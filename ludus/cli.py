@@ -599,6 +599,8 @@ def render(file: str, svg_out: str | None, text: bool, step: int | None, seat: i
 
     Example: ludus render game.json --svg board.svg --step 40
     """
+    if svg_out and svg_out != "-":
+        _check_file(svg_out, "--svg")
     record = _read(file)
     states = _states(record)
     _check_seat(seat, states[0])

@@ -220,6 +220,12 @@ def test_bad_record_files_exit_2_with_one_error_line(tmp_path, content, says, co
     assert "Traceback" not in result.output
 
 
+def test_render_refuses_an_unwritable_svg_before_reading_the_record(tmp_path):
+    result = run(["render", str(tmp_path / "missing.json"), "--svg", str(tmp_path / "no" / "board.svg")])
+    assert result.exit_code == 2
+    assert result.output == f"error: --svg {tmp_path / 'no' / 'board.svg'} cannot be written: No such file or directory\n"
+
+
 def test_render_refuses_a_step_beyond_the_record(record_file):
     result = run(["render", str(record_file), "--step", "100000"])
     assert result.exit_code == 2 and result.output.startswith("error: --step must be")
