@@ -20,6 +20,7 @@ Bonuses already scored count in full.
 
 from __future__ import annotations
 
+import weakref
 from operator import itemgetter
 from typing import Any
 
@@ -261,18 +262,18 @@ def _colour_values(game: Any, lines: list, workers: list, pools: list, bonus: li
     return values
 
 
-_SHARING: dict[int, tuple] = {}
+_SHARING: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # games come and go (server, studies)
 
 
 def _sharing(game: Any) -> tuple:
     """(worker pool, colours drawing from it) pairs, in the order of the first colour's turn."""
-    out = _SHARING.get(id(game))
+    out = _SHARING.get(game)
     if out is None:
         sharing: dict[int, list[int]] = {}
         for c in game.seating.turn_colours:
             sharing.setdefault(game.pool_owner(c), []).append(c)
-        out = _SHARING[id(game)] = (game, tuple((o, tuple(cs)) for o, cs in sharing.items()))
-    return out[1]
+        out = _SHARING[game] = tuple((o, tuple(cs)) for o, cs in sharing.items())
+    return out
 
 
 def _seat_colours(seating: Any) -> tuple:
