@@ -265,7 +265,7 @@ def _lineup(seats: list[str] | None, players: int) -> list[str]:
     if seats is None:
         return ["human"] + [_default_bot()] * (players - 1)
     if len(seats) != players:
-        raise CLIError(f"{len(seats)} seats given but the game has {players} players")
+        raise CLIError(f"{len(seats)} seats given but the game has {players} player{'s' * (players != 1)}")
     return seats
 
 
