@@ -32,11 +32,12 @@ const WORKERS = {F: "farmer", B: "builder", S: "soldier", N: "noble", D: "druid"
 const REGION = {N: "north", S: "south"};
 const CORNERS = ["NE", "SE", "SW", "NW"];
 const CUBES = 4; // garrison cubes per seat
+// the marker goes clockwise round the areas: NW -> NE along the north, down the east (Battle), ...
 const AREAS = [
-  {title: "Farm / Build · North", acts: ["farm N", "build N"]},
-  {title: "Battle", acts: ["battle N", "battle S"]},
-  {title: "Farm / Build · South", acts: ["farm S", "build S"]},
-  {title: "Recruit", acts: ["recruit N", "recruit S"]},
+  {title: "Farm / Build · North", acts: ["farm N", "build N"], arrow: "→"},
+  {title: "Battle", acts: ["battle N", "battle S"], arrow: "↓"},
+  {title: "Farm / Build · South", acts: ["farm S", "build S"], arrow: "←"},
+  {title: "Recruit", acts: ["recruit N", "recruit S"], arrow: "↑"},
 ];
 // The rulebook's Leaders section, side A and side B.
 const LEADERS = {
@@ -147,7 +148,8 @@ function rondel(obs) {
     const a = AREAS[i];
     const current = obs.action && areaOf(obs.action) === i;
     return el("div", {class: `cb-area ${cls} ${current ? "current" : ""}`, "data-key": `area-${i}`},
-      el("div", {class: "cb-area-title"}, a.title),
+      el("div", {class: "cb-area-title"}, a.title,
+        el("span", {class: "cb-arrow", title: "the marker goes clockwise", "aria-hidden": "true"}, ` ${a.arrow}`)),
       el("div", {class: "cb-row cb-workers"}, (obs.areas[i] || []).map((w, j) => worker(w, `area-${i}-${j}`))),
       el("div", {class: "cb-row"}, a.acts.map((act) => piece(`act-${act.replace(" ", "-")}`, "cb-act",
         `${act} (${REGION[act.slice(-1)]})`, cap(act)))));
