@@ -464,6 +464,8 @@ def play(game: str | None, players: int | None, board: str | None, variant: str 
                 break
     except KeyboardInterrupt:
         interrupted = True
+    except OSError as exc:  # the --save file stopped being writable mid-game (disk full, removed folder)
+        failure = f"cannot write {save_to}: {exc.strerror}"
     finally:
         state = humans.state
         saved = ""

@@ -416,6 +416,24 @@ def test_a_failing_bot_ends_in_one_error_line_and_keeps_the_record(tmp_path, mon
     assert len(json.loads(path.read_text())["actions"]) == 2
 
 
+def test_a_save_that_fails_mid_game_ends_in_one_error_line(tmp_path, monkeypatch):
+    path = tmp_path / "full.json"
+    real = ludus.cli._write_record_now
+    writes = []
+
+    def write(state, target):
+        writes.append(1)
+        if len(writes) > 3:
+            raise OSError(28, "No space left on device")
+        real(state, target)
+
+    monkeypatch.setattr(ludus.cli, "_write_record_now", write)
+    result = run(BOTS_ONLY + ["--save", str(path)])
+    assert result.exit_code == 2
+    assert error_lines(result.output) == [f"error: cannot write {path}: No space left on device"]
+    assert len(json.loads(path.read_text())["actions"]) == 2  # the last write that succeeded
+
+
 def test_an_unwritable_save_is_refused_before_the_first_move(tmp_path):
     result = run(HUMAN_FIRST + ["--save", str(tmp_path / "missing" / "game.json")], input="1\n")
     assert result.exit_code == 2 and result.output.startswith("error: --save") and "Seats:" not in result.output
