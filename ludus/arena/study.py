@@ -181,7 +181,11 @@ def run_study(tasks: Sequence[dict[str, Any]], work: Callable[[dict[str, Any]], 
 
 
 def _pool_results(tasks: Sequence[dict[str, Any]], work: Callable, jobs: int) -> Iterator[dict[str, Any]]:
-    """Records as the worker processes finish them; Ctrl-C cancels the games not started."""
+    """Records as the worker processes finish them.
+
+    On Ctrl-C (or any error) the workers are stopped at once: the games they were playing
+    are lost, the finished ones are already in the journal, and a rerun plays the rest.
+    """
     pool = ProcessPoolExecutor(max_workers=min(jobs, len(tasks)))
     try:
         pending = {pool.submit(work, task) for task in tasks}
@@ -189,8 +193,12 @@ def _pool_results(tasks: Sequence[dict[str, Any]], work: Callable, jobs: int) ->
             finished, pending = wait(pending, return_when=FIRST_COMPLETED)
             for future in finished:
                 yield future.result()
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
+    except BaseException:
+        for process in list((getattr(pool, "_processes", None) or {}).values()):
+            process.terminate()  # else each worker would go on with the games already queued to it
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown(wait=True)
 
 
 def check_ray_address(address: str, timeout: float = RAY_CONNECT_TIMEOUT) -> None:

@@ -143,3 +143,23 @@ def test_a_tournament_on_an_unreachable_ray_cluster_fails_without_starting_ray(t
         tournament("garum", {"players": 2}, ["random", "greedy"], games=1, out_dir=tmp_path,
                    ray_address=f"ray://127.0.0.1:{_closed_port()}", echo=False)
     assert not (tmp_path / "results.jsonl").exists() or not (tmp_path / "results.jsonl").read_text()
+
+
+def _slow_after_first(task: dict) -> dict:
+    """Game 0 ends at once; the others take a minute, then leave a mark."""
+    if task["index"]:
+        import time
+        from pathlib import Path
+
+        time.sleep(60)
+        Path(task["mark"]).write_text("finished")
+    return {"index": task["index"], "seed": task["seed"]}
+
+
+def test_stopping_a_study_stops_its_workers_without_finishing_their_games(tmp_path) -> None:
+    mark = tmp_path / "mark"
+    tasks = [{"index": i, "seed": i, "mark": str(mark)} for i in range(4)]
+    results = study._pool_results(tasks, _slow_after_first, jobs=2)
+    assert next(results)["index"] == 0
+    results.close()  # what Ctrl-C in the caller does to the generator: returns without waiting a minute
+    assert not mark.exists()
