@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 import orjson
 from starlette.responses import JSONResponse as _StarletteJSON
 
-from .views import seat_view
+from .service import view_of
 
 if TYPE_CHECKING:
     from .service import Runtime
@@ -90,7 +90,7 @@ class Hub:
         views: dict[int | None, str] = {}  # one view, encoded once, per seat watched
         for sub in subs:
             if sub.seat not in views:
-                views[sub.seat] = dumps(seat_view(rt, sub.seat))
+                views[sub.seat] = dumps(view_of(rt, sub.seat))
             self.loop.call_soon_threadsafe(sub.push, views[sub.seat])
 
 

@@ -56,6 +56,8 @@ class Runtime:
     bots: dict[tuple[int, str], Any] = field(default_factory=dict)
     published: tuple[int, int] = (-1, -1)
     timeouts: dict[int, str] = field(default_factory=dict)  # ply -> stand-in that played it (turn timer)
+    views: dict[int | None, dict[str, Any]] = field(default_factory=dict)  # made at ``views_key``
+    views_key: tuple[int, int, int] = (-1, -1, -1)
 
     @property
     def abandoned(self) -> bool:
@@ -72,6 +74,21 @@ class Runtime:
     def record(self) -> dict[str, Any]:
         return {"game": self.row.game, "config": dict(self.row.config), "seed": self.row.seed,
                 "actions": self.state.history()}
+
+
+def view_of(rt: Runtime, seat: int | None) -> dict[str, Any]:
+    """``seat_view``, made once per seat and change of the game (caller holds ``rt.lock``).
+
+    Several readers see the same state (the seat that moved, every WebSocket of the seat,
+    polling clients): the view, all of it but ``server_time``, is the same for all of them.
+    """
+    key = (rt.version, rt.row.meta_version, len(rt.timeouts))
+    if rt.views_key != key:
+        rt.views, rt.views_key = {}, key
+    view = rt.views.get(seat)
+    if view is None:
+        view = rt.views[seat] = seat_view(rt, seat)
+    return {**view, "server_time": time.time()}  # a copy: the caller may change its own
 
 
 @dataclass
@@ -354,7 +371,7 @@ class GameService:
         rt = self._read(game_id)
         with rt.lock:
             seat = None if token is None else self._seat_of(rt, token)
-            return seat_view(rt, seat)
+            return view_of(rt, seat)
 
     def view_now(self, game_id: str, token: str | None) -> dict[str, Any] | None:
         """The view, made at once on the calling thread (the event loop) when that needs no waiting:
@@ -376,7 +393,7 @@ class GameService:
             if versions != (rt.version, rt.row.meta_version):
                 return None
             seat = None if token is None else self._seat_of(rt, token)
-            return seat_view(rt, seat)
+            return view_of(rt, seat)
         finally:
             rt.lock.release()
 
@@ -388,7 +405,7 @@ class GameService:
         rt = self._read(game_id)
         with rt.lock:
             seat = None if token is None else self._seat_of(rt, token)
-            return seat, seat_view(rt, seat)
+            return seat, view_of(rt, seat)
 
     def record(self, game_id: str) -> dict[str, Any]:
         rt = self._read(game_id)
@@ -442,7 +459,7 @@ class GameService:
             if rt.idle_seat == seat:
                 rt.idle_seat = None
             self._changed(rt)
-            return seat_view(rt, seat)
+            return view_of(rt, seat)
 
     def undo(self, game_id: str, token: str | None, version: int | None) -> dict[str, Any]:
         rt = self._get(game_id)
