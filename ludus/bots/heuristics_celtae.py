@@ -147,7 +147,7 @@ def _canonical(state: Any, seat: int) -> Any:
 
 # -- the static value ---------------------------------------------------------------------------------
 _VALUES: dict[tuple, float] = {}
-_VALUES_MAX = 5_000  # entries of a few KiB each: the hits come from the same turn
+_VALUES_MAX = 1_000  # entries of a few KiB each; the hits come from the same turn (500 lose 1 %)
 
 
 def _value(state: Any, seat: int) -> float:
