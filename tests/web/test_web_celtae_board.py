@@ -139,8 +139,9 @@ def test_whole_celtae_game_by_board_clicks(browser, server, screenshots, width, 
         shot_at = 25
         decisions = marked = 0
         clicks: list[int] = []
+        audited = set() if tag == "desktop" else None
         while wait_turn(page) == "mine":
-            d, m = play_by_board_steps(page, rng, tag == "phone", shot_at - decisions, clicks)
+            d, m = play_by_board_steps(page, rng, tag == "phone", shot_at - decisions, clicks, audited)
             decisions += d
             marked += m
             assert page.evaluate("document.documentElement.scrollWidth") <= width, "the page scrolls sideways"
@@ -148,6 +149,7 @@ def test_whole_celtae_game_by_board_clicks(browser, server, screenshots, width, 
                 page.screenshot(path=str(screenshots / f"celtae-board-{tag}-mid.png"), full_page=True)
                 shot_at = 0
         assert decisions > 20
+        assert audited is None or len(audited) > 5
         print(f"\n{tag}: {decisions} decisions, clicks per turn median {statistics.median(clicks)}, "
               f"mean {statistics.mean(clicks):.1f} over {len(clicks)} turns")
         assert marked > 0, "the other seat's last move was never marked on the board"
@@ -176,12 +178,25 @@ def test_whole_celtae_game_by_board_clicks(browser, server, screenshots, width, 
         context.close()
 
 
-def play_by_board_steps(page, rng, phone, steps, clicks):
-    """Up to ``steps`` decisions (all of them when steps <= 0) by board clicks."""
+def serious_violations(page) -> list[str]:
+    """axe-core's serious and critical findings on the board (the page's other parts are checked elsewhere)."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    found = Axe().run(page, context="#board").response["violations"]
+    return [f"{v['id']}: {[n['target'] for n in v['nodes']][:3]}" for v in found if v["impact"] in ("serious", "critical")]
+
+
+def play_by_board_steps(page, rng, phone, steps, clicks, audited=None):
+    """Up to ``steps`` decisions (all of them when steps <= 0) by board clicks; ``audited``: the
+    phases already put to axe-core (each new one is, when a set is given)."""
     decisions = marked = 0
     while wait_turn(page) == "mine" and (steps <= 0 or decisions < steps):
         before = version(page)
         poll(page, f"Number({BODY}.boardVersion) === {before}")
+        phase = page.evaluate(f"{BODY}.phase")
+        if audited is not None and phase not in audited:
+            audited.add(phase)
+            assert serious_violations(page) == [], f"accessibility of the board in phase {phase}"
         assert unreachable(page) == [], "a legal move cannot be made on the board"
         if phone:
             assert small_targets(page) == [], "a board target under 44 px on a phone"
