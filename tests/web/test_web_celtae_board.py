@@ -245,3 +245,67 @@ def test_server_svg_text_is_readable_and_every_seat_piece_carries_its_number(pla
             assert elements[i + 1].tag.endswith("text") and elements[i + 1].text == str(seat + 1)
             pieces += 1
     assert pieces >= players  # at least each seat's own disc on its board
+
+
+def test_every_kind_of_decision_has_its_piece(page, server):
+    """Legal notation to the piece that plays it, and the two-step choices to their first step."""
+    state = _played(2, plies=40)
+    obs = state.observation(state.current_player())
+    obs.update(marker="NE", action="battle N")
+    legal = ["move 1", "move 3", "anywhere", "farm S", "recruit N", "take 2", "citadel U", "pay Ow", "discard Tf",
+             "fight", "garrison Pw", "enlist F", "druid", "centre 3", "release D", "progress 4", "flip", "keep",
+             "leader boudica", "swap B 2", "refresh", "done"]
+    page.goto(server + "/")
+    got = page.evaluate("""async ([obs, legal]) => {
+      const m = await import('/static/js/celtae.js');
+      const t = m.targets(obs, legal);
+      return {act: Object.fromEntries(t.act), select: Object.fromEntries(t.select), loose: t.loose};
+    }""", [obs, legal])
+    act = {a: k for k, a in got["act"].items()}
+    assert act["move 1"] == "corner-SE" and act["move 3"] == "corner-NW"  # clockwise from NE
+    assert act["farm S"] == "act-farm-S" and act["recruit N"] == "act-recruit-N"
+    assert act["take 2"] == "market-N-1" and act["citadel U"] == "citadel-N-U" and act["fight"] == "roman-N"
+    assert act["pay Ow"] == "hand-Ow" and act["discard Tf"] == "hand-Tf" and got["act"]["hand-Pw"] == "garrison Pw"
+    assert act["enlist F"] == "active-F" and act["release D"] == "tribe-D" and act["druid"] == "druid-N"
+    assert act["centre 3"] == "centre-2" and act["progress 4"] == "progress-3"
+    assert act["flip"] == "leader-flip" and act["keep"] == "leader-keep" and act["leader boudica"] == "leader-boudica"
+    assert act["anywhere"] == "token"
+    assert got["select"]["active-B"] == "swap-B" and sorted(got["loose"]) == ["done", "refresh"]
+
+
+def test_two_step_choices_complete_on_their_targets(page, server):
+    state = _played(2, plies=40)
+    obs = state.observation(state.current_player())
+    obs.update(action="build S")
+    page.goto(server + "/")
+    got = page.evaluate("""async (obs) => {
+      const m = await import('/static/js/celtae.js');
+      const flat = (t) => ({act: Object.fromEntries(t.act), select: Object.fromEntries(t.select)});
+      const swap = flat(m.targets(obs, ['swap F 1', 'swap F 3', 'swap S 2', 'done'], {key: 'swap-F'}));
+      const wild = flat(m.targets({...obs, action: 'recruit N'}, ['druid F', 'druid N', 'done']));
+      const wildDone = flat(m.targets({...obs, action: 'recruit N'}, ['druid F', 'druid N', 'done'], {key: 'druid'}));
+      return {swap, wild, wildDone};
+    }""", obs)
+    # Build S is performed in the Farm/Build South area (the rondel's third), slots counted from 1
+    assert got["swap"]["act"] == {"area-2-0": "swap F 1", "area-2-2": "swap F 3"}
+    assert got["wild"]["select"] == {"druid-N": "druid"} and "druid-N" not in got["wild"]["act"]
+    assert got["wildDone"]["act"] == {"tribe-F": "druid F", "tribe-N": "druid N"}
+
+
+def test_log_sentences_and_each_other_seats_last_turn(page, server):
+    page.goto(server + "/")
+    got = page.evaluate("""async () => {
+      const m = await import('/static/js/celtae.js');
+      const log = [{seat: 0, action: 'move 2'}, {seat: 0, action: 'farm N'}, {seat: 1, action: 'progress 2'},
+        {seat: 0, action: 'take 3'}, {seat: 1, action: 'move 1'}, {seat: 1, action: 'battle S'},
+        {seat: 1, action: 'fight'}];
+      const rows = m.moveLog({solo: false}, {}, {log});
+      return {texts: rows.map((r) => r.text), turns: rows.map((r) => r.turn),
+        last: Object.fromEntries(m.lastTurns(log, 0)), lastForSpectator: Object.fromEntries(m.lastTurns(log, null))};
+    }""")
+    assert got["texts"] == ["moved the marker 2 corners", "farmed in the north", "placed a progress marker on card 2",
+                            "took market card 3 in the north", "moved the marker 1 corner", "went to battle in the south",
+                            "fought the Roman army in the south"]
+    assert got["turns"] == [True, False, False, False, True, False, False]  # a progress decision starts no turn
+    assert got["last"] == {"1": ["move 1", "battle S", "fight"]}
+    assert got["lastForSpectator"]["0"] == ["move 2", "farm N", "take 3"]
