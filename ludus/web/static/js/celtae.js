@@ -562,7 +562,7 @@ export function status(view) {
 export function describeSeat(obs, seat) {
   const info = obs?.players_info?.[seat];
   if (!info) return [];
-  return [info.leader ? `${info.leader} (${info.leader_side})` : "", ` · strength ${info.strength}`,
+  return [info.leader ? `${info.leader} (${info.leader_side})` : "no leader yet", ` · strength ${info.strength}`,
     ` · cards ${info.hand_size}`];
 }
 
