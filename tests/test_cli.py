@@ -612,3 +612,24 @@ def test_scripts_play_takes_the_game_directly(tmp_path, args, runs):
     done = subprocess.run(["bash", str(tmp_path / "scripts" / "play"), *args], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == runs
+
+
+@pytest.mark.parametrize("args, says", [
+    (["nope"], "No such command 'nope'"),
+    (["replay"], "Missing argument 'FILE'"),
+    (["simulate", "garum", "--games", "0"], "0 is not in the range x>=1"),
+    (["simulate", "garum", "--bots", "ismcts:iterations=0"], "bad parameters for bot 'ismcts': iterations must be at least 1"),
+    (["tournament", "garum", "--bots", "random", "--out", "{tmp}/t"], "a tournament needs at least two bots"),
+    (["tournament", "garum", "--bots", "random,random", "--out", "{tmp}/t"], "each bot may enter once"),
+    (["solo-challenge", "--difficulty", "extreme"], "'extreme' is not one of"),
+    (["solo-challenge", "--games", "2"], "3 difficulties need at least 3 games"),
+    (["serve", "--port", "70000"], "70000 is not in the range"),
+    (["play", "garum", "--seed", "abc"], "'abc' is not a valid integer"),
+    (["play", "celtae", "--players", "2", "-o", "difficulty=hard"], "difficulty is only valid with players=1"),
+    (["play", "celtae", "--players", "1", "--seats", "human,greedy"], "2 seats given but the game has 1 player"),
+])
+def test_every_mistake_is_one_error_line_and_exit_2(tmp_path, args, says):
+    result = run([a.replace("{tmp}", str(tmp_path)) for a in args])
+    assert result.exit_code == 2
+    assert result.output.startswith("error: ") and len(result.output.strip().splitlines()) == 1
+    assert says in result.output and "Traceback" not in result.output
