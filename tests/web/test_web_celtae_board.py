@@ -147,6 +147,9 @@ def test_whole_celtae_game_by_board_clicks(browser, server, screenshots, width, 
             assert page.evaluate("document.documentElement.scrollWidth") <= width, "the page scrolls sideways"
             if decisions >= shot_at and shot_at:
                 page.screenshot(path=str(screenshots / f"celtae-board-{tag}-mid.png"), full_page=True)
+                if tag == "phone":  # the seat's own board as a phone shows it, the prompt still in sight
+                    page.locator(".cb-seat.mine").scroll_into_view_if_needed()
+                    page.screenshot(path=str(screenshots / "celtae-board-phone-own-panel.png"))
                 shot_at = 0
         assert decisions > 20
         assert audited is None or len(audited) > 5
