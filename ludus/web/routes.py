@@ -191,6 +191,8 @@ def mount(app: FastAPI) -> None:
         return meta()
 
     cache = SvgCache()
+    replays: OrderedDict[tuple[str, int], dict[str, Any]] = OrderedDict()  # a finished game's steps never change
+    replays_lock = threading.Lock()
 
     @app.get("/api/games/{game_id}/svg", response_class=Response,
              responses={200: {"content": {"image/svg+xml": {}}}, 404: {}, 409: {}},
@@ -214,10 +216,19 @@ def mount(app: FastAPI) -> None:
         service = getattr(request.app.state, "service", None)
         if service is None:
             return _error(404, "this server holds no games")
+        with replays_lock:
+            if (game_id, step) in replays:
+                replays.move_to_end((game_id, step))
+                return replays[(game_id, step)]
         try:
-            return replay_step(service.record(game_id), step)
+            answer = replay_step(service.record(game_id), step)
         except RecordError as exc:
             return _error(422, str(exc))
+        with replays_lock:
+            replays[(game_id, step)] = answer
+            while len(replays) > SVG_CACHE_SIZE:
+                replays.popitem(last=False)
+        return answer
 
     @app.post("/api/replay", summary="The public view after `step` actions of a record (e.g. a record file)")
     def post_replay(record: Annotated[Any, Body()], step: Annotated[Any, Body()] = 0) -> Any:
