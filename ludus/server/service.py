@@ -576,6 +576,7 @@ class GameService:
             if rt.version != clock.version or rt.state.current_player() != clock.seat:
                 return False
             rt.idle_seat = clock.seat
+            log.info("game %s: seat %d's turn timer ran out; a stand-in bot plays its turn", rt.id, clock.seat)
             return True
 
     def commit_bot(self, job: BotJob, action: Any) -> bool:
