@@ -209,12 +209,14 @@ class _Position:
     the clock, the stack tops, the citadels complete and open, and for each progress card
     with markers the figure it counts for every owner (whether it is met, how near)."""
 
-    __slots__ = ("all_stats", "g", "complete", "open", "open_colours", "roman_tops", "druid_tops", "cards")
+    __slots__ = ("all_stats", "tile_points", "g", "complete", "open", "open_colours", "roman_tops", "druid_tops",
+                 "cards")
 
     def __init__(self, state: Any) -> None:
         d = state.data
         np_ = state.np
-        self.all_stats = all_stats = _all_stats(state)
+        self.tile_points: list[int] = []
+        self.all_stats = all_stats = _all_stats(state, self.tile_points)
         self.g = min(1.0, _turns_left(state) / W["horizon"])
         citadels = state.citadels
         complete = [0] * np_  # discs on complete citadels (score A), by owner
@@ -295,8 +297,9 @@ def _stat_getter(kind: str, arg: int) -> Any:
     raise ValueError(f"progress card kind {kind!r} reads no known figure")  # pragma: no cover
 
 
-def _all_stats(state: Any) -> list[dict]:
-    """``scoring.stats`` of every owner, in one pass over the citadels."""
+def _all_stats(state: Any, tile_points: list[int] | None = None) -> list[dict]:
+    """``scoring.stats`` of every owner, in one pass over the citadels (and, into ``tile_points``,
+    each owner's points from Druid and Roman tiles)."""
     np_ = state.np
     colour = [[0, 0, 0, 0] for _ in range(np_)]
     region = [[0, 0] for _ in range(np_)]
@@ -326,6 +329,8 @@ def _all_stats(state: Any) -> list[dict]:
             "garrison": [garrison[0].count(o), garrison[1].count(o)],
             "cubes": state.cubes[o], "discs": state.discs[o],
         })
+        if tile_points is not None:
+            tile_points.append(sum(druid_pts) + sum(roman_pts))  # scores C and D
     return out
 
 
@@ -334,8 +339,7 @@ def _seat_value(state: Any, o: int, viewer: int, pos: _Position) -> float:
     all_stats = pos.all_stats
     st = all_stats[o]
     # the score so far without the strength-and-cards category (I) and the leader (K): ``score_breakdown``
-    score = pos.complete[o] + st["bonus"] * d.bonus_tile_points
-    score += sum(d.druid_tiles[t][0] for t in state.druid_won[o]) + sum(d.roman_tiles[t][0] for t in state.roman_won[o])
+    score = pos.complete[o] + st["bonus"] * d.bonus_tile_points + pos.tile_points[o]
     rivals = [1] if state.solo else [q for q in range(state.n) if q != o]
     for r in (0, 1):
         mine = st["garrison"][r]
@@ -422,12 +426,16 @@ def _seat_value(state: Any, o: int, viewer: int, pos: _Position) -> float:
     return value
 
 
+_LEADER_FIGURES = {  # a leader condition's kind -> (its stats figure, whether that figure is a list)
+    "roman_by_points": ("roman_by_points", True), "druid_by_points": ("druid_by_points", True),
+    "discs_by_region": ("region", True), "cubes": ("cubes", False), "tribe_nondruid": ("workers", False),
+    "bonus_tiles": ("bonus", False), "discs": ("discs", False),
+}
+
+
 def _leader_progress(cond: dict, st: dict) -> float:
     kind, need = cond["kind"], cond["need"]
-    have = {"roman_by_points": st["roman_by_points"], "druid_by_points": st["druid_by_points"],
-            "discs_by_region": st["region"]}.get(kind)
-    if have is None:
-        have = [{"cubes": st["cubes"], "tribe_nondruid": st["workers"], "bonus_tiles": st["bonus"],
-                 "discs": st["discs"]}[kind]]
+    name, many = _LEADER_FIGURES[kind]
+    have = st[name] if many else [st[name]]
     got = sum(min(h, n) for h, n in zip(have, need, strict=False))
     return (got / max(1, sum(need))) ** 2
