@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import socket
+import sys
 
 import pytest
 
@@ -163,3 +165,16 @@ def test_stopping_a_study_stops_its_workers_without_finishing_their_games(tmp_pa
     assert next(results)["index"] == 0
     results.close()  # what Ctrl-C in the caller does to the generator: returns without waiting a minute
     assert not mark.exists()
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_on_a_terminal_progress_shows_the_games_done_and_the_time_left(monkeypatch) -> None:
+    screen = _Terminal()
+    monkeypatch.setattr(sys, "stderr", screen)
+    run_study(_tasks(3), _work, jobs=1, progress=True, description="demo")
+    text = screen.getvalue()
+    assert "demo" in text and "3/3" in text and "ETA" in text
