@@ -93,7 +93,7 @@ class ActionMap:
             found = np.fromiter((self.to_index(a) for a in legal), dtype=np.intp, count=len(legal))
         found.flags.writeable = False
         if source is not None and len(source) == len(legal):
-            if len(self._by_list) >= 20_000:
+            if len(self._by_list) >= 4096:
                 self._by_list.clear()
             self._by_list[id(source)] = (source, found)  # holds the list, so its id is not reused
         return found
