@@ -9,6 +9,7 @@ binaries are missing.
 from __future__ import annotations
 
 import glob
+import itertools
 import os
 import pwd
 import random
@@ -46,7 +47,8 @@ def free_port() -> int:
 
 
 @pytest.fixture(scope="session")
-def postgres_url() -> Iterator[str]:
+def postgres_server() -> Iterator[str]:
+    """A PostgreSQL server for the session: its libpq base ``host=... port=... user=postgres``."""
     bindir = _pg_bindir()
     if bindir is None:
         pytest.skip("PostgreSQL binaries not found under /usr/lib/postgresql/*/bin: install the 'postgresql' "
@@ -77,7 +79,7 @@ def postgres_url() -> Iterator[str]:
     while True:
         try:
             with psycopg.connect(f"{base} dbname=postgres", autocommit=True) as conn:
-                conn.execute("CREATE DATABASE ludus_test")
+                conn.execute("SELECT 1")
             break
         except psycopg.OperationalError:
             if proc.poll() is not None or time.monotonic() > deadline:
@@ -85,7 +87,7 @@ def postgres_url() -> Iterator[str]:
                 pytest.fail("the test PostgreSQL server did not start")
             time.sleep(0.1)
     try:
-        yield f"postgresql+psycopg://postgres@127.0.0.1:{port}/ludus_test"
+        yield base
     finally:
         proc.send_signal(signal.SIGINT)  # fast shutdown
         try:
@@ -93,6 +95,23 @@ def postgres_url() -> Iterator[str]:
         except subprocess.TimeoutExpired:
             proc.kill()
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+_databases = itertools.count()
+
+
+@pytest.fixture
+def postgres_url(postgres_server: str) -> Iterator[str]:
+    """A fresh database for each test: games (and their bots, resumed at start-up) never carry over."""
+    import psycopg
+
+    name = f"ludus_test_{next(_databases)}"
+    with psycopg.connect(f"{postgres_server} dbname=postgres", autocommit=True) as conn:
+        conn.execute(f"CREATE DATABASE {name}")
+    port = postgres_server.split("port=")[1].split()[0]
+    yield f"postgresql+psycopg://postgres@127.0.0.1:{port}/{name}"
+    with psycopg.connect(f"{postgres_server} dbname=postgres", autocommit=True) as conn:
+        conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
