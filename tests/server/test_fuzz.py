@@ -3,7 +3,8 @@ invalid requests alike get an answer under 500, and a refusal (4xx) changes noth
 
 Requests go to a real game about half the time (path ``game_id`` replaced by its id, a seat's
 token or a bogus one in ``Authorization``) so that the rules behind the routes are reached, not
-only their 404s. Bounded: a few examples an operation and generation mode.
+only their 404s. Bounded: a few examples an operation and generation mode. A property test adds
+near-valid bodies schema fuzzing seldom builds (padded bot names, huge or non-integer numbers).
 """
 
 from __future__ import annotations
@@ -106,3 +107,46 @@ def test_every_route_answers_fuzzed_requests_below_500_and_refusals_change_nothi
         except Unsatisfiable:
             assert mode == GenerationMode.NEGATIVE, operation.label  # nothing to get wrong (GET /api/meta)
     assert checked >= MAX_EXAMPLES * 5  # most operations were reached
+
+
+# -- near-valid bodies: what schema-driven fuzzing rarely builds ---------------------------------------
+PADDING = st.text(alphabet=" \t\n\r", max_size=40)
+KINDS = st.sampled_from(["human", "random", "greedy", "ismcts:seconds=0.5", "ismcts:seconds=3.0"])
+NUMBERS = st.one_of(st.integers(min_value=-(10**400), max_value=10**400), st.floats(allow_nan=False),
+                    st.booleans(), st.text(max_size=5), st.none())
+
+
+def _raw_json(value: Any) -> str:
+    import json
+
+    if isinstance(value, float) and value != value:
+        return "NaN"
+    if isinstance(value, float) and abs(value) == float("inf"):
+        return "1e400" if value > 0 else "-1e400"
+    return json.dumps(value)
+
+
+@settings(max_examples=25, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+@given(kinds=st.lists(st.tuples(PADDING, KINDS, PADDING), min_size=2, max_size=2), seconds=NUMBERS,
+       version=NUMBERS)
+def test_near_valid_requests_are_stored_canonically_or_refused_below_500(client, kinds, seconds, version):
+    seats = [f"{left}{kind}{right}" for left, kind, right in kinds]
+    body = f'{{"game": "garum", "seats": {_raw_json(seats)}, "options": {{"turn_seconds": {_raw_json(seconds)}}}}}'
+    before = _stored(client)[0]
+    created = client.post("/api/games", content=body, headers={"content-type": "application/json"})
+    assert created.status_code < 500, created.text
+    if created.status_code >= 400:
+        assert _stored(client)[0] == before  # no game stored
+        return
+    stored = [s["kind"] for s in created.json()["seats"]]
+    assert stored == [kind.replace("3.0", "3") for _, kind, _ in kinds]  # one spelling, whatever was sent
+    assert all(len(kind) <= 32 for kind in stored)
+    game = created.json()
+    human = next((s for s in game["seats"] if s.get("token")), None)
+    if human is None:
+        return
+    answer = client.post(f"/api/games/{game['id']}/actions", content=f'{{"action": "x", "version": {_raw_json(version)}}}',
+                         headers={"content-type": "application/json", "Authorization": f"Bearer {human['token']}"})
+    assert answer.status_code < 500, answer.text
+    if not (isinstance(version, int) and not isinstance(version, bool)):
+        assert answer.status_code == 422 and "version" in answer.json()["detail"]
