@@ -195,6 +195,8 @@ def _info_lines(obs: dict[str, Any], color: bool) -> list[str]:
         line_points[line["colour"]] = line_points.get(line["colour"], 0) + line["points"]
     out.append("")
     out.append(f"  {'colour':<18} {'seat':<5} {'V':>2} {'D':>2}  {'pile':>4}  {'bonus':>5}  {'lines':>5}  hand")
+    shown_pools: set[str] = set()
+    letters = {c["name"]: c["colour"] for c in obs.get("colours", [])}
     for c in obs.get("colours", []):
         letter = c["colour"]
         seat = "ghost" if c.get("ghost") else str(c.get("player"))
@@ -207,8 +209,14 @@ def _info_lines(obs: dict[str, Any], color: bool) -> list[str]:
             hand_text = f"({c['hand_size']} hidden)"
         lines = str(line_points[letter]) if letter in line_points else "-"
         name = f"{c['name']} {c['species']}"
+        partner = c.get("shares_workers_with")
+        if partner is not None and partner in shown_pools:  # one set for two colours: counted once
+            workers = f"{'= ' + letters.get(partner, '?'):>5}"
+        else:
+            workers = f"{c['vilicus']:>2} {c['dominus']:>2}"
+        shown_pools.add(c["name"])
         out.append(
-            f"  {_colour_tag(letter, color)} {name:<16} {seat:<5} {c['vilicus']:>2} {c['dominus']:>2}  "
+            f"  {_colour_tag(letter, color)} {name:<16} {seat:<5} {workers}  "
             f"{c['pile']:>4}  {c['bonus']:>5}  {lines:>5}  {hand_text}"
         )
     out.append("")

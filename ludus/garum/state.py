@@ -301,12 +301,17 @@ class GarumState(State):
                 for r in range(size)]
         mine = () if seat is None else seating.colours_of(seat)
         colours = []
-        for c, sp in enumerate(game.tiles.species):
+        species = game.tiles.species
+        for c, sp in enumerate(species):
             pool = self.pool[game.pool_owner(c)]
+            # one worker set for a player's two colours (ruling 15 option): the same counts, said once
+            partner = next((species[o].colour for o in range(len(species)) if o != c and seating.owner[c] is not None
+                            and game.pool_owner(o) == game.pool_owner(c) and seating.owner[o] == seating.owner[c]
+                            and game.config["two_player_workers"] == "shared"), None)
             colours.append({
                 "colour": sp.letter, "name": sp.colour, "species": sp.name,
                 "player": seating.owner[c], "ghost": c == seating.ghost,
-                "vilicus": pool[0], "dominus": pool[1],
+                "vilicus": pool[0], "dominus": pool[1], "shares_workers_with": partner,
                 "hand": [game.fish_text(c, t) for t in self.hands[c]] if c in mine else None,
                 "hand_size": len(self.hands[c]), "pile": len(self.piles[c]), "bonus": self.bonus[c],
             })

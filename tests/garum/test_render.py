@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import random
 import re
 import xml.etree.ElementTree as ET
 
@@ -148,3 +149,14 @@ def test_renderers_are_pure():
 def test_state_draws_itself_in_notebooks():
     state = played(9)
     assert state._repr_svg_() == render_svg(state.observation(None))
+
+
+def test_text_board_says_why_a_cetariums_rows_or_columns_take_no_worker():
+    """Ruling: a line is closed when the other cetaria of its area are full, not its own."""
+    state = ludus.load_game("garum", players=2).new_initial_state(seed=5)
+    rng = random.Random(5)
+    while not any((state.observation(None)["closed"] or {}).values()):
+        state.apply_action(rng.choice(state.legal_actions()))
+    text = render_text(state.observation(None), color=False)
+    assert "the other cetaria of that area are already full" in text
+    assert "their area is full" not in text

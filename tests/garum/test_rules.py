@@ -548,3 +548,18 @@ def test_setup_colour_choice_must_name_one_colour_per_colour_seat():
         ludus.load_game("garum", players=4, colours="red,blue,green")
     with pytest.raises(ludus.OptionError, match="not valid"):
         ludus.load_game("garum", players=3, colours="red,red,green")
+
+
+def test_ruling_15_option_shared_worker_set_is_shown_once():
+    """With one worker set for both colours, the view says which colours share it, and the text
+    board counts it once, not once a colour."""
+    from ludus.garum.render import render_text
+
+    state = ludus.load_game("garum", players=2, two_player_workers="shared").new_initial_state(seed=1)
+    colours = {c["name"]: c for c in state.observation(0)["colours"]}
+    assert colours["blue"]["shares_workers_with"] == "yellow" and colours["yellow"]["shares_workers_with"] == "blue"
+    text = render_text(state.observation(0), color=False)
+    yellow_row = next(line for line in text.splitlines() if "yellow mollusc" in line)
+    assert "= B" in yellow_row
+    per_colour = ludus.load_game("garum", players=2).new_initial_state(seed=1).observation(0)["colours"]
+    assert all(c["shares_workers_with"] is None for c in per_colour)
