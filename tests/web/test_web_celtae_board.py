@@ -113,6 +113,7 @@ def check_log(page, record, solo):
     # plain sentences: the notation is kept beside them in brackets, never alone
     first = lines.first.inner_text()
     assert "chose" in first and "as leader" in first
+    assert "Round 2" in text  # the log is cut into rounds
 
 
 @pytest.mark.parametrize("width,height,tag,players", [(1366, 850, "desktop", 2), (390, 850, "phone", 2),
@@ -139,7 +140,7 @@ def test_whole_celtae_game_by_board_clicks(browser, server, screenshots, width, 
         shot_at = 25
         decisions = marked = 0
         clicks: list[int] = []
-        audited = set() if tag == "desktop" else None
+        audited = set() if tag in ("desktop", "solo") else None
         while wait_turn(page) == "mine":
             d, m = play_by_board_steps(page, rng, tag == "phone", shot_at - decisions, clicks, audited)
             decisions += d
@@ -303,12 +304,15 @@ def test_log_sentences_and_each_other_seats_last_turn(page, server):
         {seat: 0, action: 'take 3'}, {seat: 1, action: 'move 1'}, {seat: 1, action: 'battle S'},
         {seat: 1, action: 'fight'}];
       const rows = m.moveLog({solo: false}, {}, {log});
-      return {texts: rows.map((r) => r.text), turns: rows.map((r) => r.turn),
+      return {texts: rows.map((r) => r.text), turns: rows.map((r) => r.turn), rounds: rows.map((r) => r.round),
+        roundTwo: m.moveLog({}, {}, {log: [...log, {seat: 0, action: 'move 1'}]}).at(-1).round,
         last: Object.fromEntries(m.lastTurns(log, 0)), lastForSpectator: Object.fromEntries(m.lastTurns(log, null))};
     }""")
     assert got["texts"] == ["moved the marker 2 corners", "farmed in the north", "placed a progress marker on card 2",
                             "took market card 3 in the north", "moved the marker 1 corner", "went to battle in the south",
                             "fought the Roman army in the south"]
     assert got["turns"] == [True, False, False, False, True, False, False]  # a progress decision starts no turn
+    assert got["rounds"] == [1, None, None, None, None, None, None]  # seat 0 opened round 1; seat 2's turn opens none
     assert got["last"] == {"1": ["move 1", "battle S", "fight"]}
+    assert got["roundTwo"] == 2
     assert got["lastForSpectator"]["0"] == ["move 2", "farm N", "take 3"]

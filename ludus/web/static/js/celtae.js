@@ -119,7 +119,7 @@ function activate(target) {
 }
 
 export function drawBoard(obs) {
-  const root = el("div", {class: "cb", "aria-label": "Celtae board"});
+  const root = el("div", {class: "cb", role: "group", "aria-label": "Celtae board"});
   root.addEventListener("click", (e) => activate(e.target.closest("button")));
   root.append(el("div", {class: "cb-prompt", "data-testid": "board-prompt", "aria-live": "polite"}));
   if (obs.offered_leaders?.length && obs.players_info?.some((p) => !p.leader)) root.append(leaderChoice(obs));
@@ -183,7 +183,7 @@ function progress(obs) {
       obs.final !== "no" ? ` · ${obs.final}` : ""),
     el("div", {class: "cb-row"}, obs.progress.map((p, i) => piece(`progress-${i}`, "cb-prog", `progress card ${i + 1}: ${p.card}`,
       el("span", {class: "cb-prog-no"}, String(i + 1)), el("span", {}, p.card),
-      el("span", {class: "cb-marks", "aria-label": `${p.marks} of ${p.slots} markers`},
+      el("span", {class: "cb-marks", role: "img", "aria-label": `${p.marks} of ${p.slots} markers`},
         Array.from({length: p.slots}, (_, k) => el("span", {class: k < p.marks ? "mark on" : "mark"})))))));
 }
 
@@ -263,7 +263,7 @@ function seatPanel(obs, p, s) {
     el("div", {class: "cb-row"}, el("span", {class: "cb-label"}, "Tribe"), tribe.length ? tribe : "empty"),
     el("div", {class: "cb-row cb-small"}, `Roman tiles ${p.roman_tiles.map((t) => `${t[0]}p`).join(" ") || "—"}`,
       ` · druid tiles ${p.druid_tiles.map((t) => `${t}p`).join(" ") || "—"} · bonus tiles ${p.bonus_tiles}`),
-    el("div", {class: "cb-row cb-hand", "aria-label": mine ? "your cards" : "cards"}, hand));
+    el("div", {class: "cb-row cb-hand", role: "group", "aria-label": mine ? "your cards" : "cards"}, hand));
 }
 
 function soloPanel(sx) {
@@ -531,12 +531,19 @@ export function moveLog(obs, seen = {}, view = null) {
   lastLog = view.log;
   const regions = {};
   let prev = null;
+  let first = null; // the seat that opened the first main turn: each of its turns opens a round
+  let round = 0;
   return view.log.map((e) => {
     const [verb, x] = e.action.split(" ");
     if (["farm", "build", "battle", "recruit"].includes(verb)) regions[e.seat] = x;
     const turn = prev !== e.seat && !/^(progress|flip|keep|decided)/.test(e.action);
     if (turn) prev = e.seat;
-    return {seat: e.seat, action: e.action, text: sentence(e.action, regions[e.seat]), turn,
+    let opens = null;
+    if (verb === "move" || verb === "anywhere") { // every main turn begins by moving or acting anywhere
+      if (first === null) first = e.seat;
+      if (e.seat === first) opens = ++round;
+    }
+    return {seat: e.seat, action: e.action, text: sentence(e.action, regions[e.seat]), turn, round: opens,
       timedOut: !!e.timed_out, bot: e.played_by, solo: !!obs?.solo};
   });
 }
@@ -544,7 +551,8 @@ export function moveLog(obs, seen = {}, view = null) {
 export function logItem(entry) {
   if (entry.seat === undefined) return [entry.text];
   const who = entry.solo && entry.seat === 1 ? "Solitairix" : seatNo(entry.seat);
-  return [el("span", {class: entry.turn ? "cb-log-turn" : null}, disc(entry.seat, who), " ",
+  return [entry.round ? el("span", {class: "cb-round"}, `Round ${entry.round}`) : null,
+    el("span", {class: entry.turn ? "cb-log-turn" : null}, disc(entry.seat, who), " ",
     el("strong", {}, who), ` ${entry.text}`,
     entry.timedOut ? ` (time ran out: ${entry.bot || "a bot"} played it)` : "",
     el("span", {class: "cb-notation", title: "notation"}, ` [${entry.action}]`))];
