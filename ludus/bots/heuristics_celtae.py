@@ -184,8 +184,31 @@ def _static_value(state: Any, seat: int) -> float:
     if state.solo:
         pace = W["solo_pace"] * _solo_turns_left(state)
         return own + pace - state.data.targets[state.game.config["difficulty"]]
-    rival = max(_seat_value(state, o, seat, pos) for o in range(state.n) if o != seat)
+    shared = (state.game, pos.g, tuple(x[-1] for x in state.roman if x), tuple(x[-1] for x in state.druid if x),
+              tuple(tuple(st["garrison"]) for st in pos.all_stats))
+    rival = max(_rival_value(state, o, pos, shared) for o in range(state.n) if o != seat)
     return own - W["rival"] * rival
+
+
+_RIVALS: dict[tuple, float] = {}
+_RIVALS_MAX = 2_000
+
+
+def _rival_value(state: Any, o: int, pos: _Position, shared: tuple) -> float:
+    """``_seat_value`` of ``o`` seen by another seat, memoised on what it reads: a seat's moves
+    seldom change its rivals' values, which the turn finish otherwise recomputes at every step."""
+    st = pos.all_stats[o]
+    key = (shared, o, pos.complete[o], pos.open[o], pos.tile_points[o],
+           tuple([(marks, met[o], near[o]) for marks, met, near in pos.cards]), st["bonus"],
+           tuple(st["region"]), tuple(st["roman_by_points"]), tuple(st["druid_by_points"]), sum(state.hands[o]),
+           state.strength[o], tuple(state.active[o]), tuple(state.tribe[o]), state.tokens[o], state.discs[o],
+           state.cubes[o], state.leaders[o], state.leader_side[o])
+    value = _RIVALS.get(key)
+    if value is None:
+        if len(_RIVALS) >= _RIVALS_MAX:
+            _RIVALS.clear()
+        value = _RIVALS[key] = _seat_value(state, o, -1, pos)
+    return value
 
 
 def _solo_turns_left(state: Any) -> float:
