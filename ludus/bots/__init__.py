@@ -37,6 +37,16 @@ def names() -> list[str]:
     return [name for name in _BOTS if _load(name) is not None]
 
 
+def parameters(name: str) -> list[str]:
+    """The parameters bot ``name`` takes (``seconds`` among them if it thinks against the clock)."""
+    import inspect
+
+    cls = _load(name) if name in _BOTS else None
+    if cls is None:
+        raise ValueError(f"unknown bot {name!r}; known bots: {', '.join(names())}")
+    return [p for p in inspect.signature(cls).parameters if p != "self"]
+
+
 def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
     """A bot spec, ``name`` or ``name:key=value:...``: ``"ismcts:iterations=100:cutoff=None"`` ->
     ``("ismcts", {"iterations": 100, "cutoff": None})``. Unknown bots raise ValueError."""

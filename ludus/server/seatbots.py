@@ -9,8 +9,6 @@ from typing import Any
 
 from .. import bots
 
-# Parameter names a bot may take for its thinking time, tried in this order.
-_BUDGET_PARAMS = ("time_budget", "seconds", "time_limit", "max_seconds")
 DEFAULT_SECONDS = float(os.environ.get("LUDUS_BOT_SECONDS", "1.0"))
 STANDIN_PREFERENCE = ("greedy", "random")
 
@@ -54,13 +52,8 @@ def seat_bot(kind: str, default: float = DEFAULT_SECONDS) -> tuple[str, float]:
 def make_seat_bot(kind: str, seconds: float = DEFAULT_SECONDS) -> Any:
     """A fresh bot with a random seed and, if it takes one, its time budget a move."""
     name, seconds = seat_bot(kind, seconds)
-    seed = secrets.randbits(32)
-    for param in _BUDGET_PARAMS:
-        try:
-            return bots.make(name, seed=seed, **{param: seconds})
-        except ValueError:
-            continue
-    return bots.make(name, seed=seed)
+    budget = {"seconds": seconds} if "seconds" in bots.parameters(name) else {}
+    return bots.make(name, seed=secrets.randbits(32), **budget)
 
 
 def fallback_action(state: Any) -> Any:
