@@ -270,35 +270,33 @@ class _Position:
             if getter is None:
                 getter = _STAT_GETTERS[kind, arg] = _stat_getter(kind, arg)
             vals = [getter(st) for st in all_stats]
+            if not kind.endswith("_maj"):
+                bar = need + 0.5
+                cards.append((marks, [mine >= need for mine in vals], [min(0.9, mine / bar) for mine in vals]))
+                continue
+            if not solo:  # np == n: every owner is a player
+                top = max(vals)
+                lead = vals.index(top)
+                second = max(vals[:lead] + vals[lead + 1:])
+                bars = [max(top, 1) + 0.5] * n
+                bars[lead] = max(second, 1) + 0.5
+                cards.append((marks, [mine >= 1 and mine >= top for mine in vals],
+                              [min(0.9, mine / bar) for mine, bar in zip(vals, bars, strict=True)]))
+                continue
             met = []
             near = []
-            if not kind.endswith("_maj"):
-                for mine in vals:
-                    met.append(mine >= need)
-                    near.append(min(0.9, mine / (need + 0.5)))
-                cards.append((marks, met, near))
-                continue
-            if not solo:
-                top = max(vals[:n])
-                lead = vals.index(top)
-                second = max(vals[:lead] + vals[lead + 1:n])
             for o in range(np_):
                 mine = vals[o]
-                if solo:
-                    if kind == "worker_maj":
-                        bar = d.solo_type_min
-                        met.append(mine >= bar)
-                    elif kind == "workers_maj":
-                        bar = d.solo_workers_min
-                        met.append(mine >= bar)
-                    else:
-                        bar = vals[1]
-                        met.append(mine >= 1 and mine >= bar)
-                    bar = max(bar, 1)
+                if kind == "worker_maj":
+                    bar = d.solo_type_min
+                    met.append(mine >= bar)
+                elif kind == "workers_maj":
+                    bar = d.solo_workers_min
+                    met.append(mine >= bar)
                 else:
-                    met.append(mine >= 1 and mine >= top)
-                    bar = max(second if o == lead else top, 1)
-                near.append(min(0.9, mine / (bar + 0.5)))
+                    bar = vals[1]
+                    met.append(mine >= 1 and mine >= bar)
+                near.append(min(0.9, mine / (max(bar, 1) + 0.5)))
             cards.append((marks, met, near))
         self.cards = cards
 
