@@ -91,7 +91,13 @@ class Hub:
         for sub in subs:
             if sub.seat not in views:
                 views[sub.seat] = dumps(view_of(rt, sub.seat))
-            self.loop.call_soon_threadsafe(sub.push, views[sub.seat])
+        # one wake-up of the event loop for all of them
+        self.loop.call_soon_threadsafe(_push_all, [(sub, views[sub.seat]) for sub in subs])
+
+
+def _push_all(pushes: list[tuple[Subscriber, str]]) -> None:
+    for sub, view in pushes:
+        sub.push(view)
 
 
 class PgListener:
