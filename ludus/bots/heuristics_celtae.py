@@ -238,19 +238,13 @@ class _Position:
     def __init__(self, state: Any) -> None:
         d = state.data
         np_ = state.np
-        self.tile_points: list[int] = []
-        self.all_stats = all_stats = _all_stats(state, self.tile_points)
+        sums: dict[str, list[int]] = {}
+        self.all_stats = all_stats = _all_stats(state, sums)
+        self.tile_points = sums["tiles"]
+        self.complete = sums["complete"]  # discs on complete citadels (score A), by owner
+        self.open = sums["open"]  # discs on citadels still open, by owner
         self.g = min(1.0, _turns_left(state) / W["horizon"])
         citadels = state.citadels
-        complete = [0] * np_  # discs on complete citadels (score A), by owner
-        open_ = [0] * np_  # discs on citadels still open, by owner
-        for cit in citadels:
-            counts = complete if -1 not in cit else open_
-            for x in cit:
-                if 0 <= x < np_:
-                    counts[x] += 1
-        self.complete = complete
-        self.open = open_
         self.open_colours = [c for c in range(4) if any(-1 in citadels[r * 4 + c] for r in (0, 1))]
         self.roman_tops = [d.roman_tiles[s[-1]] for s in state.roman if s]
         tops = []
@@ -318,18 +312,28 @@ def _stat_getter(kind: str, arg: int) -> Any:
     raise ValueError(f"progress card kind {kind!r} reads no known figure")  # pragma: no cover
 
 
-def _all_stats(state: Any, tile_points: list[int] | None = None) -> list[dict]:
-    """``scoring.stats`` of every owner, in one pass over the citadels (and, into ``tile_points``,
-    each owner's points from Druid and Roman tiles)."""
+def _all_stats(state: Any, sums: dict[str, list[int]] | None = None) -> list[dict]:
+    """``scoring.stats`` of every owner, in one pass over the citadels; into ``sums``, by owner,
+    the points from Druid and Roman tiles ("tiles"), and the discs on complete and on open
+    citadels ("complete", "open")."""
     np_ = state.np
     colour = [[0, 0, 0, 0] for _ in range(np_)]
     region = [[0, 0] for _ in range(np_)]
+    complete = [0] * np_
+    open_ = [0] * np_
     for idx, cit in enumerate(state.citadels):
         c, r = idx % 4, idx // 4
-        for x in cit:
-            if 0 <= x < np_:
-                colour[x][c] += 1
-                region[x][r] += 1
+        discs = complete if -1 not in cit else open_
+        for o in range(np_):
+            k = cit.count(o)
+            if k:
+                colour[o][c] += k
+                region[o][r] += k
+                discs[o] += k
+    tile_points = None
+    if sums is not None:
+        sums["complete"], sums["open"], sums["tiles"] = complete, open_, []
+        tile_points = sums["tiles"]
     rt = state.data.roman_tiles
     dt = state.data.druid_tiles
     bonus_owner = state.bonus_owner
