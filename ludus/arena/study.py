@@ -74,9 +74,13 @@ def open_journal(path: str | Path, tasks: Sequence[dict[str, Any]], identity: Se
             path.parent.mkdir(parents=True, exist_ok=True)
         existing = read_journal(path) if path.exists() else []
         by_index = {t["index"]: t for t in tasks}
+        beyond: dict[int, dict[str, Any]] = {}  # games past this run's count (a longer run of the same study)
         for record in existing:
             task = by_index.get(record["index"])
-            differs = [f for f in identity if task is None or _jsonable(task.get(f)) != record.get(f)]
+            if task is None:
+                beyond[record["index"]] = record
+                continue
+            differs = [f for f in identity if _jsonable(task.get(f)) != record.get(f)]
             if differs:
                 raise ValueError(
                     f"{path} holds games of another study (game {record['index']} differs in "
@@ -85,9 +89,10 @@ def open_journal(path: str | Path, tasks: Sequence[dict[str, Any]], identity: Se
         if existing or (path.exists() and path.stat().st_size):
             # rewrite without a cut line or failed games, so that appends start on a fresh line
             tmp = path.with_name(path.name + ".tmp")
+            kept = {**beyond, **done}
             with open(tmp, "w", encoding="utf-8") as fh:
-                for i in sorted(done):
-                    fh.write(json.dumps(done[i]) + "\n")
+                for i in sorted(kept):
+                    fh.write(json.dumps(kept[i]) + "\n")
             os.replace(tmp, path)
         fh = open(path, "a", encoding="utf-8")  # noqa: SIM115 - closed by run_study
     except OSError as exc:

@@ -178,3 +178,12 @@ def test_on_a_terminal_progress_shows_the_games_done_and_the_time_left(monkeypat
     run_study(_tasks(3), _work, jobs=1, progress=True, description="demo")
     text = screen.getvalue()
     assert "demo" in text and "3/3" in text and "ETA" in text
+
+
+def test_a_shorter_run_of_the_same_study_reads_its_first_games_and_keeps_the_rest(tmp_path) -> None:
+    journal = tmp_path / "games.jsonl"
+    run_study(_tasks(5), _work, jobs=1, journal=journal, progress=False)
+    PLAYED.clear()
+    records = run_study(_tasks(3), _work, jobs=1, journal=journal, progress=False)
+    assert PLAYED == [] and [r["index"] for r in records] == [0, 1, 2]
+    assert len(journal.read_text().splitlines()) == 5
