@@ -69,8 +69,9 @@ class ISMCTSBot:
         and backs up the mover's best, so every seat, opponents included, starts out
         playing its heuristic move and follow-up decisions (a tile then its worker) are
         valued by their best continuation, not the average of random ones. An iteration
-        then costs a whole one-ply sweep (about 20 times a "random" one on Garum), so use
-        fewer iterations for the same time.
+        then costs a whole one-ply sweep (on 4-player Garum, valued through the heuristic's
+        ``evaluate_actions`` shortcut, about 6 times a "random" one), so use fewer iterations
+        for the same time.
     Games without a ``ludus.bots.heuristics_<game>`` module always play rollouts to the end.
     """
 
