@@ -312,24 +312,34 @@ def _stat_getter(kind: str, arg: int) -> Any:
     raise ValueError(f"progress card kind {kind!r} reads no known figure")  # pragma: no cover
 
 
+_CITADELS: dict[tuple, tuple] = {}
+
+
 def _all_stats(state: Any, sums: dict[str, list[int]] | None = None) -> list[dict]:
     """``scoring.stats`` of every owner, in one pass over the citadels; into ``sums``, by owner,
     the points from Druid and Roman tiles ("tiles"), and the discs on complete and on open
     citadels ("complete", "open")."""
     np_ = state.np
-    colour = [[0, 0, 0, 0] for _ in range(np_)]
-    region = [[0, 0] for _ in range(np_)]
-    complete = [0] * np_
-    open_ = [0] * np_
-    for idx, cit in enumerate(state.citadels):
-        c, r = idx % 4, idx // 4
-        discs = complete if -1 not in cit else open_
-        for o in range(np_):
-            k = cit.count(o)
-            if k:
-                colour[o][c] += k
-                region[o][r] += k
-                discs[o] += k
+    key = (np_, *map(tuple, state.citadels))
+    counted = _CITADELS.get(key)
+    if counted is None:  # the citadels change only when a disc is built: counted once a layout
+        colour = [[0, 0, 0, 0] for _ in range(np_)]
+        region = [[0, 0] for _ in range(np_)]
+        complete = [0] * np_
+        open_ = [0] * np_
+        for idx, cit in enumerate(state.citadels):
+            c, r = idx % 4, idx // 4
+            discs = complete if -1 not in cit else open_
+            for o in range(np_):
+                k = cit.count(o)
+                if k:
+                    colour[o][c] += k
+                    region[o][r] += k
+                    discs[o] += k
+        if len(_CITADELS) >= 1_000:
+            _CITADELS.clear()
+        counted = _CITADELS[key] = (colour, region, complete, open_)
+    colour, region, complete, open_ = counted  # shared, read only
     tile_points = None
     if sums is not None:
         sums["complete"], sums["open"], sums["tiles"] = complete, open_, []
