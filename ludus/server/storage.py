@@ -24,6 +24,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any, TypeVar
 
 from sqlalchemy import (
@@ -163,6 +164,12 @@ def database_url(url: str | None = None) -> str:
     return parsed.render_as_string(hide_password=False)
 
 
+def _driver(conn: Connection) -> sqlite3.Connection:
+    """The sqlite3 connection under ``conn``, for the few statements of every action (inside the
+    transaction SQLAlchemy began on it: same connection, same transaction)."""
+    return conn.connection.driver_connection
+
+
 def _row(r: Any) -> GameRow:
     return GameRow(r.id, r.game, json.loads(r.config), int(r.seed), r.turn_seconds, r.version,
                    r.meta_version, r.num_actions, r.status, float(r.updated_at), r.hints)
@@ -233,7 +240,12 @@ class Store:
 
     def lock_game(self, conn: Connection, game_id: str) -> GameRow | None:
         """The game row, locked against other writers until the transaction ends."""
-        r = conn.execute(_GAME if self.is_sqlite else _GAME_FOR_UPDATE, {"gid": game_id}).first()
+        if self.is_sqlite:  # the write lock is the transaction's (BEGIN IMMEDIATE)
+            cursor = _driver(conn).cursor()
+            cursor.row_factory = sqlite3.Row
+            r = cursor.execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone()
+            return _row(SimpleNamespace(**dict(r))) if r else None
+        r = conn.execute(_GAME_FOR_UPDATE, {"gid": game_id}).first()
         return _row(r) if r else None
 
     # -- reads ---------------------------------------------------------------------------
@@ -346,6 +358,13 @@ class Store:
                       version: int, status: str, timed_out_to: str | None = None) -> float:
         """Store an action; returns its time (when the next turn began)."""
         now = time.time()
+        if self.is_sqlite:  # the statements of every action, straight to the driver
+            driver = _driver(conn)
+            driver.execute("INSERT INTO actions (game_id, ply, seat, action, created_at, timed_out_to) "
+                           "VALUES (?, ?, ?, ?, ?, ?)", (game_id, ply, seat, action, now, timed_out_to))
+            driver.execute("UPDATE games SET version = ?, num_actions = ?, status = ?, updated_at = ? WHERE id = ?",
+                           (version, ply + 1, status, now, game_id))
+            return now
         conn.execute(_INSERT_ACTION, {"game_id": game_id, "ply": ply, "seat": seat, "action": action,
                                       "created_at": now, "timed_out_to": timed_out_to})
         conn.execute(_GAME_MOVED, {"gid": game_id, "v": version, "n": ply + 1, "s": status, "at": now})
@@ -443,14 +462,15 @@ class GroupCommitter:
                 self._conn = self.engine.connect().execution_options(ludus_write=True)
             with self._conn.begin():
                 for job in jobs:
-                    # plain SQL: SQLAlchemy's begin_nested() compiles its SAVEPOINT anew each time
-                    self._conn.exec_driver_sql("SAVEPOINT ludus_job")
+                    # straight to the driver: SQLAlchemy's begin_nested() compiles its SAVEPOINT anew
+                    driver = _driver(self._conn)
+                    driver.execute("SAVEPOINT ludus_job")
                     try:
                         job.result = job.work(self._conn)
                     except BaseException as exc:
-                        self._conn.exec_driver_sql("ROLLBACK TO SAVEPOINT ludus_job")
+                        driver.execute("ROLLBACK TO SAVEPOINT ludus_job")
                         job.error = exc
-                    self._conn.exec_driver_sql("RELEASE SAVEPOINT ludus_job")
+                    driver.execute("RELEASE SAVEPOINT ludus_job")
         except BaseException as exc:  # the batch did not commit: none of it is stored
             for job in jobs:
                 if job.error is None:
