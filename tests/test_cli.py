@@ -467,6 +467,21 @@ def test_undo_uses_the_engines_undo_barrier(tmp_path, monkeypatch):
     assert "error: nothing to undo in this turn" in error_lines(result.output)
 
 
+def test_undo_of_a_celtae_refresh_is_refused_at_the_terminal(tmp_path):
+    """Issue 11: a refresh draws workers from the bag; the terminal must not take it back."""
+    import random
+
+    state = ludus.load_game("celtae", players=2).new_initial_state(seed=3)
+    rng = random.Random(3)
+    while not (state.current_player() == 0 and "refresh" in [str(a) for a in state.legal_actions()]):
+        state.apply_action(rng.choice(state.legal_actions()))
+    path = tmp_path / "refresh.json"
+    path.write_text(json.dumps(state.record()))
+    result = run(["play", "--resume", str(path), "--seats", "human,random"], input="refresh\nundo\nquit\n")
+    assert "error: nothing to undo in this turn" in error_lines(result.output), result.output
+    assert json.loads(path.read_text())["actions"][len(state.history())] == "refresh"
+
+
 # -- one syntax, sensible defaults -----------------------------------------------------------
 
 def test_seats_set_the_number_of_players(tmp_path):
