@@ -37,7 +37,11 @@ def server(tmp_path_factory):
     from ludus.web import mount
 
     db = tmp_path_factory.mktemp("web") / "ludus.db"
-    app = create_app(f"sqlite:///{db}", bot_seconds=0.2)
+    from ludus.server.limits import ServerLimits
+
+    # one browser for every test: the per-address limits meant for strangers would refuse it
+    app = create_app(f"sqlite:///{db}", bot_seconds=0.2, limits=ServerLimits(
+        create_rate="10000/minute", join_rate="10000/minute", ws_per_client=10000))
     if not _serving_pages(app):
         mount(app)
     port = _free_port()
