@@ -22,6 +22,8 @@ def serve(host: str = "127.0.0.1", port: int = 8000, database_url: str | None = 
 
     from .app import MAX_WS_MESSAGE
 
+    tune_gc()
+
     # No permessage-deflate: compressing every view cost a tenth of the server's CPU for a few KiB.
     # X-Forwarded-For is believed only from LUDUS_FORWARDED_ALLOW_IPS (default: 127.0.0.1, a proxy
     # on this host), so that rate limits count the real client behind a reverse proxy.
@@ -31,4 +33,16 @@ def serve(host: str = "127.0.0.1", port: int = 8000, database_url: str | None = 
                 log_level="warning", access_log=False)
 
 
-__all__ = ["create_app", "serve"]
+def tune_gc() -> None:
+    """Fewer full garbage collections: each one walks every cached game (200 ms with a few hundred
+    games held), stalling every request meanwhile. What is loaded by now (modules, classes) is frozen
+    out of them; the youngest generation is collected after 50,000 allocations instead of 700, so a
+    full collection comes about 70 times less often."""
+    import gc
+
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(50_000, 10, 10)
+
+
+__all__ = ["create_app", "serve", "tune_gc"]

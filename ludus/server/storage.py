@@ -183,6 +183,7 @@ class Store:
         self.is_sqlite = self.url.startswith("sqlite")
         self.engine = self._make_engine()
         self._committer = GroupCommitter(self.engine) if self.is_sqlite else None
+        self._checkpointer = Checkpointer(make_url(self.url).database) if self.is_sqlite else None
         self._local = threading.local()
         self._raw_connections: list[sqlite3.Connection] = []
 
@@ -203,6 +204,8 @@ class Store:
                 cur.execute(f"PRAGMA synchronous={SQLITE_SYNCHRONOUS}")
                 cur.execute("PRAGMA foreign_keys=ON")
                 cur.execute(f"PRAGMA busy_timeout={int(SQLITE_BUSY_SECONDS * 1000)}")
+                # no checkpoint inside a commit (it stalled every writer behind it): Checkpointer does them
+                cur.execute("PRAGMA wal_autocheckpoint=0")
                 cur.close()
 
             @event.listens_for(engine, "begin")
@@ -234,6 +237,7 @@ class Store:
         single disk sync (group commit); each caller's work sits in a SAVEPOINT of its own.
         """
         if self._committer is not None:
+            self._checkpointer.start()
             return self._committer.submit(work)
         with self.engine.connect().execution_options(ludus_write=True) as conn, conn.begin():
             return work(conn)
@@ -395,11 +399,57 @@ class Store:
     def dispose(self) -> None:
         if self._committer is not None:
             self._committer.stop()
+            self._checkpointer.stop()
         for conn in self._raw_connections:
             with contextlib.suppress(Exception):
                 conn.close()
         self._raw_connections.clear()
         self.engine.dispose()
+
+
+class Checkpointer:
+    """Copies the SQLite write-ahead log into the database now and then, on a thread of its own.
+
+    SQLite would otherwise checkpoint inside whichever commit crossed the WAL's size limit,
+    and every writer waiting on that commit waited for the copy and its sync too. A PASSIVE
+    checkpoint here runs beside the writers and readers, never blocking them.
+    """
+
+    SECONDS = 1.0
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._lock = threading.Lock()
+
+    def start(self) -> None:
+        if self._thread is not None:
+            return
+        with self._lock:
+            if self._thread is None:
+                self._stop.clear()
+                self._thread = threading.Thread(target=self._run, name="ludus-sqlite-checkpoint", daemon=True)
+                self._thread.start()
+
+    def stop(self) -> None:
+        with self._lock:
+            thread, self._thread = self._thread, None
+        if thread is not None:
+            self._stop.set()
+            thread.join(timeout=10)
+
+    def _run(self) -> None:
+        conn = sqlite3.connect(self.path, timeout=SQLITE_BUSY_SECONDS, isolation_level=None,
+                               check_same_thread=False)
+        try:
+            while not self._stop.wait(self.SECONDS):
+                with contextlib.suppress(sqlite3.Error):  # busy: the next round tries again
+                    conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
+            with contextlib.suppress(sqlite3.Error):
+                conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
+        finally:
+            conn.close()
 
 
 @dataclass
