@@ -164,6 +164,9 @@ def database_url(url: str | None = None) -> str:
     return parsed.render_as_string(hide_password=False)
 
 
+_BOOLEAN_COLUMNS = [c.name for c in games.columns if isinstance(c.type, Boolean)]
+
+
 def _driver(conn: Connection) -> sqlite3.Connection:
     """The sqlite3 connection under ``conn``, for the few statements of every action (inside the
     transaction SQLAlchemy began on it: same connection, same transaction)."""
@@ -248,7 +251,13 @@ class Store:
             cursor = _driver(conn).cursor()
             cursor.row_factory = sqlite3.Row
             r = cursor.execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone()
-            return _row(SimpleNamespace(**dict(r))) if r else None
+            if r is None:
+                return None
+            values = dict(r)
+            for name in _BOOLEAN_COLUMNS:  # as SQLAlchemy reads them: SQLite stores 0/1
+                if values.get(name) is not None:
+                    values[name] = bool(values[name])
+            return _row(SimpleNamespace(**values))
         r = conn.execute(_GAME_FOR_UPDATE, {"gid": game_id}).first()
         return _row(r) if r else None
 

@@ -98,3 +98,21 @@ def test_two_servers_on_one_database_keep_their_caches_in_step(database_url):
         b.act(gid, tokens[seat], view["legal_actions"][0], view["version"])
     store_a.dispose()
     store_b.dispose()
+
+
+def test_the_locked_row_reads_the_same_as_the_plain_read(database_url):
+    """On SQLite the row of every action is read straight from the driver: it must match SQLAlchemy's."""
+    from ludus.server.service import GameService
+
+    store = Store(database_url)
+    store.migrate()
+    try:
+        created = GameService(store).create("garum", {"turn_seconds": 3600, "hints": False}, ["human", "human"])
+        with store.read() as conn:
+            plain = store.game(conn, created["id"])
+        locked = store.transact(lambda conn: store.lock_game(conn, created["id"]))
+        assert locked == plain
+        assert [type(getattr(locked, f)) for f in vars(locked)] == [type(getattr(plain, f)) for f in vars(plain)]
+        assert store.transact(lambda conn: store.lock_game(conn, "no-such-game")) is None
+    finally:
+        store.dispose()
