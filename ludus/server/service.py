@@ -38,7 +38,6 @@ GAME_ID = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
 MAX_TURN_SECONDS = 7 * 24 * 3600
 SERVER_OPTIONS = ("turn_seconds", "hints")
 CACHE_SIZE = 2000
-REVEAL_PROBES = 4
 
 
 @dataclass
@@ -487,38 +486,20 @@ class GameService:
             rt.row = GameRow(row.id, row.game, row.config, row.seed, row.turn_seconds, rt.version,
                              row.meta_version, keep, "playing", at, row.hints)  # an undo starts the turn again
             self._changed(rt)
-            return seat_view(rt, seat)
+            return view_of(rt, seat)
 
     def _why_not_undoable(self, rt: Runtime, seat: int) -> str | None:
         """Why the seat's last decision may not be taken back (None if it may).
 
-        A state may say where undo stops (``undo_barrier()``: the turn's start or the last
-        revealed information). Otherwise the last action is probed: replayed from the
-        state before it in worlds re-dealt from the seat's view, it must show the seat
-        the same observation each time, or it revealed something.
+        The engine decides (``undo_barrier()``): only the seat's own decisions since its turn
+        began or something was last shown. The answer depends on the actions alone, so
+        asking again never gives another.
         """
         n = len(rt.owners)
         if n == 0 or rt.owners[-1] != seat:
             return "the last action is not this seat's own"
-        barrier = getattr(rt.state, "undo_barrier", None)
-        if callable(barrier):
-            if barrier() >= n:
-                return "the turn's earlier decisions are settled (new information was revealed or the turn began)"
-            return None
-        before = ludus.replay(rt.record(), upto=n - 1)
-        if before.current_player() != seat:
-            return "the seat's turn began with that action"
-        text = rt.state.history()[-1]
-        seen = rt.state.observation(seat)
-        rng = random.Random(secrets.randbits(32))
-        for _ in range(REVEAL_PROBES):
-            world = before.resample(seat, rng)
-            try:
-                world.apply_action(text)
-            except IllegalActionError:
-                return "that action revealed information"
-            if world.observation(seat) != seen:
-                return "that action revealed information"
+        if rt.state.undo_barrier() >= n:
+            return "the turn's earlier decisions are settled (new information was revealed or the turn began)"
         return None
 
     def leave(self, game_id: str, token: str | None) -> dict[str, Any]:
