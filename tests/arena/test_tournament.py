@@ -77,6 +77,7 @@ def test_bad_bot_parameters_are_refused_before_any_game() -> None:
         tournament("garum", {"players": 2}, ["random", "ismcts:speed=3"], games=1, echo=False)
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(importlib.util.find_spec("ray") is None, reason="ray is not installed (pip install 'ludus[ray]')")
 def test_tournament_on_a_local_ray_instance_equals_the_local_processes(tmp_path) -> None:
     import ray

@@ -44,6 +44,7 @@ def test_every_bot_can_hold_a_seat_and_finish_a_game(client, bot):
     assert ludus.replay(record).scores() == final["scores"]
 
 
+@pytest.mark.slow
 def test_a_seat_bot_strength_is_its_time_a_move(client):
     body = client.post("/api/games", json={"game": "garum", "seats": ["ismcts:seconds=0.1", "random"]}).json()
     assert body["seats"][0]["kind"] == "ismcts:seconds=0.1"

@@ -74,6 +74,7 @@ def test_ten_games_of_slow_bots_do_not_hold_up_a_game_of_quick_bots(database_url
         assert Sleeper.moves.get("slow", 0) <= 2
 
 
+@pytest.mark.slow
 def test_a_bots_budget_counts_from_when_it_starts_thinking(database_url, monkeypatch):
     monkeypatch.setattr("ludus.server.service.make_seat_bot", lambda name, seconds: Sleeper(0.3))
     Sleeper.moves = {}

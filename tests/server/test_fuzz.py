@@ -129,6 +129,7 @@ def _raw_json(value: Any) -> str:
 @settings(max_examples=25, deadline=None, database=None, suppress_health_check=list(HealthCheck))
 @given(kinds=st.lists(st.tuples(PADDING, KINDS, PADDING), min_size=2, max_size=2), seconds=NUMBERS,
        version=NUMBERS)
+@pytest.mark.slow
 def test_near_valid_requests_are_stored_canonically_or_refused_below_500(client, kinds, seconds, version):
     seats = [f"{left}{kind}{right}" for left, kind, right in kinds]
     body = f'{{"game": "garum", "seats": {_raw_json(seats)}, "options": {{"turn_seconds": {_raw_json(seconds)}}}}}'

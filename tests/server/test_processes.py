@@ -6,9 +6,11 @@ import json
 import random
 
 import httpx
+import pytest
 from websockets.sync.client import connect
 
 
+@pytest.mark.slow
 def test_a_killed_server_resumes_every_game_where_its_last_acknowledged_action_left_it(
         database_url, server_process, table_on):
     server = server_process(database_url)
@@ -29,6 +31,7 @@ def test_a_killed_server_resumes_every_game_where_its_last_acknowledged_action_l
         assert t.view()["version"] == acknowledged[None]["version"] + 10
 
 
+@pytest.mark.slow
 def test_a_move_through_one_process_is_pushed_to_a_websocket_of_the_other(postgres_url, server_process):
     a, b = server_process(postgres_url, count=2)
     with httpx.Client(timeout=10) as http:
