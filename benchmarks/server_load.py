@@ -288,12 +288,15 @@ class Client:
     async def play_ws(self, server: Server, gid: str, tokens: dict[int, str]) -> None:
         """Every seat on its own WebSocket; actions sent on the mover's socket, acknowledged by its
         next view. A lost connection (a killed server) is reopened and play resumes from the views."""
-        base = f"ws://{HOST}:{server.port}/api/games/{gid}/ws?token="
+        url = f"ws://{HOST}:{server.port}/api/games/{gid}/ws"
         while time.monotonic() < self.deadline:
             try:
                 async with contextlib.AsyncExitStack() as stack:
-                    socks = {seat: await stack.enter_async_context(ws_connect(base + token, open_timeout=10))
-                             for seat, token in tokens.items()}
+                    socks = {seat: await stack.enter_async_context(ws_connect(url, open_timeout=10))
+                             for seat in tokens}
+                    for seat, sock in socks.items():  # the spectator view, then the token as first message
+                        await asyncio.wait_for(sock.recv(), RECV_SECONDS)
+                        await sock.send(json.dumps({"token": tokens[seat]}))
                     latest = {seat: json.loads(await asyncio.wait_for(sock.recv(), RECV_SECONDS)) for seat, sock in socks.items()}
                     while time.monotonic() < self.deadline:
                         newest = max(latest.values(), key=lambda v: v.get("version", -1))

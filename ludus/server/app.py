@@ -70,8 +70,8 @@ left, record before the end), 404 unknown game, 409 stale version or no free sea
 413 body too large, 422 invalid request or illegal action (with the engine's reason).
 
 Live views (not listed below, OpenAPI has no WebSockets): `WS /api/games/{id}/ws`. A seat sends
-its token as the first message `{"token": "..."}` (without one: the spectator view; the old
-`token` query parameter still works but puts the token in logs: do not use it). It sends the
+its token as the first message `{"token": "..."}` (without one: the spectator view; a `token`
+query parameter is refused with close code 4400: URLs end up in logs). It sends the
 current view at once, then the new view after every change; it accepts `{"action", "version"}`
 messages with the limits of the HTTP route. Errors come as `{"error": {"status", "detail"}}`;
 messages over 16 KiB are refused.
@@ -400,16 +400,21 @@ def create_app(database_url: str | None = None, *, bot_seconds: float = DEFAULT_
         return JSONResponse(await run(service.record, game_id))
 
     @app.websocket("/api/games/{game_id}/ws")
-    async def game_ws(websocket: WebSocket, game_id: str, token: str | None = None) -> None:
+    async def game_ws(websocket: WebSocket, game_id: str) -> None:
         """Live views: the current view at once, then one after every change.
 
-        A seat's token comes as the first message ``{"token": ...}`` (until then: spectator; the
-        ``token`` query parameter is still read, for old clients). Messages ``{"action", "version"}``
-        play like the HTTP route, with its limits; errors come back as ``{"error": {"status", "detail"}}``.
+        A seat's token comes as the first message ``{"token": ...}`` (until then: spectator), never
+        in the URL, where logs and proxies would keep it: a ``token`` query parameter is refused.
+        Messages ``{"action", "version"}`` play like the HTTP route, with its limits; errors come
+        back as ``{"error": {"status", "detail"}}``.
         """
         await websocket.accept()
-        if token is not None and len(token) > schemas.MAX_TOKEN_LENGTH:
-            token = ""  # refused below like any unknown token
+        if "token" in websocket.query_params:
+            detail = "send the seat token as the first message {\"token\": ...}, never in the URL"
+            await websocket.send_json({"error": {"status": 400, "detail": detail}})
+            await websocket.close(code=4400, reason=detail[:120])
+            return
+        token: str | None = None
         try:
             seat, current = await run(service.view_and_seat, game_id, token)
         except Exception as exc:

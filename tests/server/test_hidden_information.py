@@ -67,8 +67,10 @@ def test_websocket_pushes_hold_only_the_subscribers_view(client):
     gid = body["id"]
     tokens = {s["seat"]: s["token"] for s in body["seats"]}
     rng = random.Random(1)
-    with client.websocket_connect(f"/api/games/{gid}/ws?token={tokens[0]}") as ws:
+    with client.websocket_connect(f"/api/games/{gid}/ws") as ws:
         ws.receive_json()
+        ws.send_json({"token": tokens[0]})
+        assert ws.receive_json()["seat"] == 0
         for _ in range(20):
             view = client.get(f"/api/games/{gid}").json()
             mover = view["current_player"]

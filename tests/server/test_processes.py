@@ -38,8 +38,10 @@ def test_a_move_through_one_process_is_pushed_to_a_websocket_of_the_other(postgr
         body = http.post(f"{a.base}/api/games", json={"game": "garum", "seats": ["human", "human"]}).json()
         gid = body["id"]
         tokens = {s["seat"]: s["token"] for s in body["seats"]}
-        with connect(f"ws://127.0.0.1:{b.port}/api/games/{gid}/ws?token={tokens[1]}", open_timeout=10) as ws:
+        with connect(f"ws://127.0.0.1:{b.port}/api/games/{gid}/ws", open_timeout=10) as ws:
             assert json.loads(ws.recv(timeout=10))["version"] == 0
+            ws.send(json.dumps({"token": tokens[1]}))
+            assert json.loads(ws.recv(timeout=10))["seat"] == 1
             mover = http.get(f"{a.base}/api/games/{gid}").json()["current_player"]
             auth = {"Authorization": f"Bearer {tokens[mover]}"}
             mine = http.get(f"{a.base}/api/games/{gid}", headers=auth).json()

@@ -19,12 +19,23 @@ def test_a_spectator_gets_the_current_view_at_once_and_every_change(table, clien
             assert pushed["observation"] == t.view()["observation"]
 
 
-def test_a_seat_with_a_query_token_gets_its_own_view(table, client):
+def test_a_token_in_the_url_is_refused_and_closes_the_socket(table, client):
+    """Issue 11: tokens never travel in URLs (logs, proxies, history keep them)."""
     t = table()
     mover = t.view()["current_player"]
     with client.websocket_connect(f"/api/games/{t.id}/ws?token={t.tokens[mover]}") as ws:
-        view = ws.receive_json()
-        assert view["seat"] == mover and view["legal_actions"] == t.view(mover)["legal_actions"]
+        refusal = ws.receive_json()["error"]
+        assert refusal["status"] == 400 and "first message" in refusal["detail"]
+        with pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_json()
+        assert closed.value.code == 4400
+
+
+def seat_socket(ws, token):
+    """The spectator view comes at once; the token as first message turns it into the seat's."""
+    assert ws.receive_json()["seat"] is None
+    ws.send_json({"token": token})
+    return ws.receive_json()
 
 
 def test_a_token_as_first_message_switches_to_the_seat_view(table, client):
@@ -42,8 +53,8 @@ def test_a_token_as_first_message_switches_to_the_seat_view(table, client):
 def test_websocket_errors_are_reported_and_change_nothing(table, client):
     t = table()
     mover = t.view()["current_player"]
-    with client.websocket_connect(f"/api/games/{t.id}/ws?token={t.tokens[mover]}") as ws:
-        view = ws.receive_json()
+    with client.websocket_connect(f"/api/games/{t.id}/ws") as ws:
+        view = seat_socket(ws, t.tokens[mover])
         ws.send_text("{not json")
         assert ws.receive_json()["error"]["status"] == 400
         ws.send_bytes(b"\xff\xfe")
@@ -61,13 +72,15 @@ def test_websocket_errors_are_reported_and_change_nothing(table, client):
     assert t.view()["version"] == 0
 
 
-def test_a_wrong_token_closes_the_socket(table, client):
+def test_a_wrong_token_is_refused_and_the_socket_stays_a_spectator(table, client):
     t = table()
-    with client.websocket_connect(f"/api/games/{t.id}/ws?token=nope") as ws:
+    with client.websocket_connect(f"/api/games/{t.id}/ws") as ws:
+        assert ws.receive_json()["seat"] is None
+        ws.send_json({"token": "nope"})
         assert ws.receive_json()["error"]["status"] == 401
-        with pytest.raises(WebSocketDisconnect) as closed:
-            ws.receive_json()
-        assert closed.value.code == 4401
+        ws.send_json({"action": "pass", "version": 0})
+        assert ws.receive_json()["error"]["status"] == 401
+    assert t.view()["version"] == 0
 
 
 def test_an_unknown_game_closes_the_socket(client):
@@ -80,12 +93,12 @@ def test_an_unknown_game_closes_the_socket(client):
 def test_a_reconnecting_client_gets_the_current_view_at_once(table, client):
     t = table()
     mover = t.view()["current_player"]
-    with client.websocket_connect(f"/api/games/{t.id}/ws?token={t.tokens[mover]}") as ws:
-        ws.receive_json()
+    with client.websocket_connect(f"/api/games/{t.id}/ws") as ws:
+        seat_socket(ws, t.tokens[mover])
     view = t.mover_view()
     t.act(view["seat"], view["legal_actions"][0], view["version"])
-    with client.websocket_connect(f"/api/games/{t.id}/ws?token={t.tokens[mover]}") as ws:
-        again = ws.receive_json()
+    with client.websocket_connect(f"/api/games/{t.id}/ws") as ws:
+        again = seat_socket(ws, t.tokens[mover])
         assert again["version"] == 1 and again["observation"] == t.view(mover)["observation"]
 
 
