@@ -56,7 +56,7 @@ DEFAULT_URL = "sqlite:///./ludus.db"
 NOTIFY_CHANNEL = "ludus_games"
 SQLITE_SYNCHRONOUS = {"FULL": "FULL", "NORMAL": "NORMAL"}.get(os.environ.get("LUDUS_SQLITE_SYNCHRONOUS", "FULL"), "FULL")
 # How long a writer waits for another process's SQLite lock before the request is answered 503.
-SQLITE_BUSY_SECONDS = float(os.environ.get("LUDUS_DB_BUSY_SECONDS", "10"))
+SQLITE_BUSY_SECONDS = float(os.environ.get("LUDUS_DB_BUSY_SECONDS", "10"))  # SQLite's busy wait and PostgreSQL's lock_timeout
 
 metadata = MetaData()
 
@@ -217,7 +217,10 @@ class Store:
                 conn.exec_driver_sql(f"BEGIN {mode}")
 
             return engine
-        return create_engine(self.url, pool_size=10, max_overflow=30, pool_pre_ping=True)
+        # a row lock held too long (a stuck transaction elsewhere) ends the wait: answered 503
+        lock_ms = int(SQLITE_BUSY_SECONDS * 1000)
+        return create_engine(self.url, pool_size=10, max_overflow=30, pool_pre_ping=True,
+                             connect_args={"options": f"-c lock_timeout={lock_ms}"})
 
     # -- schema --------------------------------------------------------------------
     def migrate(self) -> None:

@@ -188,6 +188,28 @@ def test_a_locked_sqlite_database_answers_503_with_retry_after(tmp_path: Path, m
         assert _create(client, ["human", "human"]).status_code == 201  # and it recovers
 
 
+def test_a_row_locked_too_long_on_postgresql_answers_503_with_retry_after(postgres_url, monkeypatch):
+    """A transaction elsewhere holding a game's row: the wait ends (lock_timeout) in a 503, not a hang."""
+    import psycopg
+
+    monkeypatch.setattr(storage, "SQLITE_BUSY_SECONDS", 0.3)
+    with TestClient(create_app(postgres_url, bot_seconds=BOT_SECONDS)) as client:
+        created = _create(client, ["human", "human"]).json()
+        gid = created["id"]
+        mover = client.get(f"/api/games/{gid}").json()["current_player"]
+        auth = {"Authorization": f"Bearer {created['seats'][mover]['token']}"}
+        view = client.get(f"/api/games/{gid}", headers=auth).json()
+        libpq = postgres_url.replace("postgresql+psycopg://", "postgresql://")
+        with psycopg.connect(libpq) as other:
+            other.execute("SELECT 1 FROM games WHERE id = %s FOR UPDATE", (gid,))
+            r = client.post(f"/api/games/{gid}/actions", headers=auth,
+                            json={"action": view["legal_actions"][0], "version": view["version"]})
+            other.rollback()
+        assert "busy" in _refused(r, 503)
+        assert int(r.headers["retry-after"]) >= 1
+        assert client.get(f"/api/games/{gid}").json()["version"] == view["version"]
+
+
 def test_an_unexpected_error_answers_json_with_an_id_that_the_log_carries(client, monkeypatch, caplog):
     def broken(*args, **kwargs):
         raise RuntimeError("a bug")
