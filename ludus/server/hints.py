@@ -10,10 +10,9 @@ answer: its seed is the position's length, and the last answer of each game is k
 
 from __future__ import annotations
 
-import os
 import threading
 import time
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from limits import parse as parse_rate
@@ -23,7 +22,7 @@ from pydantic import BaseModel, Field
 
 from ..bots.hint import hint
 from .errors import Forbidden, Unprocessable
-from .limits import TooManyRequests
+from .limits import TooManyRequests, env_fields
 
 if TYPE_CHECKING:
     from .service import GameService
@@ -42,14 +41,7 @@ class HintSettings:
 
     @classmethod
     def from_env(cls, **overrides: Any) -> HintSettings:
-        values: dict[str, Any] = {}
-        for f in fields(cls):
-            raw = os.environ.get(f"LUDUS_HINT_{f.name.upper()}")
-            if raw is not None:
-                kind = type(f.default)
-                values[f.name] = kind(raw) if kind is not str else raw
-        values.update(overrides)
-        settings = cls(**values)
+        settings = cls(**env_fields(cls, "LUDUS_HINT_", overrides))
         parse_rate(settings.rate)  # a bad rate is an error at start-up, not at the first request
         if not settings.seconds > 0 or settings.most < 1:
             raise ValueError("hint seconds must be more than 0 and hint most at least 1")

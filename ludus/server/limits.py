@@ -18,6 +18,7 @@ import time
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, fields
+from typing import Any
 
 from limits import parse as parse_rate
 from limits.storage import MemoryStorage
@@ -27,6 +28,19 @@ from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .errors import ServerError
+
+
+def env_fields(cls: type, prefix: str, overrides: dict[str, Any]) -> dict[str, Any]:
+    """Values of the settings dataclass ``cls`` from the environment: field ``x`` from ``PREFIX_X``,
+    converted to the type of its default; ``overrides`` win."""
+    values: dict[str, Any] = {}
+    for f in fields(cls):
+        raw = os.environ.get(f"{prefix}{f.name.upper()}")
+        if raw is not None:
+            kind = type(f.default)
+            values[f.name] = kind(raw) if kind is not str else raw
+    values.update(overrides)
+    return values
 
 
 class TooManyRequests(ServerError):
@@ -57,14 +71,7 @@ class ServerLimits:
 
     @classmethod
     def from_env(cls, **overrides: object) -> ServerLimits:
-        values: dict[str, object] = {}
-        for f in fields(cls):
-            raw = os.environ.get(f"LUDUS_{f.name.upper()}")
-            if raw is not None:
-                kind = type(f.default)
-                values[f.name] = kind(raw) if kind is not str else raw
-        values.update(overrides)
-        limits = cls(**values)
+        limits = cls(**env_fields(cls, "LUDUS_", overrides))
         for rate in (limits.create_rate, limits.join_rate):
             parse_rate(rate)  # a bad rate is an error at start-up, not at the first request
         return limits
