@@ -6,6 +6,7 @@ import threading
 import time
 
 import pytest
+from server_helpers import wait_for
 
 import ludus
 import ludus.bots
@@ -25,21 +26,10 @@ def quick_timer_client(database_url):
         yield c
 
 
-def _wait(client, gid, predicate, seconds=30.0):
-    deadline = time.monotonic() + seconds
-    view = None
-    while time.monotonic() < deadline:
-        view = client.get(f"/api/games/{gid}").json()
-        if predicate(view):
-            return view
-        time.sleep(0.05)
-    pytest.fail(f"game {gid} did not get there: {view}")
-
-
 @pytest.mark.parametrize("bot", ludus.bots.names())
 def test_every_bot_can_hold_a_seat_and_finish_a_game(client, bot):
     body = client.post("/api/games", json={"game": "garum", "seats": [bot, "random"]}).json()
-    final = _wait(client, body["id"], lambda v: v["terminal"], seconds=60)
+    final = wait_for(client, body["id"], lambda v: v["terminal"], seconds=60)
     record = client.get(f"/api/games/{body['id']}/record").json()
     assert ludus.replay(record).scores() == final["scores"]
 
@@ -48,7 +38,7 @@ def test_every_bot_can_hold_a_seat_and_finish_a_game(client, bot):
 def test_a_seat_bot_strength_is_its_time_a_move(client):
     body = client.post("/api/games", json={"game": "garum", "seats": ["ismcts:seconds=0.1", "random"]}).json()
     assert body["seats"][0]["kind"] == "ismcts:seconds=0.1"
-    final = _wait(client, body["id"], lambda v: v["terminal"], seconds=60)
+    final = wait_for(client, body["id"], lambda v: v["terminal"], seconds=60)
     record = client.get(f"/api/games/{body['id']}/record").json()
     assert ludus.replay(record).scores() == final["scores"]
 
@@ -56,12 +46,12 @@ def test_a_seat_bot_strength_is_its_time_a_move(client):
 def test_a_bot_moves_right_after_a_human(client):
     body = client.post("/api/games", json={"game": "garum", "seats": ["human", "random"]}).json()
     gid, auth = body["id"], {"Authorization": f"Bearer {body['seats'][0]['token']}"}
-    view = _wait(client, gid, lambda v: v["current_player"] == 0)
+    view = wait_for(client, gid, lambda v: v["current_player"] == 0)
     while view["current_player"] == 0:
         mine = client.get(f"/api/games/{gid}", headers=auth).json()
         view = client.post(f"/api/games/{gid}/actions", json={"action": mine["legal_actions"][0],
                                                               "version": mine["version"]}, headers=auth).json()
-    _wait(client, gid, lambda v: v["current_player"] == 0 or v["terminal"])
+    wait_for(client, gid, lambda v: v["current_player"] == 0 or v["terminal"])
 
 
 def test_the_turn_timer_lets_a_bot_play_an_idle_seats_turn(quick_timer_client):
@@ -71,7 +61,7 @@ def test_the_turn_timer_lets_a_bot_play_an_idle_seats_turn(quick_timer_client):
     assert body["options"]["turn_seconds"] == 0.3
     gid = body["id"]
     first = client.get(f"/api/games/{gid}").json()
-    moved = _wait(client, gid, lambda v: v["current_player"] != first["current_player"], seconds=10)
+    moved = wait_for(client, gid, lambda v: v["current_player"] != first["current_player"], seconds=10)
     assert moved["ply"] >= 1
     record_config = ludus.load_game("garum", players=2).config  # turn_seconds is not an engine option
     assert set(moved["options"]) == set(record_config) | {"turn_seconds"}
@@ -88,7 +78,7 @@ def test_a_bot_over_its_time_budget_is_replaced_by_a_random_move(client, monkeyp
     monkeypatch.setattr("ludus.server.service.make_seat_bot", lambda name, seconds: Stuck())
     body = client.post("/api/games", json={"game": "garum", "seats": ["random", "random"]}).json()
     try:
-        _wait(client, body["id"], lambda v: v["ply"] >= 1, seconds=5)  # budget 0.05 s: gives up after 1.1 s
+        wait_for(client, body["id"], lambda v: v["ply"] >= 1, seconds=5)  # budget 0.05 s: gives up after 1.1 s
     finally:
         release.set()
 

@@ -9,6 +9,7 @@ import time
 
 import pytest
 from fastapi.testclient import TestClient
+from server_helpers import wait_for
 
 from ludus.server import create_app
 from ludus.server.limits import ServerLimits
@@ -51,14 +52,7 @@ def _app(database_url: str, **limits) -> TestClient:
 
 
 def _wait(client, gid, predicate, seconds=30.0):
-    deadline = time.monotonic() + seconds
-    view = None
-    while time.monotonic() < deadline:
-        view = client.get(f"/api/games/{gid}").json()
-        if predicate(view):
-            return view
-        time.sleep(0.02)
-    pytest.fail(f"game {gid} did not get there: {view}")
+    return wait_for(client, gid, predicate, seconds, every=0.02)
 
 
 def test_ten_games_of_slow_bots_do_not_hold_up_a_game_of_quick_bots(database_url, sleepers):

@@ -3,13 +3,14 @@ phone widths, every decision clicked on a piece of the board or of the seat's ow
 the list of legal moves), the board readable (text at least 12 px, targets at least 44 px on a
 phone), the bot's last move marked, and the log in plain sentences with seats counted from 1."""
 
+import functools
 import random
 import statistics
-import time
 
 import httpx
 import pytest
 from browser_helpers import create_in_lobby
+from browser_helpers import poll as browser_poll
 
 import ludus
 
@@ -18,17 +19,8 @@ pytestmark = pytest.mark.skipif("celtae" not in ludus.game_names(), reason="Celt
 BODY = "document.body.dataset"
 
 
-def poll(page, expression: str, timeout: float = 20.0):
-    """Wait until ``expression`` is truthy in the page. Evaluated over the DevTools protocol: the
-    page keeps the server's Content-Security-Policy, which forbids wait_for_function's eval()."""
-    deadline = time.monotonic() + timeout
-    while True:
-        value = page.evaluate(expression)
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise TimeoutError(f"still false after {timeout} s: {expression}")
-        time.sleep(0.03)
+# the board's phases take longer than the other pages' waits
+poll = functools.partial(browser_poll, timeout=20.0)
 
 
 def wait_turn(page) -> str:
