@@ -302,12 +302,12 @@ class GarumState(State):
         mine = () if seat is None else seating.colours_of(seat)
         colours = []
         species = game.tiles.species
+        shared = game.config["two_player_workers"] == "shared"
         for c, sp in enumerate(species):
             pool = self.pool[game.pool_owner(c)]
             # one worker set for a player's two colours (ruling 15 option): the same counts, said once
-            partner = next((species[o].colour for o in range(len(species)) if o != c and seating.owner[c] is not None
-                            and game.pool_owner(o) == game.pool_owner(c) and seating.owner[o] == seating.owner[c]
-                            and game.config["two_player_workers"] == "shared"), None)
+            partner = next((species[o].colour for o in seating.colours_of(seating.owner[c]) if o != c),
+                           None) if shared else None
             colours.append({
                 "colour": sp.letter, "name": sp.colour, "species": sp.name,
                 "player": seating.owner[c], "ghost": c == seating.ghost,
