@@ -8,6 +8,7 @@ f fortress); workers as F B S N D, so the board reads without colour vision.
 
 from __future__ import annotations
 
+from functools import cache
 from html import escape as _html_escape
 from typing import Any
 from xml.sax.saxutils import escape
@@ -110,19 +111,49 @@ def _a(value: Any) -> str:
     return _html_escape(str(value), quote=True)
 
 
-# The rulebook's Leaders section, side A and side B (the drawing is read without the rulebook).
-LEADER_TEXT = {
-    "Viriato": ("1 point with a 1-point and a 2-point Roman Army tile",
-                "3 points with two 1-point and two 2-point Roman Army tiles"),
-    "Avarus": ("1 point with 2 garrison cubes on the board", "3 points with all 4 garrison cubes on the board"),
-    "Diviciacus": ("1 point with a 1-point and a 2-point Druid tile", "3 points with two 1-point and two 2-point Druid tiles"),
-    "Ambiorix": ("1 point with a 2-point Roman Army tile", "3 points with three 2-point Roman Army tiles"),
-    "Vercingetorix": ("1 point with a disc in the north and one in the south",
-                      "3 points with 3 discs in the north and 3 in the south"),
-    "Caratacus": ("1 point with 3 workers in the tribe (not druids)", "3 points with 6 workers in the tribe (not druids)"),
-    "Cartimandua": ("1 point with a bonus tile", "3 points with 3 bonus tiles"),
-    "Boudica": ("1 point with 3 discs on citadels", "3 points with 7 discs on citadels"),
+@cache
+def leader_texts() -> dict[str, tuple[str, str]]:
+    """Each leader's side A and side B in words, from the data file: the one source for this
+    drawing, the browser's board and its rules help (served with /api/meta)."""
+    from .data import load
+
+    return {ld["name"]: (ld["A"].get("text", ""), ld["B"].get("text", "")) for ld in load().leaders}
+
+
+# Final Scoring in the rulebook, letter by letter: (short name, what scores).
+CATEGORIES = {
+    "A": ("citadels", "1 point for each of your discs on completed citadels"),
+    "B": ("bonus tiles", "1 point for each bonus tile you collected"),
+    "C": ("druid tiles", "the points of your Druid tiles (1 or 2 each)"),
+    "D": ("Roman armies", "the points of the Roman Army tiles you defeated (1 or 2 each)"),
+    "E": ("garrison majorities", "in each region where you have the most garrison cubes (ties count): "
+          "1 point for each of your cubes there"),
+    "F": ("tribe spaces", "the tribe spaces with a point icon that have a worker"),
+    "G": ("empty disc spaces", "the empty disc spaces of your board with a point icon"),
+    "H": ("all cubes placed", "1 point if all your garrison cubes are on the board"),
+    "I": ("strength + cards", "1 point for every 5 of your strength points and cards in hand together"),
+    "J": ("progress", "for each progress card whose requirement you meet, 1 point per marker on it "
+          "(solo: an unmet card with markers costs its markers)"),
+    "K": ("leader", "side A: 1 point if its condition holds; flipped to side B: 3 points if B's holds, else 0"),
 }
+
+
+def rules_help() -> dict[str, Any]:
+    """What the browser's rules help and tooltips show: leaders, scoring categories, cards."""
+    return {
+        "leaders": {name: list(texts) for name, texts in leader_texts().items()},
+        "categories": {k: {"name": name, "text": text} for k, (name, text) in CATEGORIES.items()},
+        "colours": {"O": "orange", "P": "pink", "U": "purple", "T": "teal"},
+        "icons": {"w": "warrior", "t": "trap", "f": "fortress"},
+    }
+
+
+def panels(state: Any, seat: int | None) -> dict[str, Any]:
+    """Each seat's scoring categories A..K as things stand, by the end scoring itself
+    (``CeltaeState.score_breakdown``); everything it reads is public (hand sizes, not cards)."""
+    return {"categories": [state.score_breakdown(s) for s in range(state.game.num_players)]}
+
+
 _COLOUR_NAME = {"O": "orange", "P": "pink", "U": "purple", "T": "teal"}
 _ICON_NAME = {"w": "warrior", "t": "trap", "f": "fortress"}
 _DARK = {"U", "T", "S", "N"}  # fills that take white letters
@@ -303,7 +334,7 @@ def render_svg(observation: dict[str, Any], width: int = 900, **options: Any) ->
         leader = pl["leader"]
         side = pl["leader_side"]
         parts.append(_text(x0 + 12, y0 + 54, f"{leader} · side {side}" if leader else "no leader yet", 14, bold=True))
-        texts = LEADER_TEXT.get(leader, ("", "")) if isinstance(leader, str) else ("", "")
+        texts = leader_texts().get(leader, ("", "")) if isinstance(leader, str) else ("", "")
         text = texts[1] if side == "B" else texts[0]
         parts += [_text(x0 + 12, y0 + 74 + k * 18, line, 14) for k, line in enumerate(_wrap(text, 58)[:2])]
         cubes = 4 - pl["cubes_placed"] if isinstance(pl["cubes_placed"], int) else "?"

@@ -14,6 +14,29 @@ from xml.sax.saxutils import escape
 
 SPECIES_NAMES = {"B": "tuna", "G": "mackerel", "Y": "mollusc", "R": "shellfish"}
 
+# -- panels and rules help (served to the browser) ------------------------------------------
+
+def panels(state: Any, seat: int | None) -> dict[str, Any]:
+    """The figures that help a seat decide, from the end scoring itself (``scoring.projection``):
+    each worker's line with its fish and what it would score now, each colour's and seat's
+    projected total. Public facts only (fish, workers, bonuses), the same for every seat."""
+    from .scoring import projection
+
+    return projection(state)
+
+
+def rules_help() -> dict[str, Any]:
+    """What the browser's rules help and tooltips show: each board's chart and bonus points."""
+    from .data import BOARDS, load_board
+
+    boards = {}
+    for name in BOARDS:
+        board = load_board(name)
+        boards[name] = {"chart": [list(row) for row in board.chart], "species_bonus": board.species_bonus,
+                        "joker_bonus": board.joker_bonus, "rounds": board.rounds, "hand_size": board.hand_size}
+    return {"species": SPECIES_NAMES, "boards": boards}
+
+
 # -- text -----------------------------------------------------------------------------------
 
 _ANSI = {

@@ -2,11 +2,70 @@
 
 from __future__ import annotations
 
+import importlib
+import importlib
 import time
 from typing import TYPE_CHECKING, Any
 
+import ludus
+
 if TYPE_CHECKING:
+    from ludus.engine import State
+
     from .service import Runtime
+
+# games whose optional steps a move skips: the module with ``optional_skip(state) -> notation | None``
+SKIP_HOOKS = {"celtae": "ludus.celtae.observe"}
+MAX_SKIPS = 6  # optional steps passed over to reach a move's targets (the request's sequence stays short)
+
+
+def optional_skip(state: State) -> str | None:
+    """The action that passes over the optional step now put to the seat to move (None if it is not one)."""
+    module = SKIP_HOOKS.get(state.game.name)
+    if module is None or state.is_terminal():
+        return None
+    return importlib.import_module(module).optional_skip(state)
+
+
+def skip_targets(state: State) -> dict[str, Any] | None:
+    """What the seat to move may do at once by passing over its optional steps (None: nothing to pass).
+
+    Played on a copy as the server would: each skip, then the single-choice steps after it.
+    ``skip`` is the actions to send before one of ``legal`` (one request, all or nothing).
+    Nothing is offered if passing over would show anything new (the engine's undo barrier moves),
+    so the targets never tell what the seat could not see.
+    """
+    from .service import play_forced
+
+    skip = optional_skip(state)
+    if skip is None:
+        return None
+    seat = state.current_player()
+    copy = state.clone()
+    sent: list[str] = []
+    while skip is not None and len(sent) < MAX_SKIPS:
+        copy.apply_action(skip)
+        sent.append(skip)
+        play_forced(copy)
+        if copy.is_terminal() or copy.current_player() != seat or copy.undo_barrier() > len(state.history()):
+            return None
+        skip = optional_skip(copy)
+    if skip is not None:
+        return None
+    return {"skip": sent, "legal": [str(a) for a in copy.legal_actions()]}
+
+
+def skipped_plies(rt: Runtime, start: int, end: int) -> set[int]:
+    """The plies in [start, end) that passed over an optional step (for undo: they go with the move)."""
+    if start >= end or rt.row.game not in SKIP_HOOKS:
+        return set()
+    state = ludus.replay(rt.record(), upto=start)
+    found = set()
+    for ply, text in enumerate(rt.state.history()[start:end], start):
+        if optional_skip(state) == text:
+            found.add(ply)
+        state.apply_action(text)
+    return found
 
 
 def seats_summary(rt: Runtime) -> list[dict[str, Any]]:
@@ -19,12 +78,53 @@ def seats_summary(rt: Runtime) -> list[dict[str, Any]]:
 
 
 def seat_log(rt: Runtime, seat: int | None) -> list[dict[str, Any]]:
-    """``state.log(seat)``; an action a stand-in played when the turn timer ran out says so."""
+    """The server's ordered log as ``seat`` may see it: ``state.log(seat)`` with each entry's ``ply``,
+    ``auto`` on a step played for the seat because it was the only choice, ``timed_out`` and
+    ``played_by`` on an action a stand-in played when the turn timer ran out, and the turns a game
+    plays by itself (Solitairix) between the actions, each entry with ``auto`` and ``steps``."""
     entries = rt.state.log(seat)
+    for ply, entry in enumerate(entries):
+        entry["ply"] = ply
+        if ply < len(rt.forced) and rt.forced[ply]:
+            entry["auto"] = True
     for ply, bot in rt.timeouts.items():
         if ply < len(entries):
             entries[ply] = {**entries[ply], "timed_out": True, "played_by": bot}
-    return entries
+    inserted = game_turns(rt.state)
+    if not inserted:
+        return entries
+    out: list[dict[str, Any]] = []
+    turns = iter(inserted)
+    nxt = next(turns, None)
+    for entry in entries:
+        out.append(entry)
+        while nxt is not None and nxt["after"] <= entry["ply"] + 1:
+            out.append(nxt)
+            nxt = next(turns, None)
+    return out
+
+
+def game_turns(state: State) -> list[dict[str, Any]]:
+    """Turns the game plays for a seat of its own (Celtae's Solitairix), each after ``after`` actions."""
+    if state.game.name != "celtae" or not getattr(state, "solo", False):
+        return []
+    from ludus.celtae.observe import solitairix_turns
+
+    return solitairix_turns(state)
+
+
+def notices(rt: Runtime) -> list[str]:
+    """News a person should read at once: a seat's turn timer ran out since that seat last chose."""
+    out = []
+    for ply, _bot in sorted(rt.timeouts.items()):
+        seat = rt.owners[ply] if ply < len(rt.owners) else None
+        if seat is None:
+            continue
+        later = [p for p in range(ply + 1, len(rt.owners)) if rt.owners[p] == seat
+                 and p not in rt.timeouts and not (p < len(rt.forced) and rt.forced[p])]
+        if not later:
+            out.append(f"Seat {seat + 1}'s time ran out; a move was played for it")
+    return list(dict.fromkeys(out))
 
 
 def turn_deadline(rt: Runtime) -> float | None:
@@ -40,6 +140,17 @@ def turn_deadline(rt: Runtime) -> float | None:
     if not 0 <= current < len(rt.seats) or rt.seats[current].bot is not None:
         return None
     return rt.row.turn_started + rt.row.turn_seconds
+
+
+def game_panels(state: Any, seat: int | None) -> dict[str, Any] | None:
+    """Figures that help decide (Garum's projected scores, Celtae's categories so far), from the
+    game's own scoring code in ``ludus.<game>.render.panels``; None for a game without them."""
+    try:
+        module = importlib.import_module(f"ludus.{state.game.name}.render")
+    except ImportError:
+        return None
+    panels = getattr(module, "panels", None)
+    return panels(state, seat) if callable(panels) else None
 
 
 def seat_view(rt: Runtime, seat: int | None) -> dict[str, Any]:
@@ -67,8 +178,11 @@ def seat_view(rt: Runtime, seat: int | None) -> dict[str, Any]:
         "scores": list(state.scores()),
         "winners": state.winners() if terminal else [],
         "observation": state.observation(seat),
+        "panels": game_panels(state, seat),
         "legal_actions": [str(a) for a in state.legal_actions()] if to_move else [],
+        "after_skip": skip_targets(state) if to_move else None,
         "log": seat_log(rt, seat),
+        "notices": notices(rt),
         "seats": seats_summary(rt),
         "turn_deadline": turn_deadline(rt),
         "server_time": time.time(),

@@ -47,6 +47,16 @@ def _renderer(game: str) -> Any:
     return getattr(module, "render_svg", None)
 
 
+def _help(game: str) -> Any:
+    """The game's ``rules_help()`` (leader texts, scoring categories, charts), or None."""
+    try:
+        module = importlib.import_module(f"ludus.{game}.render")
+    except ImportError:
+        return None
+    help_data = getattr(module, "rules_help", None)
+    return help_data() if callable(help_data) else None
+
+
 def _svg(observation: Any, options: Any = None) -> str | None:
     """The SVG of an observation, None if its game cannot draw one; ValueError for a bad one.
 
@@ -111,6 +121,7 @@ def meta() -> dict[str, Any]:
                         for o in cls.options],
             "default_players": default.num_players,
             "svg": _renderer(name) is not None,
+            "help": _help(name),
         })
     return {"games": games, "bots": bots.names()}
 
