@@ -332,7 +332,8 @@ def test_solo_challenge_command_prints_each_target_and_writes_json(tmp_path):
 def test_solo_challenge_refuses_a_bad_bot_in_one_line():
     result = run(["solo-challenge", "--bot", "oracle", "--games", "1"])
     assert result.exit_code == 2 and error_lines(result.output) == [
-        "error: unknown bot 'oracle' in 'oracle'; known bots: random, greedy, ismcts"]
+        "error: unknown bot 'oracle' in 'oracle'; known bots: random, greedy, ismcts; "
+        "levels: beginner, casual, club, expert"]
 
 
 # -- nothing played is lost ------------------------------------------------------------------
@@ -418,7 +419,7 @@ def test_a_failing_bot_ends_in_one_error_line_and_keeps_the_record(tmp_path, mon
 
 def test_a_save_that_fails_mid_game_ends_in_one_error_line(tmp_path, monkeypatch):
     path = tmp_path / "full.json"
-    real = ludus.cli._write_record_now
+    real = ludus.cli.files.write_record_now
     writes = []
 
     def write(state, target):
@@ -427,7 +428,7 @@ def test_a_save_that_fails_mid_game_ends_in_one_error_line(tmp_path, monkeypatch
             raise OSError(28, "No space left on device")
         real(state, target)
 
-    monkeypatch.setattr(ludus.cli, "_write_record_now", write)
+    monkeypatch.setattr(ludus.cli.files, "write_record_now", write)
     result = run(BOTS_ONLY + ["--save", str(path)])
     assert result.exit_code == 2
     assert error_lines(result.output) == [f"error: cannot write {path}: No space left on device"]

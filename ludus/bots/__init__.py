@@ -1,7 +1,8 @@
 """Bots: objects with ``step(state) -> Action`` that use only what their seat may see.
 
-``make(name, **params)`` builds one by name; ``names()`` lists them; ``hint(state)`` names the
-best moves for the seat to move, with their reasons.
+``make(name, **params)`` builds one by name; ``names()`` lists them; ``levels()`` lists the named
+strength levels (``ludus.bots.levels``: beginner ... expert), accepted wherever a bot name is;
+``hint(state)`` names the best moves for the seat to move, with their reasons.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from typing import Any, Protocol
 
 from ..engine import Action, State
 from .hint import hint  # noqa: F401  (``hint(state, n=3)``: the best moves with their reasons)
+from .levels import LEVELS, level_class
 
 
 class Bot(Protocol):
@@ -25,6 +27,8 @@ _BOTS = {
 
 
 def _load(name: str) -> type | None:
+    if name in LEVELS:
+        return level_class(name)
     module, _, attr = _BOTS[name].partition(":")
     try:
         return getattr(importlib.import_module(module), attr)
@@ -37,19 +41,35 @@ def names() -> list[str]:
     return [name for name in _BOTS if _load(name) is not None]
 
 
+def levels() -> list[str]:
+    """The named strength levels, weakest first (each a bot spec with its budget)."""
+    return list(LEVELS)
+
+
+def _known(name: str) -> bool:
+    return name in LEVELS or (name in _BOTS and _load(name) is not None)
+
+
+def _unknown(name: str, spec: str | None = None) -> ValueError:
+    where = f" in {spec!r}" if spec is not None else ""
+    return ValueError(f"unknown bot {name!r}{where}; known bots: {', '.join(names())}; "
+                      f"levels: {', '.join(levels())}")
+
+
 def parameters(name: str) -> list[str]:
     """The parameters bot ``name`` takes (``seconds`` among them if it thinks against the clock)."""
     import inspect
 
-    cls = _load(name) if name in _BOTS else None
-    if cls is None:
-        raise ValueError(f"unknown bot {name!r}; known bots: {', '.join(names())}")
+    if not _known(name):
+        raise _unknown(name)
+    cls = _load(name)
     return [p for p in inspect.signature(cls).parameters if p != "self"]
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
     """A bot spec, ``name`` or ``name:key=value:...``: ``"ismcts:iterations=100:cutoff=None"`` ->
-    ``("ismcts", {"iterations": 100, "cutoff": None})``. Unknown bots raise ValueError."""
+    ``("ismcts", {"iterations": 100, "cutoff": None})``. A level's name is a bot name too
+    (``"expert"`` -> ``("expert", {})``). Unknown bots raise ValueError."""
     name, *params = spec.strip().split(":")
     out: dict[str, Any] = {}
     for p in params:
@@ -57,8 +77,8 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
         if not sep or not key.strip():
             raise ValueError(f"bad bot spec {spec!r}: parameters are key=value, separated by ':'")
         out[key.strip()] = _value(text.strip())
-    if name not in names():
-        raise ValueError(f"unknown bot {name!r} in {spec!r}; known bots: {', '.join(names())}")
+    if not _known(name):
+        raise _unknown(name, spec)
     _check_params(name, _load(name), out)
     return name, out
 
@@ -79,9 +99,9 @@ def _value(text: str) -> Any:
 
 def make(name: str, **params: Any) -> Bot:
     """A bot by name; ``seed`` fixes its choices where chance is involved."""
-    cls = _load(name) if name in _BOTS else None
-    if cls is None:
-        raise ValueError(f"unknown bot {name!r}; known bots: {', '.join(names())}")
+    if not _known(name):
+        raise _unknown(name)
+    cls = _load(name)
     _check_params(name, cls, params)
     try:
         return cls(**params)
