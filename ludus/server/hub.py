@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 import orjson
 from starlette.responses import JSONResponse as _StarletteJSON
 
+from . import patches
 from .service import view_of
 
 if TYPE_CHECKING:
@@ -45,6 +46,7 @@ class Subscriber:
     game_id: str
     seat: int | None
     queue: asyncio.Queue = field(default_factory=lambda: asyncio.Queue(QUEUE_SIZE))
+    patches: bool = False  # the client applies JSON patches after the first view (patches.py)
 
     def push(self, view: dict[str, Any] | str) -> None:
         """Queue a view or message (a dict, or its JSON text already made for every subscriber)."""
@@ -87,12 +89,10 @@ class Hub:
             subs = list(self._subs.get(rt.id, ()))
         if not subs or self.loop is None:
             return
-        views: dict[int | None, str] = {}  # one view, encoded once, per seat watched
-        for sub in subs:
-            if sub.seat not in views:
-                views[sub.seat] = dumps(view_of(rt, sub.seat))
+        # one view, encoded once, per seat watched (a patch of it for the clients that asked)
+        pushes = patches.messages(subs, lambda seat: view_of(rt, seat), dumps)
         # one wake-up of the event loop for all of them
-        self.loop.call_soon_threadsafe(_push_all, [(sub, views[sub.seat]) for sub in subs])
+        self.loop.call_soon_threadsafe(_push_all, pushes)
 
 
 def _push_all(pushes: list[tuple[Subscriber, str]]) -> None:
