@@ -426,6 +426,7 @@ def create_app(database_url: str | None = None, *, bot_seconds: float = DEFAULT_
             await websocket.close(code=4000 + refusal.status, reason=refusal.detail[:120])
             return
         sub = hub.subscribe(game_id, seat)
+        sub.patches = websocket.query_params.get("patches") == "1"  # JSON patches after the first view
         sub.push(current)
         pump = asyncio.get_running_loop().create_task(_pump(websocket, sub))
         try:
