@@ -8,11 +8,52 @@ the board reads without colour vision.
 
 from __future__ import annotations
 
+from functools import cache
 from html import escape as _html_escape
 from typing import Any
 from xml.sax.saxutils import escape
 
 SPECIES_NAMES = {"B": "tuna", "G": "mackerel", "Y": "mollusc", "R": "shellfish"}
+COLOUR_NAMES = {"B": "blue", "G": "green", "Y": "yellow", "R": "red"}
+
+
+@cache
+def _bonus_points(board: str) -> tuple[int, int]:
+    """(species bonus, joker bonus) of a board by its name; the rulebook's 2 and 1 for an unknown one."""
+    from .data import BOARDS, load_board
+
+    if board not in BOARDS:
+        return 2, 1
+    b = load_board(board)
+    return b.species_bonus, b.joker_bonus
+
+
+def _bonus_tip(obs: dict[str, Any], kind: str) -> str:
+    species, joker = _bonus_points(str(obs.get("board")))
+    if kind == "*":
+        return f"Joker bonus space: any fish placed on it scores {joker} point{'s' * (joker != 1)} for its placer"
+    who = (f"for the {COLOUR_NAMES.get(kind, kind)} colour only" if (obs.get("config") or {}).get("species_bonus") == "own"
+           else "for whoever places it")
+    return f"Bonus space: a {SPECIES_NAMES.get(kind, kind)} ({kind}) placed on it scores {species} points {who}"
+
+
+def _placers(obs: dict[str, Any]) -> dict[tuple[int, int], dict[str, Any]]:
+    """Which placement put the fish in each cell: (row, column) -> the ``placed`` entry."""
+    grid = obs["grid"]
+    block = obs["size"] // len(grid)
+    half = block // 2
+    where = {n: (r, c) for r, row in enumerate(grid) for c, n in enumerate(row) if n}
+    out = {}
+    for number, entry in enumerate(obs.get("placed", []), start=1):
+        if entry.get("cetarium") not in where:
+            continue
+        gr, gc = where[entry["cetarium"]]
+        slot = int(entry["slot"]) - 1
+        r0, c0 = gr * block + half * (slot // 2), gc * block + half * (slot % 2)
+        for dr in range(half):
+            for dc in range(half):
+                out[r0 + dr, c0 + dc] = {**entry, "number": number}
+    return out
 
 # -- panels and rules help (served to the browser) ------------------------------------------
 
@@ -296,12 +337,31 @@ def _star(cx: float, cy: float, outer: float, inner: float) -> str:
     return " ".join(pts)
 
 
+def _fish_tip(letter: str, placed: dict[str, Any] | None, bonus: str | None) -> str:
+    text = f"{SPECIES_NAMES.get(letter, letter)} ({letter})"
+    if placed:
+        who = COLOUR_NAMES.get(placed["colour"], placed["colour"])
+        text += f", placed by {who} in cetarium {placed['cetarium']} (tile {placed['fish']}, placement {placed['number']})"
+    if bonus:
+        text += f"; it covers a {'joker' if bonus == '*' else SPECIES_NAMES.get(bonus, bonus)} bonus space"
+    return text
+
+
+def _worker_tip(worker: dict[str, Any]) -> str:
+    colour, line = worker["colour"], worker["line"]
+    who = "dominus (scores double)" if worker["kind"] == "D" else "vilicus"
+    where = f"{'row' if line.startswith('h') else 'column'} {line}"
+    return (f"{COLOUR_NAMES.get(colour, colour)} {who} on {where}: at the end it scores the "
+            f"{SPECIES_NAMES.get(colour, colour)} ({colour}) on this line by the chart")
+
+
 def _worker_svg(worker: dict[str, Any], cx: float, cy: float) -> str:
     colour, kind = worker["colour"], worker["kind"]
     r = 4.6 if kind == "D" else 3.6
     ring = ' stroke="#1d1d1d" stroke-width="1.4"' if kind == "D" else ' stroke="#1d1d1d" stroke-width="0.5"'
     return (
-        f'<g class="worker" data-line="{_a(worker["line"])}" data-colour="{_a(colour)}" data-kind="{_a(kind)}">'
+        f'<g class="worker" data-line="{_a(worker["line"])}" data-colour="{_a(colour)}" data-kind="{_a(kind)}" '
+        f'data-tip="{_a(_worker_tip(worker))}">'
         f'<circle cx="{_n(cx)}" cy="{_n(cy)}" r="{_n(r)}" fill="{_a(FILL.get(colour, "#888"))}"{ring}/>'
         f'<text x="{_n(cx)}" y="{_n(cy + 1.3)}" font-size="{"3.6" if kind == "D" else "3.2"}" '
         f'text-anchor="middle" fill="{_a(INK.get(colour, "#000"))}" font-weight="bold">{escape(f"{colour}{kind}")}</text></g>'
@@ -360,6 +420,7 @@ def render_svg(
                        f'width="{_n(side)}" height="{_n(side)}" fill="#d8ecf0" stroke="#3d3528" stroke-width="1"/>')
     # cells
     bonus = {tuple(b["cell"]): b["kind"] for b in obs.get("bonuses", [])}
+    placers = _placers(obs)
     for r in range(n):
         for c in range(n):
             ch = fish[r][c]
@@ -370,18 +431,21 @@ def render_svg(
                 kind = bonus.get((r, c))
                 if show_bonuses and kind is not None:
                     if kind == "*":
-                        out.append(f'<g class="bonus" data-kind="*" data-cell="{r},{c}">'
+                        out.append(f'<g class="bonus" data-kind="*" data-cell="{r},{c}" '
+                                   f'data-tip="{_a(_bonus_tip(obs, kind))}">'
                                    f'<polygon points="{_star(cx, cy, 4, 1.7)}" fill="#8e44ad" stroke="#4a235a" '
                                    'stroke-width="0.4"/></g>')
                     else:
-                        out.append(f'<g class="bonus" data-kind="{_a(kind)}" data-cell="{r},{c}">'
+                        out.append(f'<g class="bonus" data-kind="{_a(kind)}" data-cell="{r},{c}" '
+                                   f'data-tip="{_a(_bonus_tip(obs, kind))}">'
                                    f'<circle cx="{_n(cx)}" cy="{_n(cy)}" r="3.8" fill="#ffffff" '
                                    f'stroke="{_a(FILL[kind])}" stroke-width="1.2"/>'
                                    f'<text x="{_n(cx)}" y="{_n(cy + 1.5)}" font-size="4.4" text-anchor="middle" '
                                    f'fill="{_a(FILL[kind])}" font-weight="bold">{escape(str(kind))}</text></g>')
                 continue
             out.append(
-                f'<g class="fish" data-cell="{r},{c}" data-species="{_a(ch)}">'
+                f'<g class="fish" data-cell="{r},{c}" data-species="{_a(ch)}" '
+                f'data-tip="{_a(_fish_tip(ch, placers.get((r, c)), bonus.get((r, c))))}">'
                 f'<rect x="{_n(x(c) + 0.5)}" y="{_n(y(r) + 0.5)}" width="{_n(_U - 1)}" height="{_n(_U - 1)}" '
                 f'rx="1.5" fill="{_a(FILL.get(ch, "#888"))}"/>'
                 f'<text x="{_n(cx)}" y="{_n(cy + 1.9)}" font-size="5.4" text-anchor="middle" '
@@ -406,7 +470,9 @@ def render_svg(
                 out.append(f'<line class="slot" x1="{_n(x0)}" y1="{_n(y0 + k * _U)}" x2="{_n(x0 + side)}" '
                            f'y2="{_n(y0 + k * _U)}" stroke="#3d3528" stroke-width="0.5" stroke-dasharray="1.5 1.5"/>')
             wide = 4.4 if number > 9 else 2.9
-            out.append(f'<g class="cetarium-number" data-cetarium="{_a(number)}">'
+            here = " (this round's cetarium)" if number == obs.get("cetarium") else ""
+            out.append(f'<g class="cetarium-number" data-cetarium="{_a(number)}" '
+                       f'data-tip="{_a(f"Cetarium {number}{here}: slots 1 2 / 3 4")}">'
                        f'<rect x="{_n(x0 + 0.2)}" y="{_n(y0 + 0.2)}" width="{_n(wide)}" '
                        f'height="3.4" rx="0.6" fill="#3d3528" opacity="0.9"/>'
                        f'<text x="{_n(x0 + 0.2 + wide / 2)}" y="{_n(y0 + 2.85)}" font-size="3" '
