@@ -22,6 +22,7 @@ import ludus
 from ludus.engine import RecordError
 from ludus.engine.record import check_record
 from ludus.engine.registry import game_class
+from ludus.server.patches import ReplayCache, gzip_json, replay_steps
 
 from . import STATIC_DIR
 
@@ -162,6 +163,15 @@ def replay_step(record: Any, step: Any) -> dict[str, Any]:
     }
 
 
+def replay_all(record: Any, svg: Any = True) -> dict[str, Any]:
+    """Every step of ``record`` in one answer: the first public view, then a JSON patch per step
+    (``ludus.server.patches.replay_steps``); with ``svg``, the boards drawn, as line edits."""
+    check_record(record)
+    if len(record["actions"]) > MAX_RECORD_ACTIONS:
+        raise RecordError(f"the record has {len(record['actions'])} actions; at most {MAX_RECORD_ACTIONS} can be replayed")
+    return replay_steps(record, (lambda obs: _svg(obs, _highlight(obs))) if svg is True else None)
+
+
 def _breakdown(state: Any) -> list[dict[str, Any]] | None:
     """Each seat's score by category, for games whose state can tell it (a replay is public)."""
     explain = getattr(state, "score_breakdown", None)
@@ -241,12 +251,31 @@ def mount(app: FastAPI) -> None:
                 replays.popitem(last=False)
         return answer
 
-    @app.post("/api/replay", summary="The public view after `step` actions of a record (e.g. a record file)")
-    def post_replay(record: Annotated[Any, Body()], step: Annotated[Any, Body()] = 0) -> Any:
-        """Replay a posted record to ``step`` and return the public view there. The record is checked
-        action by action by the engine (at most ``MAX_RECORD_ACTIONS``, in a body of at most 64 KiB):
-        everything drawn is the server's own replay, never a posted observation."""
+    whole_replays = ReplayCache()
+
+    @app.get("/api/games/{game_id}/replay/all", response_class=Response,
+             summary="Every step of a finished game at once: the first view, then a JSON patch per step")
+    def game_replay_all(game_id: str, request: Request, svg: bool = True) -> Response:
+        service = getattr(request.app.state, "service", None)
+        if service is None:
+            return _error(404, "this server holds no games")
         try:
+            body = whole_replays.get((game_id, svg), lambda: replay_all(service.record(game_id), svg))
+        except RecordError as exc:
+            return _error(422, str(exc))
+        return gzip_json(body, request.headers.get("accept-encoding"))
+
+    @app.post("/api/replay", summary="The public view after `step` actions of a record (e.g. a record file)")
+    def post_replay(request: Request, record: Annotated[Any, Body()], step: Annotated[Any, Body()] = 0,
+                    svg: Annotated[Any, Body()] = True) -> Any:
+        """Replay a posted record to ``step`` and return the public view there (``step: "all"``: every
+        step, as ``/api/games/{id}/replay/all``). The record is checked action by action by the engine
+        (at most ``MAX_RECORD_ACTIONS``, in a body of at most 64 KiB): everything drawn is the
+        server's own replay, never a posted observation."""
+        try:
+            if step == "all":
+                return gzip_json(ReplayCache(0).get(None, lambda: replay_all(record, svg)),
+                                 request.headers.get("accept-encoding"))
             return replay_step(record, step)
         except RecordError as exc:
             return _error(422, str(exc))
