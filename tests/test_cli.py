@@ -73,6 +73,55 @@ def test_play_generic_options_reach_the_game(tmp_path):
         3, "baelo_claudia", False, "haruspex")
 
 
+def test_every_option_a_game_declares_is_a_flag_of_every_game_command():
+    """The flags come from the games' Option declarations, not from a list in the CLI."""
+    from ludus.engine.registry import game_class
+
+    scalar = {opt.name for name in ludus.game_names() for opt in game_class(name).options
+              if all(isinstance(c, (bool, int, str)) for c in opt.choices if c is not None)}
+    for command in ("play", "simulate", "tournament", "report"):
+        text = run([command, "--help"]).output
+        for name in scalar:
+            assert f"--{name.replace('_', '-')}" in text, (command, name)
+
+
+def test_a_flag_of_another_games_option_reaches_its_game(tmp_path):
+    path = tmp_path / "solo.json"
+    result = run(["play", "celtae", "--players", "1", "--difficulty", "hard", "--token-moves-marker",
+                  "--seats", "random", "--seed", "1", "--save", str(path)])
+    assert result.exit_code == 0, result.output
+    config = json.loads(path.read_text())["config"]
+    assert (config["difficulty"], config["token_moves_marker"]) == ("hard", True)
+
+
+def test_a_flag_the_game_does_not_declare_is_refused_with_the_valid_options():
+    result = run(["play", "garum", "--difficulty", "hard"])
+    assert result.exit_code == 2
+    assert error_lines(result.output) == [
+        "error: garum has no option 'difficulty'; valid options: players, board, variant, rotation, "
+        "species_bonus, colours, two_player_workers"]
+
+
+def test_a_game_option_named_like_a_command_flag_gets_no_flag(monkeypatch):
+    """``--seed`` stays the command's own; ``--option seed=...`` would still reach the game."""
+    import click
+
+    from ludus.cli import options
+
+    monkeypatch.setattr(options, "game_flags", lambda: (options._Flag("seed", "int", "clash"),
+                                                        options._Flag("rounds", "int", "rounds")))
+
+    @options.with_game_options
+    @click.command()
+    @click.option("--seed", type=int)
+    def command(flags, extra, seed):
+        click.echo(f"{flags} {extra} {seed}")
+
+    result = CliRunner().invoke(command, ["--seed", "3", "--rounds", "2", "-o", "seed=4"])
+    assert result.exit_code == 0, result.output
+    assert result.output.strip() == "{'rounds': 2} ('seed=4',) 3"
+
+
 def _human_session(tmp_path, name, lines):
     path = tmp_path / name
     result = run(HUMAN_FIRST, input="\n".join([*lines, f"save {path}", "quit"]) + "\n")

@@ -55,12 +55,13 @@ def test_every_bot_plays_the_plugin_to_the_end(pig, bot):
     assert max(state.scores()) >= 20
 
 
-def test_the_cli_simulates_the_plugin(pig, tmp_path):
+def test_the_cli_simulates_the_plugin_with_its_options_as_flags(pig, tmp_path):
     env = {**os.environ, "PYTHONPATH": f"{pig}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"}
-    out = subprocess.run([sys.executable, "-m", "ludus.cli", "simulate", "pig", "--games", "3", "--jobs", "1"],
+    out = subprocess.run([sys.executable, "-m", "ludus.cli", "simulate", "pig", "--games", "3", "--jobs", "1",
+                          "--players", "3", "--target", "20"],
                          capture_output=True, text=True, env=env, timeout=120)
     assert out.returncode == 0, out.stderr
-    assert "pig" in out.stdout
+    assert "pig players=3 target=20" in out.stdout
 
 
 def test_the_server_hosts_the_plugin(pig, tmp_path):

@@ -1,0 +1,5 @@
+"""``python -m ludus.cli``: the ``ludus`` command."""
+
+from . import main
+
+main()

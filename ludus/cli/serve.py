@@ -1,0 +1,83 @@
+"""``ludus serve``: the online play server, started only once its database and port are usable."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from .errors import CLIError, one_line
+
+
+def _database_checked(url: str | None) -> str:
+    """The database URL, refused in one line unless the server can open and migrate it."""
+    from sqlalchemy.exc import ArgumentError, SQLAlchemyError
+
+    from ludus.server.storage import Store, database_url
+
+    try:
+        url = database_url(url)
+    except (ArgumentError, ValueError) as exc:
+        raise CLIError(f"--database: {one_line(str(exc))}") from None
+    from sqlalchemy.engine import make_url
+
+    parsed = make_url(url)
+    shown = parsed.render_as_string(hide_password=True)
+    sqlite = parsed.drivername.startswith("sqlite")
+    if sqlite:
+        folder = Path(parsed.database or "").resolve().parent
+        if not folder.is_dir():
+            raise CLIError(f"--database {shown}: the folder {folder} does not exist")
+    elif "connect_timeout" not in parsed.query:
+        parsed = parsed.update_query_dict({"connect_timeout": "10"})  # the check only: no long hang
+    try:
+        store = Store(parsed.render_as_string(hide_password=False))
+    except (ArgumentError, ValueError, ImportError) as exc:
+        raise CLIError(f"--database {shown}: {one_line(str(exc))}") from None
+    try:
+        store.migrate()
+    except SQLAlchemyError as exc:
+        reason = one_line(str(getattr(exc, "orig", None) or exc)).split(" (Background on")[0]
+        where = parsed.database if sqlite else f"{parsed.host or 'localhost'}:{parsed.port or 5432}"
+        raise CLIError(f"cannot use the database at {where} ({shown}): {reason}") from None
+    finally:
+        store.engine.dispose()
+    return url
+
+
+def _check_port(host: str, port: int) -> None:
+    """Refuse a port another program holds, before the address is printed."""
+    import socket
+
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except socket.gaierror as exc:
+        raise CLIError(f"--host {host}: {exc.strerror}") from None
+    family, kind, proto, _, address = infos[0]
+    with socket.socket(family, kind, proto) as sock:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn does
+        try:
+            sock.bind(address)
+        except OSError as exc:
+            raise CLIError(f"cannot listen on {host}:{port}: {exc.strerror}") from None
+
+
+@click.command()
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on (loopback by default).")
+@click.option("--port", default=8000, show_default=True, type=click.IntRange(1, 65535), help="Port to listen on.")
+@click.option("--database", "database_url", envvar="LUDUS_DATABASE_URL", default=None,
+              help="sqlite:///path.db (default ./ludus.db) or postgresql+psycopg://user:pw@host/db.")
+def serve(host: str, port: int, database_url: str | None) -> None:
+    """Run the online play server: HTTP API, WebSocket and the browser client.
+
+    The database is opened and migrated, and the port checked, before the address is printed.
+    """
+    try:
+        from ludus.server import serve as run_server
+    except ImportError as exc:
+        raise CLIError(f"the server needs the 'server' extra (pip install 'ludus[server]'): {exc}") from None
+    _check_port(host, port)
+    url = _database_checked(database_url)
+    shown = "localhost" if host in ("127.0.0.1", "::1") else host
+    click.echo(f"ludus: open http://{shown}:{port}/ in a browser (Ctrl-C stops the server)")
+    run_server(host, port, url)
