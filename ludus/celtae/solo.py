@@ -6,7 +6,9 @@ It draws the top card: same colour as the discard pile's top card moves the mark
 corners (else 1); same icon rotates the solo tile twice (else once). The active quarter
 lists actions in priority (ending in Farm), the worker swap and the market positions a
 Farm discards. Build, Battle and Recruit give it no bonus; markers beside stacks it
-empties are discarded. A summary of the turn is kept in ``state.last_sx`` for display.
+empties are discarded. A summary of the turn is kept in ``state.last_sx`` for display: its
+first six fields are the last turn, the seventh every turn so far (``turns``), a tuple shared
+by copies of the state (a clone copies one reference, not the game's whole solo history).
 """
 
 from __future__ import annotations
@@ -19,6 +21,11 @@ if TYPE_CHECKING:
     from .state import CeltaeState
 
 SX = 1  # Solitairix's owner index in solo games
+# one entry of ``turns``: the last-turn fields, then the history length when the turn ended (it is
+# shown after that many actions), the marker's corner, the workers given and taken by its swap (-1:
+# none) and the cards a Farm discarded (padded with -1)
+TURN_FIELDS = ("card", "steps", "quarter", "kind", "region", "swap", "ply", "marker", "gave", "took")
+MAX_DISCARDS = 4
 
 
 def solitairix_turn(state: CeltaeState) -> bool:
@@ -55,12 +62,22 @@ def solitairix_turn(state: CeltaeState) -> bool:
             chosen = kind
             break
     area = G.area_of(chosen, region)
-    do_swap(state, area, swap)
-    perform(state, chosen, region, card, discards)
+    gave, took = do_swap(state, area, swap)
+    dropped = perform(state, chosen, region, card, discards)
     if card >= 0:
         state.discard.append(card)
-    state.last_sx = [card, steps, state.sx_quarter, chosen, region, swap]
+    last = (card, steps, state.sx_quarter, chosen, region, swap)
+    entry = (*last, len(state._history) + 1, state.marker, gave, took,
+             *(dropped + [-1] * MAX_DISCARDS)[:MAX_DISCARDS])
+    state.last_sx = [*last, (*turns(state), entry)]
     return True
+
+
+def turns(state: CeltaeState) -> tuple[tuple[int, ...], ...]:
+    """Every turn Solitairix finished, in order (``TURN_FIELDS`` then the discarded cards)."""
+    if len(state.last_sx) < 7:
+        return ()
+    return tuple(tuple(t) for t in state.last_sx[6])  # lists once read back from JSON
 
 
 def possible(state: CeltaeState, kind: int, region: int, card: int) -> bool:
@@ -75,23 +92,29 @@ def possible(state: CeltaeState, kind: int, region: int, card: int) -> bool:
     return bool(state.druid[region])
 
 
-def do_swap(state: CeltaeState, area: int, swap: int) -> None:
-    """Refresh (free, no swap) or swap its worker with the left, middle or right one."""
+def do_swap(state: CeltaeState, area: int, swap: int) -> tuple[int, int]:
+    """Refresh (free, no swap) or swap its worker with the left, middle or right one; returns the
+    worker types it gave and took (-1, -1 when none changed hands)."""
     if swap == 0:
         state._refresh(area)
-        return
+        return -1, -1
     slot = swap - 1
     row = state.areas[area]
     if row[slot] < 0 or state.sx_worker < 0:
-        return
+        return -1, -1
+    gave, took = state.sx_worker, row[slot]
     row[slot], state.sx_worker = state.sx_worker, row[slot]
+    return gave, took
 
 
-def perform(state: CeltaeState, kind: int, region: int, card: int, discards: tuple[int, ...]) -> None:
+def perform(state: CeltaeState, kind: int, region: int, card: int, discards: tuple[int, ...]) -> list[int]:
+    """Take the action; returns the market cards a Farm discarded."""
+    dropped: list[int] = []
     if kind == G.FARM:
         row = state.market[region]
         for i in discards:
             if row[i] >= 0:
+                dropped.append(row[i])
                 state.discard.append(row[i])
                 row[i] = -1
         state._refill_market(region)
@@ -115,3 +138,4 @@ def perform(state: CeltaeState, kind: int, region: int, card: int, discards: tup
         if state.druid_supply[region] > 0:
             state.druid_supply[region] -= 1
             state.tribe[SX][G.D] += 1
+    return dropped

@@ -349,7 +349,7 @@ def create_app(database_url: str | None = None, *, bot_seconds: float = DEFAULT_
     @app.post("/api/games", status_code=201, response_model=schemas.GameCreated, responses=ERRORS,
               summary="Create a game")
     async def create_game(body: schemas.CreateGame) -> JSONResponse:
-        created = await run(service.create, body.game, body.options, body.seats, body.claim)
+        created = await run(service.create, body.game, body.options, body.seats, body.claim, body.names)
         return JSONResponse(created, status_code=201)
 
     @app.get("/api/games", response_model=list[schemas.OpenGame], responses=ERRORS,
@@ -360,8 +360,8 @@ def create_app(database_url: str | None = None, *, bot_seconds: float = DEFAULT_
 
     @app.post("/api/games/{game_id}/join", response_model=schemas.Joined, responses=ERRORS,
               summary="Take the first free human seat")
-    async def join(game_id: str) -> JSONResponse:
-        return JSONResponse(await run(service.join, game_id))
+    async def join(game_id: str, body: schemas.JoinBody | None = None) -> JSONResponse:
+        return JSONResponse(await run(service.join, game_id, None if body is None else body.name))
 
     @app.get("/api/games/{game_id}", response_model=schemas.View, responses=ERRORS,
              summary="The view of the token's seat, or the spectator view without a token")

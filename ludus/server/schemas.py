@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictInt
 
 MAX_ACTION_LENGTH = 500
 MAX_KIND_LENGTH = 32
@@ -13,6 +14,30 @@ MAX_TOKEN_LENGTH = 128
 Seat = Annotated[StrictInt, Field(ge=0, le=15)]
 Version = Annotated[StrictInt, Field(ge=0, le=2**62)]
 Kind = Annotated[str, Field(min_length=1, max_length=MAX_KIND_LENGTH)]
+MAX_NAME_LENGTH = 32
+
+
+def display_name(value: str | None) -> str | None:
+    """A player's display name as stored: trimmed, NFC, 1 to ``MAX_NAME_LENGTH`` characters, no control
+    or format characters (they could hide text or reorder what others read); blank -> None.
+    Raises ValueError saying what is wrong."""
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise ValueError("a display name is text")
+    text = unicodedata.normalize("NFC", value).strip()
+    if not text:
+        return None
+    if len(text) > MAX_NAME_LENGTH:
+        raise ValueError(f"a display name has at most {MAX_NAME_LENGTH} characters, not {len(text)}")
+    bad = next((c for c in text if unicodedata.category(c)[0] == "C" or unicodedata.category(c) in ("Zl", "Zp")),
+               None)
+    if bad is not None:
+        raise ValueError(f"a display name may not hold control characters (U+{ord(bad):04X})")
+    return text
+
+
+DisplayName = Annotated[str | None, Field(max_length=4 * MAX_NAME_LENGTH), AfterValidator(display_name)]
 
 
 class Strict(BaseModel):
@@ -36,11 +61,17 @@ class CreateGame(Strict):
         description="human seats whose tokens the creator takes now (default: all); the others stay "
         "free for POST /api/games/{id}/join",
     )
+    names: list[DisplayName] | None = Field(
+        max_length=16, default=None,
+        description=f"display names of the human seats, one per seat (null or blank: none; bots keep "
+        f"theirs): at most {MAX_NAME_LENGTH} characters, no control characters",
+    )
 
 
 class SeatCreated(BaseModel):
     seat: int
     kind: str
+    name: str | None = Field(default=None, description="the player's display name, if given")
     token: str | None = Field(default=None, description="shown once: keep it to play this seat")
 
 
@@ -49,6 +80,11 @@ class GameCreated(BaseModel):
     game: str
     options: dict[str, Any]
     seats: list[SeatCreated]
+
+
+class JoinBody(Strict):
+    name: DisplayName = Field(default=None, description=f"the joining player's display name (at most "
+                              f"{MAX_NAME_LENGTH} characters, no control characters)")
 
 
 class Joined(BaseModel):
@@ -66,6 +102,7 @@ class Left(BaseModel):
 class SeatInfo(BaseModel):
     seat: int
     kind: str
+    name: str | None = Field(default=None, description="the display name its player gave (null: none)")
     free: bool
     bot: str | None = None
     left: bool = False
@@ -112,6 +149,9 @@ class View(BaseModel):
 class ActionBody(Strict):
     action: str = Field(max_length=MAX_ACTION_LENGTH, description="an action in the game's notation")
     version: Version = Field(description="the version of the view the action was chosen from")
+    then: list[Annotated[str, Field(max_length=MAX_ACTION_LENGTH)]] = Field(
+        default_factory=list, max_length=7, description="more actions of the same seat played after it, all or "
+        "nothing (e.g. the view's after_skip.skip before the move; at most 8 in all)")
 
 
 class UndoBody(Strict):

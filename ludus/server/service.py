@@ -27,6 +27,7 @@ from ludus.engine import IllegalActionError, OptionError, State
 from .errors import Conflict, Forbidden, NotFound, Unauthorized, Unprocessable
 from .hints import hints_option
 from .limits import ServerLimits, TooManyRequests
+from .schemas import display_name
 from .seatbots import DEFAULT_SECONDS, bot_names, canonical_kind, make_seat_bot, seat_bot, standin_name
 from .security import hash_token, new_game_id, new_token, token_matches
 from .storage import GameRow, SeatRow, Store
@@ -35,6 +36,8 @@ from .views import seat_view, turn_deadline
 log = logging.getLogger("ludus.server")
 
 GAME_ID = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
+MAX_SEQUENCE = 8  # actions one request may play, all or nothing (an optional step skipped, then the move)
+MAX_FORCED = 10_000  # single-choice steps played in a row before the server gives up (a game must move on)
 MAX_TURN_SECONDS = 7 * 24 * 3600
 SERVER_OPTIONS = ("turn_seconds", "hints")
 CACHE_SIZE = 2000
@@ -51,6 +54,7 @@ class Runtime:
     state: State | None = None
     version: int = -1
     owners: list[int] = field(default_factory=list)
+    forced: list[bool] = field(default_factory=list)  # per ply: it was the only legal action (played for the seat)
     idle_seat: int | None = None  # a human seat whose turn timer ran out: a bot plays its turn
     bots: dict[tuple[int, str], Any] = field(default_factory=dict)
     published: tuple[int, int] = (-1, -1)
@@ -88,6 +92,35 @@ def view_of(rt: Runtime, seat: int | None) -> dict[str, Any]:
     if view is None:
         view = rt.views[seat] = seat_view(rt, seat)
     return {**view, "server_time": time.time()}  # a copy: the caller may change its own
+
+
+def advance(state: State, texts: list[str]) -> list[bool]:
+    """Apply ``texts`` to ``state``; for each, whether it was the only legal action then.
+
+    The server plays every single-choice decision itself, so "only choice" is exactly "played
+    for the seat": a fact of the record, found again whenever the game is loaded.
+    """
+    forced = []
+    for text in texts:
+        forced.append(len(state.legal_actions()) == 1)
+        state.apply_action(text)
+    return forced
+
+
+def play_forced(state: State) -> list[tuple[int, str]]:
+    """Play every decision that has exactly one legal action, whoever's it is: (seat, notation) each.
+
+    Nobody is ever asked a question with one answer; the steps are ordinary actions of the record.
+    """
+    out: list[tuple[int, str]] = []
+    while not state.is_terminal() and len(out) < MAX_FORCED:
+        legal = state.legal_actions()
+        if len(legal) != 1:
+            break
+        seat = state.current_player()
+        state.apply_action(legal[0])
+        out.append((seat, state.history()[-1]))
+    return out
 
 
 @dataclass
@@ -170,10 +203,10 @@ class GameService:
             # actions): apply just the new actions.
             added = self.store.actions(conn, rt.id, start=len(rt.owners))
             state = rt.state.clone()
-            for _, text in added:
-                state.apply_action(text)
+            forced = advance(state, [text for _, text in added])
             rt.state = state
             rt.owners = rt.owners + [seat for seat, _ in added]
+            rt.forced = rt.forced + forced
             rt.version = row.version
             if row.turn_seconds is not None:
                 rt.timeouts = self.store.timed_out_plies(conn, rt.id)
@@ -186,10 +219,11 @@ class GameService:
                 state = game.new_initial_state(seed=row.seed)
             else:
                 state = state.clone()
-            for text in texts[len(state.history()):]:
-                state.apply_action(text)
+            kept = len(state.history())
+            forced = rt.forced[:kept] + advance(state, texts[kept:])
             rt.state = state
             rt.owners = [seat for seat, _ in stored]
+            rt.forced = forced
             rt.version = row.version
             rt.timeouts = self.store.timed_out_plies(conn, rt.id) if row.turn_seconds is not None else {}
         rt.row = row
@@ -244,7 +278,7 @@ class GameService:
 
     # -- creating and joining -------------------------------------------------------------
     def create(self, game: str, options: dict[str, Any], seat_kinds: list[str],
-               claim: list[int] | None = None) -> dict[str, Any]:
+               claim: list[int] | None = None, names: list[str | None] | None = None) -> dict[str, Any]:
         if game not in ludus.game_names():
             raise Unprocessable(f"unknown game {game!r}; known games: {', '.join(ludus.game_names())}")
         options = dict(options)
@@ -284,6 +318,7 @@ class GameService:
         for i in claim:
             if i not in humans:
                 raise Unprocessable(f"claim: seat {i} is not a human seat")
+        names = _seat_names(names, seat_kinds)
         if any(kind != "human" for kind in seat_kinds):
             with self.store.read() as conn:
                 playing = self.store.count_bot_games(conn)
@@ -296,25 +331,37 @@ class GameService:
         row = GameRow(new_game_id(), game, dict(loaded.config), seed, turn_seconds, 0, 0, 0,
                       "over" if state.is_terminal() else "playing", hints=hints)
         seat_rows = [
-            SeatRow(i, kind, hash_token(tokens[i]) if i in tokens else None, i in tokens, None)
+            SeatRow(i, kind, hash_token(tokens[i]) if i in tokens else None, i in tokens, None, names[i])
             for i, kind in enumerate(seat_kinds)
         ]
-        row.turn_started = self.store.transact(lambda conn: self.store.insert_game(conn, row, seat_rows))
         rt = self._get(row.id)
         with rt.lock:
-            rt.row, rt.seats, rt.state, rt.version, rt.owners = row, seat_rows, state, 0, []
+            rt.row, rt.seats, rt.state, rt.version, rt.owners, rt.forced = row, seat_rows, state, 0, [], []
+            moves = play_forced(state)  # a single-choice start is played before anyone sees it
+
+            def work(conn: Any) -> float:
+                at = self.store.insert_game(conn, row, seat_rows)
+                return self._commit_moves(rt, conn, row, moves, state) if moves else at
+
+            row.turn_started = self.store.transact(work)
+            if moves:
+                self._adopt(rt, row, moves, [True] * len(moves), state, row.turn_started)
             self._changed(rt)
         return {
             "id": row.id,
             "game": game,
             "options": rt.public_options(),
             "seats": [
-                {"seat": i, "kind": kind, **({"token": tokens[i]} if i in tokens else {})}
+                {"seat": i, "kind": kind, "name": names[i], **({"token": tokens[i]} if i in tokens else {})}
                 for i, kind in enumerate(seat_kinds)
             ],
         }
 
-    def join(self, game_id: str) -> dict[str, Any]:
+    def join(self, game_id: str, name: str | None = None) -> dict[str, Any]:
+        try:
+            name = display_name(name)
+        except ValueError as exc:
+            raise Unprocessable(f"name: {exc}") from None
         rt = self._get(game_id)
         with rt.lock:
 
@@ -330,7 +377,8 @@ class GameService:
                     raise Conflict("no free seat in this game")
                 seat, token = free[0].seat, new_token()
                 meta = row.meta_version + 1
-                self.store.update_seat(conn, game_id, seat, meta, claimed=True, token_hash=hash_token(token))
+                self.store.update_seat(conn, game_id, seat, meta, claimed=True, token_hash=hash_token(token),
+                                       name=name)
                 self.store.notify(conn, self._payload(game_id, row.version, meta))
                 return seat, token
 
@@ -360,7 +408,8 @@ class GameService:
                 options["hints"] = row.hints
             out.append({
                 "id": row.id, "game": row.game, "options": options,
-                "seats": [{"seat": s.seat, "kind": s.kind, "free": s.free, "bot": s.bot} for s in seat_rows],
+                "seats": [{"seat": s.seat, "kind": s.kind, "name": s.name, "free": s.free, "bot": s.bot}
+                          for s in seat_rows],
                 "free_seats": sum(s.free for s in seat_rows),
             })
         return out
@@ -417,44 +466,69 @@ class GameService:
     def _payload(self, game_id: str, version: int, meta: int) -> str:
         return f"{game_id} {version} {meta} {self.instance}"
 
-    def _commit_state(self, rt: Runtime, conn: Any, row: GameRow, seat: int, new: State,
+    def _commit_moves(self, rt: Runtime, conn: Any, row: GameRow, moves: list[tuple[int, str]], new: State,
                       timed_out_to: str | None = None) -> float:
-        """Store the action that led to ``new``; returns its time."""
-        version = row.version + 1
-        status = "over" if new.is_terminal() else "playing"
-        at = self.store.append_action(conn, rt.id, len(rt.owners), seat, new.history()[-1], version, status,
-                                      timed_out_to)
-        self.store.notify(conn, self._payload(rt.id, version, row.meta_version))
+        """Store the actions that led to ``new`` (one version each; ``timed_out_to`` marks the first);
+        returns the time of the last."""
+        at = 0.0
+        for i, (seat, text) in enumerate(moves):
+            version = row.version + 1 + i
+            last = i == len(moves) - 1
+            status = "over" if last and new.is_terminal() else "playing"
+            at = self.store.append_action(conn, rt.id, len(rt.owners) + i, seat, text, version, status,
+                                          timed_out_to if i == 0 else None)
+        self.store.notify(conn, self._payload(rt.id, row.version + len(moves), row.meta_version))
         return at
 
-    def _adopt(self, rt: Runtime, row: GameRow, seat: int, new: State, at: float) -> None:
-        """The cache follows a committed action (stored at ``at``)."""
+    def _adopt(self, rt: Runtime, row: GameRow, moves: list[tuple[int, str]], forced: list[bool], new: State,
+               at: float) -> None:
+        """The cache follows committed actions (the last stored at ``at``)."""
         rt.state = new
-        rt.owners = [*rt.owners, seat]
-        rt.version = row.version + 1
+        rt.owners = [*rt.owners, *(seat for seat, _ in moves)]
+        rt.forced = [*rt.forced, *forced]
+        rt.version = row.version + len(moves)
         rt.row = GameRow(row.id, row.game, row.config, row.seed, row.turn_seconds, rt.version,
                          row.meta_version, len(rt.owners), "over" if new.is_terminal() else "playing", at,
                          row.hints)
 
-    def act(self, game_id: str, token: str | None, action: str, version: int | None) -> dict[str, Any]:
+    def act(self, game_id: str, token: str | None, action: str, version: int | None,
+            then: list[str] | tuple[str, ...] = ()) -> dict[str, Any]:
+        """Play ``action`` and then each of ``then``, all or nothing, each checked when its turn comes.
+
+        The seat must stay to move through the sequence. Every single-choice step after each of
+        them is played for its seat (and marked so in the log), so a sequence names only decisions.
+        """
+        sequence = [action, *then]
+        if len(sequence) > MAX_SEQUENCE:
+            raise Unprocessable(f"at most {MAX_SEQUENCE} actions at once, got {len(sequence)}")
         rt = self._get(game_id)
         with rt.lock:
 
-            def work(conn: Any) -> tuple[GameRow, int, State, float]:
+            def work(conn: Any) -> tuple[GameRow, int, State, list[tuple[int, str]], list[bool], float]:
                 row = self.store.lock_game(conn, game_id)
                 self._sync(rt, conn, row)
                 seat = self._mover(rt, token)
                 if version != rt.version:
                     raise Conflict(f"stale version {version}: the game is at version {rt.version}")
                 new = rt.state.clone()
-                try:
-                    new.apply_action(action)
-                except IllegalActionError as exc:
-                    raise Unprocessable(str(exc)) from None
-                return row, seat, new, self._commit_state(rt, conn, row, seat, new)
+                moves: list[tuple[int, str]] = []
+                forced: list[bool] = []
+                for i, text in enumerate(sequence):
+                    where = f"action {i + 1} of {len(sequence)} ({str(text)[:40]!r}): " if len(sequence) > 1 else ""
+                    if new.is_terminal() or new.current_player() != seat:
+                        raise Unprocessable(f"{where}seat {seat} is no longer to move; nothing was played")
+                    try:
+                        new.apply_action(text)
+                    except IllegalActionError as exc:
+                        raise Unprocessable(f"{where}{exc}" + ("; nothing was played" if i else "")) from None
+                    moves.append((seat, new.history()[-1]))
+                    auto = play_forced(new)
+                    moves += auto
+                    forced += [False] + [True] * len(auto)
+                return row, seat, new, moves, forced, self._commit_moves(rt, conn, row, moves, new)
 
-            row, seat, new, at = self.store.transact(work)
-            self._adopt(rt, row, seat, new, at)
+            row, seat, new, moves, forced, at = self.store.transact(work)
+            self._adopt(rt, row, moves, forced, new, at)
             if rt.idle_seat == seat:
                 rt.idle_seat = None
             self._changed(rt)
@@ -470,10 +544,9 @@ class GameService:
                 seat = self._mover(rt, token)
                 if version is not None and version != rt.version:
                     raise Conflict(f"stale version {version}: the game is at version {rt.version}")
-                why = self._why_not_undoable(rt, seat)
+                keep, why = self._undo_point(rt, seat)
                 if why:
                     raise Unprocessable(f"nothing to undo: {why}")
-                keep = len(rt.owners) - 1
                 previous = ludus.replay(rt.record(), upto=keep)
                 at = self.store.truncate_actions(conn, game_id, keep, row.version + 1)
                 self.store.notify(conn, self._payload(game_id, row.version + 1, row.meta_version))
@@ -482,25 +555,39 @@ class GameService:
             row, seat, keep, previous, at = self.store.transact(work)
             rt.state = previous
             rt.owners = rt.owners[:keep]
+            rt.forced = rt.forced[:keep]
             rt.version = row.version + 1
             rt.row = GameRow(row.id, row.game, row.config, row.seed, row.turn_seconds, rt.version,
                              row.meta_version, keep, "playing", at, row.hints)  # an undo starts the turn again
             self._changed(rt)
             return view_of(rt, seat)
 
-    def _why_not_undoable(self, rt: Runtime, seat: int) -> str | None:
-        """Why the seat's last decision may not be taken back (None if it may).
+    def _undo_point(self, rt: Runtime, seat: int) -> tuple[int, str | None]:
+        """How many actions stay when the seat takes back its last decision, or why it may not.
 
-        The engine decides (``undo_barrier()``): only the seat's own decisions since its turn
-        began or something was last shown. The answer depends on the actions alone, so
-        asking again never gives another.
+        The last decision is the seat's last action that was not played for it: the single-choice
+        steps after it go with it (left in place, the server would only play them again), and so
+        do the optional steps the seat skipped by making that move (``skips``), back to the
+        decision the seat was last shown. The engine decides how far back anything may go
+        (``undo_barrier()``): only the seat's own decisions since its turn began or something
+        was last shown. The answer depends on the actions alone, so asking again never gives another.
         """
-        n = len(rt.owners)
-        if n == 0 or rt.owners[-1] != seat:
-            return "the last action is not this seat's own"
-        if rt.state.undo_barrier() >= n:
-            return "the turn's earlier decisions are settled (new information was revealed or the turn began)"
-        return None
+        from .views import skipped_plies
+
+        owners, forced = rt.owners, rt.forced
+        keep = len(owners)
+        while keep and owners[keep - 1] == seat and forced[keep - 1]:
+            keep -= 1
+        if keep == 0 or owners[keep - 1] != seat:
+            return keep, "the last decision is not this seat's own"
+        keep -= 1  # the decision itself
+        barrier = rt.state.undo_barrier()
+        if barrier > keep:
+            return keep, "the turn's earlier decisions are settled (new information was revealed or the turn began)"
+        skips = skipped_plies(rt, barrier, keep)
+        while keep > barrier and owners[keep - 1] == seat and (forced[keep - 1] or keep - 1 in skips):
+            keep -= 1
+        return keep, None
 
     def leave(self, game_id: str, token: str | None) -> dict[str, Any]:
         rt = self._get(game_id)
@@ -565,27 +652,31 @@ class GameService:
         rt = self._get(job.game_id)
         with rt.lock:
 
-            def work(conn: Any) -> tuple[GameRow, State, float] | None:
+            def work(conn: Any) -> tuple[GameRow, State, list[tuple[int, str]], list[bool], float] | None:
                 row = self.store.lock_game(conn, job.game_id)
                 self._sync(rt, conn, row)
                 if rt.version != job.version or rt.state.current_player() != job.seat:
                     return None
                 new = rt.state.clone()
+                only = len(new.legal_actions()) == 1
                 try:
                     new.apply_action(action)
                 except IllegalActionError:
                     log.error("bot %s chose an illegal action %s in game %s", job.bot_name, action, job.game_id)
                     new.apply_action(random.choice(new.legal_actions()))
-                return row, new, self._commit_state(rt, conn, row, job.seat, new,
-                                                    job.bot_name if job.timed_out else None)
+                auto = play_forced(new)
+                moves = [(job.seat, new.history()[-len(auto) - 1]), *auto]
+                forced = [only] + [True] * len(auto)
+                return row, new, moves, forced, self._commit_moves(rt, conn, row, moves, new,
+                                                                   job.bot_name if job.timed_out else None)
 
             done = self.store.transact(work)
             if done is None:
                 return False
-            row, new, at = done
+            row, new, moves, forced, at = done
             if job.timed_out:
                 rt.timeouts = {**rt.timeouts, len(rt.owners): job.bot_name}
-            self._adopt(rt, row, job.seat, new, at)
+            self._adopt(rt, row, moves, forced, new, at)
             self._changed(rt)
             return True
 
@@ -611,3 +702,21 @@ class GameService:
         if expired:
             log.info("%d idle games marked abandoned", len(expired))
         return expired
+
+
+def _seat_names(names: list[str | None] | None, seat_kinds: list[str]) -> list[str | None]:
+    """The display name of each seat (``schemas.display_name``); only a human seat takes one."""
+    if names is None:
+        return [None] * len(seat_kinds)
+    if len(names) != len(seat_kinds):
+        raise Unprocessable(f"names: give one per seat ({len(seat_kinds)}), not {len(names)}")
+    out = []
+    for i, (name, kind) in enumerate(zip(names, seat_kinds, strict=True)):
+        try:
+            name = display_name(name)
+        except ValueError as exc:
+            raise Unprocessable(f"names: seat {i}: {exc}") from None
+        if name is not None and kind != "human":
+            raise Unprocessable(f"names: seat {i} is a bot ({kind}); only a person's seat takes a name")
+        out.append(name)
+    return out

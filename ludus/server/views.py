@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import importlib
-import importlib
 import time
 from typing import TYPE_CHECKING, Any
 
@@ -71,20 +70,18 @@ def skipped_plies(rt: Runtime, start: int, end: int) -> set[int]:
 def seats_summary(rt: Runtime) -> list[dict[str, Any]]:
     timed_out = [rt.owners[ply] for ply in rt.timeouts if ply < len(rt.owners)]
     return [
-        {"seat": s.seat, "kind": s.kind, "free": s.free, "bot": s.bot, "left": s.left_to is not None,
+        {"seat": s.seat, "kind": s.kind, "name": s.name, "free": s.free, "bot": s.bot, "left": s.left_to is not None,
          "timed_out": timed_out.count(s.seat)}
         for s in rt.seats
     ]
 
 
 def seat_log(rt: Runtime, seat: int | None) -> list[dict[str, Any]]:
-    """The server's ordered log as ``seat`` may see it: ``state.log(seat)`` with each entry's ``ply``,
-    ``auto`` on a step played for the seat because it was the only choice, ``timed_out`` and
+    """The server's ordered log as ``seat`` may see it: ``state.log(seat)`` with ``auto`` on a step played for the seat because it was the only choice, ``timed_out`` and
     ``played_by`` on an action a stand-in played when the turn timer ran out, and the turns a game
     plays by itself (Solitairix) between the actions, each entry with ``auto`` and ``steps``."""
     entries = rt.state.log(seat)
     for ply, entry in enumerate(entries):
-        entry["ply"] = ply
         if ply < len(rt.forced) and rt.forced[ply]:
             entry["auto"] = True
     for ply, bot in rt.timeouts.items():
@@ -96,9 +93,9 @@ def seat_log(rt: Runtime, seat: int | None) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     turns = iter(inserted)
     nxt = next(turns, None)
-    for entry in entries:
+    for ply, entry in enumerate(entries):
         out.append(entry)
-        while nxt is not None and nxt["after"] <= entry["ply"] + 1:
+        while nxt is not None and nxt["after"] <= ply + 1:
             out.append(nxt)
             nxt = next(turns, None)
     return out

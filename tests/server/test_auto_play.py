@@ -1,0 +1,176 @@
+"""Few clicks: a decision with one legal action is played for the seat (and logged as such), the
+optional steps a move skips are passed over in one all-or-nothing request, undo goes back to the
+seat's last real decision, a timed-out turn says so, and Solitairix's whole turns are in the log."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import ludus
+from ludus.server.errors import Unprocessable
+from ludus.server.service import GameService, TurnClock
+from ludus.server.storage import Store
+
+pytestmark = pytest.mark.skipif("celtae" not in ludus.game_names(), reason="Celtae's engine is not in this tree")
+
+
+@pytest.fixture
+def service(tmp_path):
+    store = Store(f"sqlite:///{tmp_path / 'ludus.db'}")
+    store.migrate()
+    yield GameService(store)
+    store.dispose()
+
+
+def new_game(service, players=2):
+    created = service.create("celtae", {"players": players} | ({"difficulty": "easy"} if players == 1 else {}),
+                             ["human"] * players)
+    return created["id"], {s["seat"]: s["token"] for s in created["seats"]}
+
+
+def to_move(service, gid, tokens):
+    view = service.view(gid, None)
+    seat = view["current_player"]
+    return seat, view if view["terminal"] else service.view(gid, tokens[seat])
+
+
+def play_randomly(service, gid, tokens, rng, decisions):
+    """Up to ``decisions`` decisions from the views, as a person would; every view shown is returned."""
+    shown = []
+    for _ in range(decisions):
+        seat, view = to_move(service, gid, tokens)
+        if view["terminal"]:
+            break
+        shown.append(view)
+        service.act(gid, tokens[seat], rng.choice(view["legal_actions"]), view["version"])
+    return shown
+
+
+def test_no_single_choice_decision_is_shown_and_the_record_replays(service):
+    """In a 2-player game played to the end, the forced citadel/enlist/pay steps are played for the seat,
+    marked 'auto' in the log, never shown as a decision; the record replays to the same state."""
+    gid, tokens = new_game(service)
+    rng = random.Random(7)
+    shown = play_randomly(service, gid, tokens, rng, 2000)
+    assert service.view(gid, None)["terminal"]
+    assert all(len(v["legal_actions"]) >= 2 for v in shown)
+    log = service.view(gid, tokens[0])["log"]
+    auto = [e["action"].split()[0] for e in log if e.get("auto")]
+    assert {"citadel", "enlist", "pay"} & set(auto), auto
+    record = service.record(gid)
+    replayed = ludus.replay(record)
+    rt = service._runtimes[gid]
+    assert replayed.to_json() == rt.state.to_json()
+    # the marks are a fact of the record: every auto step was the only legal action then
+    state = ludus.load_game("celtae", **record["config"]).new_initial_state(seed=record["seed"])
+    for entry, text in zip(log, record["actions"], strict=True):
+        assert bool(entry.get("auto")) == (len(state.legal_actions()) == 1)
+        state.apply_action(text)
+
+
+def _decision_then_forced(service, gid, tokens, rng):
+    """Play until a seat's decision is followed by single-choice steps of its own, still its turn."""
+    for _ in range(3000):
+        seat, view = to_move(service, gid, tokens)
+        assert not view["terminal"], "no decision followed by an automatic step"
+        before = service._runtimes[gid].state.clone()
+        action = rng.choice(view["legal_actions"])
+        after = service.act(gid, tokens[seat], action, view["version"])
+        rt = service._runtimes[gid]
+        n = len(before.history())
+        if after["current_player"] == seat and len(rt.owners) > n + 1 and rt.forced[n + 1] \
+                and rt.state.undo_barrier() <= n:
+            return seat, before, after
+    raise AssertionError("no decision followed by an automatic step")
+
+
+def test_undo_never_stops_on_an_automatic_step(service):
+    gid, tokens = new_game(service)
+    rng = random.Random(3)
+    seat, before, after = _decision_then_forced(service, gid, tokens, rng)
+    undone = service.undo(gid, tokens[seat], after["version"])
+    rt = service._runtimes[gid]
+    assert len(rt.owners) <= len(before.history())
+    assert len(undone["legal_actions"]) >= 2  # back at a real decision, not a one-answer question
+    assert rt.state.to_json() == ludus.replay(rt.record()).to_json()
+
+
+def _facing_optional_step(service, gid, tokens, rng):
+    for _ in range(3000):
+        seat, view = to_move(service, gid, tokens)
+        assert not view["terminal"], "no optional step met"
+        if view["after_skip"]:
+            return seat, view
+        service.act(gid, tokens[seat], rng.choice(view["legal_actions"]), view["version"])
+    raise AssertionError("no optional step met")
+
+
+def test_a_move_skips_the_optional_steps_in_one_request(service):
+    gid, tokens = new_game(service)
+    rng = random.Random(5)
+    seat, view = _facing_optional_step(service, gid, tokens, rng)
+    skip = view["after_skip"]
+    assert skip["skip"] and all(a == "done" for a in skip["skip"]) and skip["legal"]
+    # the targets are what the seat would face after skipping (computed on a copy: nothing changed)
+    rt = service._runtimes[gid]
+    n = len(rt.owners)
+    target = rng.choice(skip["legal"])
+    new = service.act(gid, tokens[seat], skip["skip"][0], view["version"], [*skip["skip"][1:], target])
+    assert new["version"] > view["version"]
+    texts = rt.state.history()[n:]
+    chosen = [t for t, f in zip(texts, rt.forced[n:], strict=True) if not f]
+    assert chosen == [*skip["skip"], target]
+    # undo takes the move and its skips back to the optional step the seat was shown
+    if rt.state.current_player() == seat and rt.state.undo_barrier() <= n:
+        back = service.undo(gid, tokens[seat], new["version"])
+        assert len(rt.owners) == n and back["after_skip"] == skip
+
+
+def test_a_refused_sequence_changes_nothing(service):
+    gid, tokens = new_game(service)
+    rng = random.Random(5)
+    seat, view = _facing_optional_step(service, gid, tokens, rng)
+    rt = service._runtimes[gid]
+    history, version = rt.state.history(), rt.version
+    with pytest.raises(Unprocessable, match="nothing was played"):
+        service.act(gid, tokens[seat], "done", view["version"], ["leader boudica"])
+    with pytest.raises(Unprocessable, match="at most 8"):
+        service.act(gid, tokens[seat], "done", view["version"], ["done"] * 8)
+    assert rt.state.history() == history and rt.version == version
+    assert service.record  # still readable
+    assert service.view(gid, tokens[seat])["version"] == version
+
+
+def test_solitairix_whole_turns_are_in_the_log(service):
+    """Every Solitairix turn, the last two of the game too, is a log line after the action that ended it."""
+    gid, tokens = new_game(service, players=1)
+    rng = random.Random(11)
+    play_randomly(service, gid, tokens, rng, 3000)
+    log = service.view(gid, tokens[0])["log"]
+    sx = [e for e in log if e.get("solitairix")]
+    state = ludus.replay(service.record(gid))
+    from ludus.celtae.solo import turns
+
+    assert len(sx) == len(turns(state)) > 5
+    assert all(e["seat"] == 1 and e["auto"] and "moved the marker" in e["text"] for e in sx)
+    assert log[-1].get("solitairix") or log[-2].get("solitairix")  # its final turns are not lost
+    plain = [e for e in log if not e.get("solitairix")]
+    assert [e["action"] for e in plain] == state.history()
+
+
+def test_a_timed_out_turn_says_so_in_the_view_and_the_log(service):
+    created = service.create("celtae", {"players": 2, "turn_seconds": 60}, ["human", "human"])
+    gid = created["id"]
+    tokens = {s["seat"]: s["token"] for s in created["seats"]}
+    job = service.next_job(gid)
+    assert isinstance(job, TurnClock)
+    assert service.time_out(job)
+    bot = service.next_job(gid)
+    assert bot.timed_out
+    service.commit_bot(bot, bot.state.legal_actions()[0])
+    seat = bot.seat
+    view = service.view(gid, tokens[seat])
+    assert f"Seat {seat + 1}'s time ran out; a move was played for it" in view["notices"]
+    assert any(e.get("timed_out") for e in view["log"])
