@@ -87,6 +87,7 @@ seats = Table(
     Column("token_hash", String(64), nullable=True),
     Column("claimed", Boolean, nullable=False),
     Column("left_to", String(32), nullable=True),
+    Column("name", String(64), nullable=True),  # the player's display name (schemas.display_name)
 )
 
 actions = Table(
@@ -136,6 +137,7 @@ class SeatRow:
     token_hash: str | None
     claimed: bool
     left_to: str | None
+    name: str | None = None  # the display name its player gave (None: none)
 
     @property
     def is_human(self) -> bool:
@@ -295,7 +297,7 @@ class Store:
 
     def seats(self, conn: Connection, game_id: str) -> list[SeatRow]:
         rows = conn.execute(_SEATS, {"gid": game_id})
-        return [SeatRow(r.seat, r.kind, r.token_hash, bool(r.claimed), r.left_to) for r in rows]
+        return [SeatRow(r.seat, r.kind, r.token_hash, bool(r.claimed), r.left_to, r.name) for r in rows]
 
     def actions(self, conn: Connection, game_id: str, start: int = 0) -> list[tuple[int, str]]:
         """(seat, notation) of every action from ply ``start`` on, in order."""
@@ -324,7 +326,8 @@ class Store:
         if out:
             for r in conn.execute(select(seats).where(seats.c.game_id.in_(list(by_game)))
                                   .order_by(seats.c.game_id, seats.c.seat)):
-                by_game[r.game_id].append(SeatRow(r.seat, r.kind, r.token_hash, bool(r.claimed), r.left_to))
+                by_game[r.game_id].append(SeatRow(r.seat, r.kind, r.token_hash, bool(r.claimed), r.left_to,
+                                                  r.name))
         return [(g, by_game[g.id]) for g in out]
 
     def _with_bots(self) -> Any:
@@ -366,7 +369,7 @@ class Store:
         ))
         conn.execute(seats.insert(), [
             {"game_id": row.id, "seat": s.seat, "kind": s.kind, "token_hash": s.token_hash,
-             "claimed": s.claimed, "left_to": s.left_to} for s in seat_rows
+             "claimed": s.claimed, "left_to": s.left_to, "name": s.name} for s in seat_rows
         ])
         return now
 

@@ -7,19 +7,23 @@ so no request can ask for a board of its own making (a 1400 x 1400 "board" was a
 
 from __future__ import annotations
 
+import html
 import importlib
 import json
+import string
 import sys
 import threading
 from collections import OrderedDict
 from typing import Annotated, Any
 
 from fastapi import Body, FastAPI, Query, Request
-from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.exception_handlers import http_exception_handler
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import ludus
-from ludus.engine import RecordError
+from ludus.engine import OptionError, RecordError
 from ludus.engine.record import check_record
 from ludus.engine.registry import game_class
 from ludus.server.patches import ReplayCache, gzip_json, replay_steps
@@ -37,6 +41,27 @@ def _error(status: int, detail: str) -> JSONResponse:
 
 def _page(name: str) -> FileResponse:
     return FileResponse(STATIC_DIR / name, media_type="text/html", headers={"Cache-Control": "no-cache"})
+
+
+# Paths whose errors stay JSON ({"detail": ...}) for programs; every other path is a page a person opened.
+API_PREFIXES = ("/api/", "/openapi.json", "/docs")
+
+
+def error_page(status: int, title: str, detail: str) -> HTMLResponse:
+    """A page that says what was not found, in words, with the way back to the lobby."""
+    template = string.Template((STATIC_DIR / "error.html").read_text(encoding="utf-8"))
+    text = template.safe_substitute(status=status, title=html.escape(title), detail=html.escape(detail))
+    return HTMLResponse(text, status_code=status, headers={"Cache-Control": "no-store"})
+
+
+def _game_exists(app: FastAPI, game_id: str) -> bool:
+    """Whether this server holds game ``game_id`` (True when it holds no games: nothing to check)."""
+    service = getattr(app.state, "service", None)
+    if service is None:
+        return True
+    from ludus.server.service import GAME_ID
+
+    return bool(GAME_ID.match(game_id)) and service.store.versions(game_id) is not None
 
 
 def _renderer(game: str) -> Any:
@@ -108,8 +133,10 @@ def _summary(cls: type) -> str:
 
 
 def meta() -> dict[str, Any]:
-    """Games with every option (name, choices, default, doc), and the bots a seat may hold."""
+    """Games with every option (name, choices, default, doc, and the choices valid for each player
+    count), the bots a seat may hold and the named strength levels."""
     from ludus import bots
+    from ludus.bots.levels import describe
 
     games = []
     for name in ludus.game_names():
@@ -118,13 +145,33 @@ def meta() -> dict[str, Any]:
         games.append({
             "name": name,
             "doc": _summary(cls),
-            "options": [{"name": o.name, "choices": list(o.choices), "default": o.default, "doc": o.doc}
-                        for o in cls.options],
+            "options": [{"name": o.name, "choices": list(o.choices), "default": o.default, "doc": o.doc,
+                         **_valid_by_players(cls, o)} for o in cls.options],
             "default_players": default.num_players,
             "svg": _renderer(name) is not None,
             "help": _help(name),
         })
-    return {"games": games, "bots": bots.names()}
+    return {"games": games, "bots": bots.names(), "levels": describe()}
+
+
+def _valid_by_players(cls: Any, option: Any) -> dict[str, Any]:
+    """``{"valid": {players: [indices of the choices valid then]}}``, asked of the game's own option
+    check, for an option whose valid choices depend on the player count (else nothing)."""
+    players = next((o for o in cls.options if o.name == "players"), None)
+    if players is None or option.name == "players":
+        return {}
+    valid = {}
+    for count in players.choices:
+        valid[str(count)] = []
+        for i, choice in enumerate(option.choices):
+            try:
+                cls.validate_options({"players": count, option.name: choice})
+            except OptionError:
+                continue
+            valid[str(count)].append(i)
+    if all(len(v) == len(option.choices) for v in valid.values()):
+        return {}
+    return {"valid": valid}
 
 
 def _highlight(observation: dict[str, Any]) -> dict[str, Any]:
@@ -200,8 +247,19 @@ def mount(app: FastAPI) -> None:
         return _page("index.html")
 
     @app.get("/games/{game_id}", include_in_schema=False)
-    def game_page(game_id: str) -> FileResponse:
+    def game_page(game_id: str, request: Request) -> Response:
+        if not _game_exists(request.app, game_id):
+            return error_page(404, "No such game", f"There is no game \u201c{game_id[:64]}\u201d on this server. "
+                              "Check the link, or start or join a game from the lobby.")
         return _page("game.html")
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _not_found_page(request: Request, exc: StarletteHTTPException) -> Response:
+        """An unknown path a person opened gets a page; API paths keep their JSON errors."""
+        if exc.status_code in (404, 405) and not request.url.path.startswith(API_PREFIXES):
+            return error_page(exc.status_code, "No page here" if exc.status_code == 404 else "Not allowed here",
+                              f"Nothing is served at {request.url.path[:200]}. The lobby lists the games.")
+        return await http_exception_handler(request, exc)
 
     @app.get("/replay", include_in_schema=False)
     def replay_page() -> FileResponse:

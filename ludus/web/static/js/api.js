@@ -69,10 +69,61 @@ export function meta() {
   return metaPromise;
 }
 
-/** The web socket address of a game's live views (a seat's token goes in its first message, never the URL). */
-export function wsUrl(gameId) {
+/**
+ * The web socket address of a game's live views (a seat's token goes in its first message, never
+ * the URL). With `patches`, every view after the first comes as a JSON patch (see applyPatch).
+ */
+export function wsUrl(gameId, {patches = false} = {}) {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
-  return `${scheme}://${location.host}/api/games/${encodeURIComponent(gameId)}/ws`;
+  return `${scheme}://${location.host}/api/games/${encodeURIComponent(gameId)}/ws${patches ? "?patches=1" : ""}`;
+}
+
+/**
+ * `doc` changed by RFC 6902 operations (add, remove, replace: what the server's patches.py makes),
+ * as a new value: only the containers on each operation's path are copied, the rest is shared, so
+ * the old view stays as it was. Throws on an operation it cannot apply (the caller reloads the view).
+ */
+export function applyPatch(doc, ops) {
+  let root = doc;
+  for (const op of ops) {
+    if (op.path === "") {
+      if (op.op === "remove") throw new Error("cannot remove the whole document");
+      root = op.value;
+      continue;
+    }
+    const keys = op.path.split("/").slice(1).map((k) => k.replace(/~1/g, "/").replace(/~0/g, "~"));
+    const last = keys.pop();
+    root = copyOf(root);
+    let node = root;
+    for (const key of keys) {
+      if (node === null || typeof node !== "object" || !(key in node)) throw new Error(`no ${op.path}`);
+      node[key] = copyOf(node[key]);
+      node = node[key];
+    }
+    if (node === null || typeof node !== "object") throw new Error(`no ${op.path}`);
+    if (Array.isArray(node)) {
+      const index = last === "-" ? node.length : Number(last);
+      const bound = op.op === "add" ? node.length : node.length - 1;
+      if (!Number.isInteger(index) || index < 0 || index > bound) throw new Error(`no ${op.path}`);
+      if (op.op === "add") node.splice(index, 0, op.value);
+      else if (op.op === "remove") node.splice(index, 1);
+      else if (op.op === "replace") node[index] = op.value;
+      else throw new Error(`unknown operation ${op.op}`);
+    } else if (op.op === "add" || (op.op === "replace" && last in node)) {
+      node[last] = op.value;
+    } else if (op.op === "remove" && last in node) {
+      delete node[last];
+    } else {
+      throw new Error(`cannot ${op.op} ${op.path}`);
+    }
+  }
+  return root;
+}
+
+function copyOf(value) {
+  if (Array.isArray(value)) return value.slice();
+  if (value !== null && typeof value === "object") return {...value};
+  return value;
 }
 
 /** A game page's link; a seat's token rides in the fragment, which browsers never send to a server. */

@@ -1,15 +1,15 @@
 // The board on a page: the server's SVG (one renderer shared with `ludus render`), or the game
 // module's fallback drawing, plus a clickable overlay laid over the 16 x 16 board box.
 
-import * as celtae from "./celtae.js";
-import * as garum from "./garum.js";
 import * as generic from "./generic.js";
 import {svg} from "./util.js";
 
-const MODULES = {garum, celtae};
+// a page loads only its own game's module, when it knows the game
+const MODULES = {garum: "./garum.js", celtae: "./celtae.js"};
 
-export function gameModule(name) {
-  return MODULES[name] || generic;
+/** The module that draws and plays game `name` (a promise; generic.js for a game without one). */
+export async function gameModule(name) {
+  return Object.hasOwn(MODULES, name) ? import(MODULES[name]) : generic;
 }
 
 /** Parse SVG text into an element, or null when it is not SVG. */

@@ -5,7 +5,7 @@
 // list; the board adds clickable overlays (data-board-action) for two-step moves. The end screen
 // carries data-testid="game-over". Tools outside ludus can drive the page by those attributes.
 
-import {api, ApiError, boardSvg, dropToken, gameUrl, meta, takeToken, tokens, wsUrl} from "./api.js";
+import {api, ApiError, applyPatch, boardSvg, dropToken, gameUrl, meta, takeToken, tokens, wsUrl} from "./api.js";
 import {gameModule, setOverlay, showBoard} from "./board.js";
 import {rulesButton} from "./rules.js";
 import {download, el, fill, say, seatName} from "./util.js";
@@ -25,6 +25,7 @@ const page = {
   busy: false,
   seen: loadSeen(),
   socket: null,
+  live: null, // the socket's last view: the base of its next patch
   retries: 0,
   overShown: false,
   record: null,
@@ -362,11 +363,27 @@ async function refresh() {
 }
 
 // -- live updates -----------------------------------------------------------------------------
+// After its first view the socket sends patches: {patch, seat, base, version}. They apply to the
+// socket's last view (page.live), or to the same version fetched over HTTP meanwhile (a move's
+// answer); a gap (a dropped message) reloads the whole view over HTTP.
+function livePatch(data) {
+  const base = [page.live, page.view].find((v) => v && v.seat === data.seat && v.version === data.base);
+  if (base) {
+    try {
+      page.live = applyPatch(base, data.patch);
+      if (!(token && page.live.seat === null)) render(page.live);
+      return;
+    } catch { /* not this view's patch after all: reload it */ }
+  }
+  page.live = null;
+  if (!page.view || page.view.version < data.version) refresh();
+}
+
 function connect() {
   const conn = $("conn");
   let socket;
   try {
-    socket = new WebSocket(wsUrl(gameId));
+    socket = new WebSocket(wsUrl(gameId, {patches: true}));
   } catch (exc) {
     conn.className = "conn down";
     conn.textContent = "offline";
@@ -388,7 +405,9 @@ function connect() {
       message(`Server: ${data.error.detail}`);
       return;
     }
+    if (data.patch !== undefined) { livePatch(data); return; }
     if (data.observation === undefined || data.version === undefined) return;
+    page.live = data;
     if (token && data.seat === null) return; // the view before the token message: the seat's own comes next
     render(data);
   });
@@ -449,7 +468,7 @@ async function start() {
   try {
     const info = await meta();
     view = await api("GET", `/api/games/${encodeURIComponent(gameId)}`, {token});
-    page.module = gameModule(view.game);
+    page.module = await gameModule(view.game);
     // a module that draws its own board needs no server SVG per change
     page.hasSvg = !page.module.ownBoard && !!info.games.find((g) => g.name === view.game)?.svg;
   } catch (exc) {

@@ -1,35 +1,43 @@
-// The replay viewer: a finished game (by id) or an uploaded record, stepped forward and back;
-// the server replays the record to each step and returns the public view and its SVG (a finished
-// game's own record by its id; a record file is posted, checked action by action by the engine).
+// The replay viewer: a finished game (by id) or an uploaded record, stepped forward and back,
+// by hand or played on its own. One request brings the whole replay, run by the server (a
+// finished game's own record by its id; a record file is posted, checked action by action by the
+// engine): the first public view and a JSON patch per step, with the boards as line edits. Every
+// step is then shown from memory, without asking the server again.
 
-import {api, ApiError, apiText} from "./api.js";
+import {api, ApiError, apiText, applyPatch} from "./api.js";
 import {gameModule, showBoard} from "./board.js";
 import {rulesButton} from "./rules.js";
 import {el, fill, say, seatName} from "./util.js";
 
 const $ = (id) => document.getElementById(id);
-const viewer = {record: null, recordText: null, gameId: null, step: 0, steps: 0, cache: new Map(), seq: 0, module: null};
+const viewer = {record: null, step: 0, steps: 0, views: [], boards: [], module: null, timer: null, playing: false};
 
 function message(text, kind = "error") {
   say($("message"), text, kind);
 }
 
-async function fetchStep(step) {
-  if (!viewer.cache.has(step)) {
-    if (viewer.gameId !== null) {
-      viewer.cache.set(step, api("GET", `/api/games/${encodeURIComponent(viewer.gameId)}/replay?step=${step}`));
-    } else {
-      // the record goes as its original text: a seed above 2**53 would not survive JSON.parse
-      const body = `{"step": ${step}, "record": ${viewer.recordText}}`;
-      viewer.cache.set(step, apiText("POST", "/api/replay", {body}).then(JSON.parse));
+/** The whole replay: every step's view rebuilt from the first one and its patches, every board from its edits. */
+async function fetchAll(record, text, gameId, wantSvg) {
+  let whole;
+  if (gameId !== null) {
+    whole = await api("GET", `/api/games/${encodeURIComponent(gameId)}/replay/all?svg=${wantSvg}`);
+  } else {
+    // the record goes as its original text: a seed above 2**53 would not survive JSON.parse
+    const body = `{"step": "all", "svg": ${wantSvg}, "record": ${text}}`;
+    whole = JSON.parse(await apiText("POST", "/api/replay", {body}));
+  }
+  const views = [whole.first];
+  for (const ops of whole.patches) views.push(applyPatch(views[views.length - 1], ops));
+  const boards = [whole.svg];
+  if (whole.svg !== null && whole.svg !== undefined) {
+    let lines = whole.svg.split("\n");
+    for (const edits of whole.svg_patches) {
+      lines = lines.slice();
+      for (let i = edits.length - 1; i >= 0; i--) lines.splice(edits[i][0], edits[i][1], ...edits[i][2]);
+      boards.push(lines.join("\n"));
     }
   }
-  try {
-    return await viewer.cache.get(step);
-  } catch (exc) {
-    viewer.cache.delete(step);
-    throw exc;
-  }
+  return {whole, views, boards};
 }
 
 async function open(text, label, gameId = null) {
@@ -44,62 +52,97 @@ async function open(text, label, gameId = null) {
     message(`${label} is not a game record: it needs game, config, seed and actions`);
     return;
   }
-  viewer.record = record;
-  viewer.recordText = text;
-  viewer.gameId = gameId;
-  viewer.cache = new Map();
-  let first;
+  pause();
+  message(`Loading ${label}…`, "info");
+  let loaded;
+  let module;
   try {
-    first = await fetchStep(0);
+    module = await gameModule(record.game);
+    loaded = await fetchAll(record, text, gameId, !module.ownBoard);
   } catch (exc) {
     message(`Cannot replay ${label}: ${exc.message}`);
     $("viewer").hidden = true;
     return;
   }
   message(`Replaying ${label}.`, "info");
-  viewer.steps = first.steps;
-  viewer.module = gameModule(first.game);
-  const rules = $("rules");
-  rules.replaceChildren(rulesButton(first.game));
-  $("slider").max = String(first.steps);
+  Object.assign(viewer, {record, module, views: loaded.views, boards: loaded.boards, steps: loaded.whole.steps});
+  $("rules").replaceChildren(rulesButton(loaded.whole.game));
+  $("slider").max = String(viewer.steps);
   $("viewer").hidden = false;
   fill($("log"), record.actions.map((a, i) => el("li", {},
-    el("a", {href: `#step-${i + 1}`, "data-step": i + 1, onclick: (e) => { e.preventDefault(); go(i + 1); }}, a))));
-  show(first);
+    el("a", {href: `#step-${i + 1}`, "data-step": i + 1, onclick: (e) => { e.preventDefault(); pause(); go(i + 1); }}, a))));
+  document.body.dataset.loaded = "true";
+  go(0);
 }
 
-async function go(step) {
+function go(step) {
   step = Math.max(0, Math.min(viewer.steps, step));
-  const seq = ++viewer.seq;
-  try {
-    const data = await fetchStep(step);
-    if (seq === viewer.seq) show(data);
-    if (step < viewer.steps) fetchStep(step + 1).catch(() => {}); // the next step is usually wanted next
-  } catch (exc) {
-    message(`Cannot show step ${step}: ${exc.message}`);
-  }
+  const started = performance.now();
+  show(step);
+  document.body.dataset.stepMs = (performance.now() - started).toFixed(1);
 }
 
-function show(data) {
-  viewer.step = data.step;
-  $("slider").value = String(data.step);
-  $("where").textContent = `Step ${data.step} / ${data.steps}${data.action ? `: ${data.action}` : " (start)"}${data.terminal ? " — game over" : ""}`;
-  document.body.dataset.step = String(data.step);
-  showBoard($("board"), viewer.module, data.observation, data.svg);
+function show(step) {
+  const data = viewer.views[step];
+  viewer.step = step;
+  $("slider").value = String(step);
+  $("slider").setAttribute("aria-valuetext", `step ${step} of ${viewer.steps}`);
+  $("where").textContent = `Step ${step} / ${viewer.steps}${data.action ? `: ${data.action}` : " (start)"}${data.terminal ? " — game over" : ""}`;
+  document.body.dataset.step = String(step);
+  showBoard($("board"), viewer.module, data.observation, viewer.boards[step] ?? null);
   viewer.module.fillSummary($("summary"), data.observation);
-  fill($("scores"), el("tbody", {}, data.scores.map((score, seat) => el("tr", {},
+  fill($("scores"), el("thead", {}, el("tr", {}, el("th", {}, "Seat"), el("th", {}, viewer.module.words.seatInfo || "Pieces"),
+    el("th", {class: "num"}, "Points"))),
+  el("tbody", {}, data.scores.map((score, seat) => el("tr", {},
     el("td", {}, seatName(seat), data.winners.includes(seat) ? " (winner)" : "",
       data.current_player === seat ? " ▶" : ""),
     el("td", {}, viewer.module.describeSeat(data.observation, seat)),
     el("td", {class: "num"}, score)))));
   for (const li of $("log").children) li.classList.remove("current");
-  const current = $("log").children[data.step - 1];
+  const current = $("log").children[step - 1];
   if (current) {
     current.classList.add("current");
-    current.scrollIntoView({block: "nearest"});
+    // scroll the move list only (the current move in its middle), never the page
+    const box = $("log").getBoundingClientRect();
+    const item = current.getBoundingClientRect();
+    if (item.top < box.top || item.bottom > box.bottom) $("log").scrollTop += item.top - box.top - (box.height - item.height) / 2;
   }
-  $("first").disabled = $("prev").disabled = data.step === 0;
-  $("next").disabled = $("last").disabled = data.step === data.steps;
+  $("first").disabled = $("prev").disabled = step === 0;
+  $("next").disabled = $("last").disabled = step === viewer.steps;
+  if (step === viewer.steps && viewer.playing) pause();
+}
+
+// -- autoplay ---------------------------------------------------------------------------------
+function play() {
+  if (!viewer.record) return;
+  if (viewer.step >= viewer.steps) go(0);
+  viewer.playing = true;
+  $("play").textContent = "⏸ Pause";
+  $("play").setAttribute("aria-pressed", "true");
+  document.body.dataset.playing = "true";
+  tick();
+}
+
+function tick() {
+  clearTimeout(viewer.timer);
+  viewer.timer = setTimeout(() => {
+    if (!viewer.playing) return;
+    go(viewer.step + 1);
+    if (viewer.playing) tick();
+  }, Number($("speed").value));
+}
+
+function pause() {
+  clearTimeout(viewer.timer);
+  viewer.playing = false;
+  $("play").textContent = "▶ Play";
+  $("play").setAttribute("aria-pressed", "false");
+  document.body.dataset.playing = "false";
+}
+
+function toggle() {
+  if (viewer.playing) pause();
+  else play();
 }
 
 async function openGame(id) {
@@ -112,11 +155,14 @@ async function openGame(id) {
   }
 }
 
-$("first").addEventListener("click", () => go(0));
-$("prev").addEventListener("click", () => go(viewer.step - 1));
-$("next").addEventListener("click", () => go(viewer.step + 1));
-$("last").addEventListener("click", () => go(viewer.steps));
-$("slider").addEventListener("input", (e) => go(Number(e.target.value)));
+const byHand = (fn) => () => { pause(); fn(); };
+$("first").addEventListener("click", byHand(() => go(0)));
+$("prev").addEventListener("click", byHand(() => go(viewer.step - 1)));
+$("next").addEventListener("click", byHand(() => go(viewer.step + 1)));
+$("last").addEventListener("click", byHand(() => go(viewer.steps)));
+$("play").addEventListener("click", toggle);
+$("speed").addEventListener("change", () => { if (viewer.playing) tick(); });
+$("slider").addEventListener("input", (e) => { pause(); go(Number(e.target.value)); });
 $("by-id").addEventListener("submit", (e) => {
   e.preventDefault();
   openGame($("game-id").value.trim());
@@ -127,11 +173,12 @@ $("record-file").addEventListener("change", async (e) => {
   open(await file.text(), file.name);
 });
 document.addEventListener("keydown", (e) => {
-  if (!viewer.record || e.target.closest("input, textarea, select")) return;
+  if (!viewer.record || e.ctrlKey || e.metaKey || e.altKey || e.target.closest("input:not([type=range]), textarea, select")) return;
   const moves = {ArrowLeft: -1, ArrowRight: 1};
-  if (e.key in moves) { e.preventDefault(); go(viewer.step + moves[e.key]); }
-  else if (e.key === "Home") { e.preventDefault(); go(0); }
-  else if (e.key === "End") { e.preventDefault(); go(viewer.steps); }
+  if (e.key in moves) { e.preventDefault(); pause(); go(viewer.step + moves[e.key]); }
+  else if (e.key === "Home") { e.preventDefault(); pause(); go(0); }
+  else if (e.key === "End") { e.preventDefault(); pause(); go(viewer.steps); }
+  else if ((e.key === " " || e.key === "k") && !e.target.closest("button, a")) { e.preventDefault(); toggle(); }
 });
 
 const id = new URLSearchParams(location.search).get("game");
