@@ -4,6 +4,7 @@ make a fast loop one command, and skipping whole folders whose extras are not in
 from __future__ import annotations
 
 import importlib.util
+import os
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -12,6 +13,9 @@ settings.register_profile(
     "ci", max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
 settings.load_profile("ci")
+
+# bots move at once in the tests (a served game paces them for people: LUDUS_BOT_PACE)
+os.environ.setdefault("LUDUS_BOT_PACE", "0")
 
 # folders that need an extra: with only ``.[test]`` installed they are left out, not failed
 _EXTRAS = {

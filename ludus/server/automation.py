@@ -8,12 +8,17 @@ ones behind it. A bot's budget counts from when it starts thinking; if it overru
 far, a random legal action is played instead. A move is committed only if the game is still
 at the version the bot thought about, so bots in several processes, or a human answering
 just as the timer ran out, never make two moves for one turn.
+
+Bots are paced so that a person can follow them: a bot's decision is committed no sooner than
+``bot_pace`` seconds (``LUDUS_BOT_PACE``, default 0.6; 0 in the tests) after the game's
+previous bot decision, counted from its commit; its thinking overlaps the wait.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import threading
 import time
 from collections import deque
@@ -30,6 +35,20 @@ log = logging.getLogger("ludus.server")
 
 QUICK_SECONDS = 1.0  # a bot with at most this budget a move may use the worker kept for quick bots
 EXPIRY_CHECK_SECONDS = 3600.0
+DEFAULT_BOT_PACE = 0.6
+MAX_BOT_PACE = 10.0
+
+
+def bot_pace_from_env() -> float:
+    """``LUDUS_BOT_PACE`` seconds between a game's consecutive bot decisions (0 to 10; default 0.6)."""
+    text = os.environ.get("LUDUS_BOT_PACE", "")
+    try:
+        pace = float(text) if text.strip() else DEFAULT_BOT_PACE
+    except ValueError:
+        raise ValueError(f"LUDUS_BOT_PACE must be a number of seconds, not {text!r}") from None
+    if not 0 <= pace <= MAX_BOT_PACE:
+        raise ValueError(f"LUDUS_BOT_PACE must be from 0 to {MAX_BOT_PACE:g} seconds, not {pace:g}")
+    return pace
 
 
 def overrun_seconds(budget: float) -> float:
@@ -119,9 +138,11 @@ class BotScheduler:
 
 
 class Automation:
-    def __init__(self, service: GameService, limits: ServerLimits | None = None) -> None:
+    def __init__(self, service: GameService, limits: ServerLimits | None = None,
+                 bot_pace: float | None = None) -> None:
         self.service = service
         self.limits = limits or service.limits
+        self.bot_pace = bot_pace_from_env() if bot_pace is None else bot_pace
         self.scheduler = BotScheduler(self.limits.bot_workers)
         self.loop: asyncio.AbstractEventLoop | None = None
         self._running: dict[str, asyncio.Task] = {}
@@ -153,6 +174,7 @@ class Automation:
             self.kick_threadsafe(rt.id)
 
     async def _drive(self, game_id: str) -> None:
+        last_bot = None  # when this driver last committed a bot's decision (monotonic seconds)
         try:
             while not self._closing:
                 self._again.discard(game_id)
@@ -162,7 +184,10 @@ class Automation:
                     return
                 if isinstance(job, BotJob):
                     action = await self._think(job)
+                    if last_bot is not None and self.bot_pace > 0:
+                        await asyncio.sleep(max(0.0, last_bot + self.bot_pace - time.monotonic()))
                     await asyncio.to_thread(self.service.commit_bot, job, action)
+                    last_bot = time.monotonic()
                     continue
                 if isinstance(job, TurnClock):
                     self._start_timer(job)
