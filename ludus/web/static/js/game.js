@@ -90,6 +90,7 @@ function render(view) {
   document.title = `ludus — ${view.game}${myTurn() ? " (your turn)" : ""}`;
   renderTurn(view);
   renderCountdown();
+  renderPanels(view);
   renderSeats(view);
   renderHands(view);
   renderInteraction();
@@ -156,6 +157,13 @@ function renderSeats(view) {
     el("tbody", {}, rows));
 }
 
+/** The game module's panels beside the board (from view.panels: Garum's projected score, ...). */
+function renderPanels(view) {
+  const content = page.module.panels?.(view) || null;
+  $("game-panels").hidden = !content;
+  fill($("game-panels"), content);
+}
+
 function renderHands(view) {
   const content = page.module.hands(view.observation);
   $("hands-panel").hidden = !content;
@@ -174,7 +182,7 @@ function renderInteraction() {
       page.selection = sel;
       renderInteraction();
       // the pressed control was redrawn: carry the keyboard on to the board's targets
-      document.querySelector(".board-overlay [data-board-action]")?.focus();
+      document.querySelector(".board-overlay [data-board-action]")?.focus({preventScroll: true});
     },
     play,
   };
@@ -188,7 +196,7 @@ function renderInteraction() {
   $("undo").disabled = view.seat === null || view.terminal || !legal.length;
   $("leave").disabled = view.seat === null || view.terminal || !!view.seats?.find((s) => s.seat === view.seat)?.left;
   $("play-panel").hidden = view.seat === null && !view.terminal;
-  fill($("legal"), legal.map((action) => el("button", {type: "button", "data-action": action,
+  fill($("legal"), (part.narrow ? legal.filter(part.narrow) : legal).map((action) => el("button", {type: "button", "data-action": action,
     onclick: () => play(action)}, action)));
   $("moves").hidden = view.seat === null || view.terminal;
   $("typed").hidden = !legal.length;

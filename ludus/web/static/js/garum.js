@@ -6,7 +6,9 @@
 // a cetarium is its quarter 1 top-left, 2 top-right, 3 bottom-left, 4 bottom-right;
 // line hN is fish row N, vN fish column N.
 
-import {chip, el, fill, svg} from "./util.js";
+import {meta} from "./api.js";
+import {installTooltips, tip} from "./tooltip.js";
+import {chip, el, fill, seatName, svg} from "./util.js";
 
 export const SPECIES = {
   // the same fills as the server's renderer; a letter is always drawn on them
@@ -22,6 +24,13 @@ const CHOOSE = /^choose c(\d+)$/;
 export const name = "garum";
 export const words = {hands: "Your tiles", seatInfo: "Colours", placeholder: "e.g. c14.2 BBGY, V h5, pass"};
 export const overlays = true; // moves are also clicked on the board
+
+let help = null; // the server's rules help for Garum (charts, bonus points), from /api/meta
+meta().then((m) => { help = m.games?.find((g) => g.name === "garum")?.help || null; }).catch(() => {});
+let projected = null; // the latest view's panels: each line and seat as if the game ended now
+let zoom = typeof matchMedia === "function" && matchMedia("(max-width: 600px)").matches; // phones: cells >= 44 px
+let zoomedOn = null; // the cetarium the zoomed board was last scrolled to
+installTooltips();
 
 /** A quarter turn clockwise of a tile's fish (reading order tl, tr, bl, br). */
 export function rotate(fish) {
@@ -55,7 +64,72 @@ function colourOf(obs, letter) {
 }
 
 export function describeSeat(obs, seat) {
-  return obs.colours.filter((c) => c.player === seat).map((c) => chip(c.colour, `${c.name} (${c.species})`));
+  const chips = obs.colours.filter((c) => c.player === seat).map((c) => chip(c.colour, `${c.name} (${c.species})`));
+  const now = projected?.seats?.[seat];
+  if (now === undefined || obs.phase === "over") return chips;
+  return [...chips, el("span", {class: "hint", "data-testid": `seat-projected-${seat}`}, ` ${now} if it ended now`)];
+}
+
+const plus = (n) => (n > 0 ? `+${n}` : String(n));
+
+/**
+ * The panels beside the board, from the server's view.panels (its end scoring on the board as it
+ * stands): each seat's score if the game ended now, each colour's workers, pile and points, and
+ * every worker's line with its fish. The live score counts bonuses only until the end.
+ */
+export function panels(view) {
+  projected = view.panels || null;
+  const obs = view.observation;
+  if (!projected || !obs?.colours) return null;
+  const over = obs.phase === "over";
+  const byColour = projected.colours || {};
+  const seats = (projected.seats || []).map((total, seat) => el("tr", {class: seat === view.seat ? "seat-you" : null},
+    el("th", {scope: "row"}, seatName(seat), seat === view.seat ? " (you)" : ""),
+    el("td", {}, obs.colours.filter((c) => c.player === seat).map((c) => chip(c.colour, `${c.name} (${c.species})`))),
+    el("td", {class: "num"}, view.scores?.[seat] ?? ""),
+    el("td", {class: "num strong", "data-testid": `projected-${seat}`}, total)));
+  const shown = new Set();
+  const colours = obs.colours.filter((c) => !c.ghost).map((c) => {
+    const partner = c.shares_workers_with;
+    const sharedShown = partner && shown.has(partner);
+    shown.add(c.name);
+    const mine = byColour[c.colour] || {bonus: c.bonus, lines: 0, total: c.bonus};
+    return el("tr", {},
+      el("th", {scope: "row"}, tip(el("span", {}, chip(c.colour), ` ${c.species}`),
+        `${c.name} (${c.species}), played by ${seatName(c.player)}`)),
+      el("td", {class: "num", "data-testid": `workers-${c.colour}`},
+        tip(el("span", {}, sharedShown ? "shared" : `${c.vilicus}V · ${c.dominus}D`),
+          sharedShown ? `one worker set with ${partner}: counted on its row`
+            : `${c.vilicus} vilicus and ${c.dominus} dominus left to place`)),
+      el("td", {class: "num", "data-testid": `pile-${c.colour}`},
+        tip(el("span", {}, `${c.pile}`), `${c.pile} tiles left in the pile, ${c.hand_size} in hand`)),
+      el("td", {class: "num"}, mine.bonus),
+      el("td", {class: "num"}, plus(mine.lines)),
+      el("td", {class: "num strong"}, mine.total));
+  });
+  const lines = (projected.lines || []).map((l) => tip(el("li", {class: "garum-line", "data-testid": `line-${l.line}`},
+    chip(l.colour), ` ${l.kind === "D" ? "dominus" : "vilicus"} ${l.line}: `,
+    el("strong", {}, `${l.specimens} ${SPECIES[l.colour]?.name || l.colour}`),
+    ` → ${plus(l.points)}`, l.open && !over ? el("span", {class: "hint"}, ` · ${l.open} empty, at best ${plus(l.best)}`) : ""),
+  `${SPECIES[l.colour]?.colour || l.colour} ${l.kind === "D" ? "dominus" : "vilicus"} on ${l.line}: ${l.specimens} `
+    + `${SPECIES[l.colour]?.name || ""} there now, scoring ${plus(l.points)} if the game ended now`
+    + (l.open ? `; ${l.open} cells still empty (all ${SPECIES[l.colour]?.name || ""}: ${plus(l.best)})` : "")));
+  return el("div", {class: "garum-panels", "data-testid": "garum-panels"},
+    el("h2", {}, over ? "Final score" : "If the game ended now"),
+    el("div", {class: "table-scroll"}, el("table", {class: "garum-seats"},
+      el("thead", {}, el("tr", {}, el("th", {}, "Seat"), el("th", {}, "Colours"),
+        el("th", {class: "num"}, tip(el("span", {}, "Now"), "points scored so far: bonuses (lines score at the end)")),
+        el("th", {class: "num"}, tip(el("span", {}, "Projected"), "bonuses plus every worker's line as it stands")))),
+      el("tbody", {}, seats))),
+    el("h3", {}, "Colours"),
+    el("div", {class: "table-scroll"}, el("table", {class: "garum-colours"},
+      el("thead", {}, el("tr", {}, el("th", {}, "Colour"),
+        el("th", {class: "num"}, tip(el("span", {}, "Workers"), "vilicus (V) and dominus (D) left")),
+        el("th", {class: "num"}, tip(el("span", {}, "Pile"), "tiles left in the pile")),
+        el("th", {class: "num"}, "Bonus"), el("th", {class: "num"}, "Lines"), el("th", {class: "num"}, "Total"))),
+      el("tbody", {}, colours))),
+    el("h3", {}, "Workers' lines"),
+    lines.length ? el("ul", {class: "garum-lines"}, lines) : el("p", {class: "hint"}, "No worker on the board yet."));
 }
 
 export function status(view) {
@@ -188,7 +262,8 @@ export function boardBox(root) {
 
 // -- interaction -----------------------------------------------------------------------------
 /**
- * The interactive part for the seat to move: returns {controls, overlay(group), onKey(e)}.
+ * The interactive part for the seat to move: returns {controls, overlay(group), onKey(e), narrow}:
+ * narrow(action) keeps the list of legal moves to those of the tile (or worker) picked.
  * ctx: {obs, legal, selection, setSelection(sel), play(action)}.
  */
 export function interaction(ctx) {
@@ -200,6 +275,8 @@ export function interaction(ctx) {
   const controls = el("div", {class: "garum-controls"});
   const overlay = svg("g");
   let onKey = () => false;
+  let narrow = null;
+  keepFocusOnBoard(overlay);
 
   if (places.length) {
     const legalFish = new Set(places.map(([, m]) => m[3]));
@@ -219,20 +296,35 @@ export function interaction(ctx) {
       el("p", {class: "hint", id: "garum-step"},
         chosen === null ? "Step 1: pick a tile (keys 1–4)." : "Step 2: click a highlighted quarter of the cetarium, R turns the tile, Esc cancels."),
       el("div", {class: "hand", role: "group", "aria-label": "tiles in hand"}, tiles.map((f, i) =>
-        el("button", {type: "button", class: "tile-btn", "data-tile": i, "aria-pressed": String(chosen === i),
+        tip(el("button", {type: "button", class: "tile-btn", "data-tile": i, "aria-pressed": String(chosen === i),
           "aria-label": `tile ${i + 1}: ${f}`, disabled: !options[i].length, onclick: () => pick(i)},
-        tileSvg(chosen === i ? fish : f), el("span", {}, String(i + 1))))),
+        tileSvg(chosen === i ? fish : f), el("span", {}, String(i + 1))), tileText(chosen === i ? fish : f)))),
     );
     if (chosen !== null) {
+      narrow = (action) => !PLACE.test(action) || options[chosen].includes(action.match(PLACE)[3]);
       controls.append(
         el("div", {class: "orientations", role: "group", "aria-label": "orientation"},
-          options[chosen].map((f) => el("button", {type: "button", class: "tile-btn", "data-orientation": f,
+          options[chosen].map((f) => tip(el("button", {type: "button", class: "tile-btn", "data-orientation": f,
             "aria-pressed": String(f === fish), "aria-label": `orientation ${f}`,
-            onclick: () => ctx.setSelection({tile: chosen, fish: f})}, tileSvg(f)))),
+            onclick: () => ctx.setSelection({tile: chosen, fish: f})}, tileSvg(f)), tileText(f)))),
         el("div", {class: "row"},
           el("button", {type: "button", onclick: turn, disabled: options[chosen].length < 2}, "Turn (R)"),
           el("button", {type: "button", "data-testid": "cancel", onclick: () => ctx.setSelection(null)}, "Cancel (Esc)")),
       );
+      const preview = svg("g", {class: "preview", "aria-hidden": "true", "data-testid": "preview"});
+      preview.setAttribute("visibility", "hidden");
+      const showAt = (x, y) => {
+        preview.replaceChildren(fishCells(fish, x, y), bonusBadges(obs, fish, x, y));
+        preview.setAttribute("visibility", "visible");
+      };
+      let hovered = null;
+      const follow = () => {
+        // one preview: under the pointer, else at the target the keyboard is on
+        const focused = overlay.querySelector(".hit:focus");
+        const at = hovered || focused;
+        if (at) showAt(Number(at.getAttribute("x")), Number(at.getAttribute("y")));
+        else preview.setAttribute("visibility", "hidden");
+      };
       for (const [action, m] of places) {
         if (m[3] !== fish) continue;
         const cet = Number(m[1]);
@@ -240,9 +332,13 @@ export function interaction(ctx) {
         const [x, y] = slotOrigin(obs, cet, slot);
         const hit = svg("rect", {x, y, width: 2, height: 2, class: "hit", tabindex: 0, role: "button",
           "data-board-action": action, "aria-label": `place ${fish} in cetarium ${cet}, quarter ${slot}`});
-        const preview = svg("g", {class: "preview"}, fishCells(fish, x, y));
-        overlay.append(hit, preview);
+        hit.addEventListener("pointerenter", () => { hovered = hit; follow(); });
+        hit.addEventListener("pointerleave", () => { hovered = null; follow(); });
+        hit.addEventListener("focus", follow);
+        hit.addEventListener("blur", () => setTimeout(follow));
+        overlay.append(hit);
       }
+      overlay.append(preview); // last: drawn above the targets, never catching the pointer
     }
     onKey = (e) => {
       if (/^[1-4]$/.test(e.key) && Number(e.key) <= tiles.length) { pick(Number(e.key) - 1); return true; }
@@ -254,30 +350,35 @@ export function interaction(ctx) {
   if (workers.length || (legal.includes("pass") && obs.phase === "worker")) {
     const kinds = [...new Set(workers.map(([, m]) => m[1]))];
     const kind = kinds.includes(sel.kind) ? sel.kind : kinds[0];
+    if (sel.kind && kinds.includes(sel.kind)) narrow = (action) => !WORKER.test(action) || action.startsWith(`${kind} `);
     const me = colourOf(obs, obs.current_colour);
     controls.append(
       el("h3", {}, "Place a worker (colour ", chip(obs.current_colour), ") or pass"),
       el("div", {class: "row", role: "group", "aria-label": "worker"},
-        kinds.map((k) => el("button", {type: "button", "data-worker": k, "aria-pressed": String(k === kind),
+        kinds.map((k) => tip(el("button", {type: "button", "data-worker": k, "aria-pressed": String(k === kind),
           onclick: () => ctx.setSelection({kind: k})},
-        k === "V" ? `Vilicus (${me?.vilicus ?? "?"} left)` : `Dominus (${me?.dominus ?? "?"} left)`)),
-        legal.includes("pass") ? el("button", {type: "button", onclick: () => ctx.play("pass")}, "Pass") : null),
-      el("p", {class: "hint"}, "Click a highlighted row or column (keys V / D pick the worker)."),
+        k === "V" ? `Vilicus (${me?.vilicus ?? "?"} left)` : `Dominus (${me?.dominus ?? "?"} left)`),
+        k === "V" ? "a vilicus scores its line by the chart" : "the dominus scores its line double (and loses double)")),
+        legal.includes("pass") ? el("button", {type: "button", "data-testid": "pass", onclick: () => ctx.play("pass")},
+          "Pass") : null),
+      el("p", {class: "hint"}, "Click a highlighted row or column (keys V / D pick the worker, P passes)."),
     );
     const [gr, gc] = cetariumAt(obs, obs.cetarium) || [0, 0];
     for (const [action, m] of workers) {
       if (m[1] !== kind) continue;
       const n = Number(m[3]) - 1;
+      const fishNow = lineFish(obs, m[2], n, obs.current_colour);
       const label = `${kind === "V" ? "vilicus" : "dominus"} on ${m[2] === "h" ? "row" : "column"} ${m[2]}${n + 1}`;
-      const g = svg("g", {class: "hit line", tabindex: 0, role: "button", "data-board-action": action, "aria-label": label});
+      const g = svg("g", {class: "hit line", tabindex: 0, role: "button", "data-board-action": action, "aria-label": label,
+        "data-tip": `${label}: ${fishNow} ${SPECIES[obs.current_colour]?.name || ""} on it now`});
+      // a whole cell thick, beyond the cetarium on both sides: 44 px and more on a zoomed phone board
       if (m[2] === "h") {
-        g.append(svg("rect", {x: -1.3, y: n + 0.1, width: gc * 4 + 1.3, height: 0.8}),
-          svg("rect", {x: gc * 4 + 4, y: n + 0.1, width: 13.3 - gc * 4, height: 0.8}));
+        g.append(svg("rect", {x: -1.3, y: n + 0.02, width: gc * 4 + 1.3, height: 0.96}),
+          svg("rect", {x: gc * 4 + 4, y: n + 0.02, width: 13.3 - gc * 4, height: 0.96}));
       } else {
-        g.append(svg("rect", {x: n + 0.1, y: -1.3, width: 0.8, height: gr * 4 + 1.3}),
-          svg("rect", {x: n + 0.1, y: gr * 4 + 4, width: 0.8, height: 13.3 - gr * 4}));
+        g.append(svg("rect", {x: n + 0.02, y: -1.3, width: 0.96, height: gr * 4 + 1.3}),
+          svg("rect", {x: n + 0.02, y: gr * 4 + 4, width: 0.96, height: 13.3 - gr * 4}));
       }
-      g.append(svg("title", {}, label));
       overlay.append(g);
     }
     onKey = (e) => {
@@ -294,10 +395,65 @@ export function interaction(ctx) {
       const at = cetariumAt(obs, Number(m[1]));
       if (!at) continue;
       overlay.append(svg("rect", {x: at[1] * 4, y: at[0] * 4, width: 4, height: 4, class: "hit", tabindex: 0,
-        role: "button", "data-board-action": action, "aria-label": `choose cetarium ${m[1]}`}));
+        role: "button", "data-board-action": action, "aria-label": `choose cetarium ${m[1]}`,
+        "data-tip": `cetarium ${m[1]}: this round's tiles go here`}));
     }
   }
-  return {controls, overlay, onKey};
+  return {controls, overlay, onKey, narrow};
+}
+
+/** After a click or Enter on the board, the keyboard stays on the board (the targets are redrawn). */
+function keepFocusOnBoard(group) {
+  const hold = (e) => {
+    const wrap = e.currentTarget.closest?.(".board-wrap") || document.getElementById("board");
+    if (!wrap) return;
+    wrap.tabIndex = -1;
+    wrap.focus({preventScroll: true});
+  };
+  group.addEventListener("click", hold);
+  group.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") hold(e); });
+}
+
+/** How many fish of a colour's species lie on line (axis "h" row / "v" column) index n now. */
+function lineFish(obs, axis, n, letter) {
+  const cells = axis === "h" ? [...(obs.fish[n] || "")] : obs.fish.map((row) => row[n]);
+  return cells.filter((ch) => ch === letter).length;
+}
+
+/** A tile in words: its fish in reading order. */
+function tileText(fish) {
+  const names = [...fish].map((l) => `${SPECIES[l]?.name || l} (${l})`);
+  return `tile: top ${names[0]} and ${names[1]}, bottom ${names[2]} and ${names[3]}`;
+}
+
+/**
+ * Over the preview, each bonus space it would cover: a ring, and the points the placer gains
+ * there (+2 species, +1 joker; 0 when the species does not match). The preview never hides a bonus.
+ */
+function bonusBadges(obs, fish, x, y) {
+  const g = svg("g", {class: "preview-bonus"});
+  const bonusAt = new Map((obs.bonuses || []).map((b) => [`${b.cell[0]},${b.cell[1]}`, b.kind]));
+  const board = help?.boards?.[obs.board] || {species_bonus: 2, joker_bonus: 1};
+  const ownOnly = obs.config?.species_bonus === "own";
+  [...fish].forEach((letter, i) => {
+    const cx = x + (i % 2);
+    const cy = y + Math.floor(i / 2);
+    const kind = bonusAt.get(`${cy},${cx}`);
+    if (!kind) return;
+    let gain = 0;
+    if (kind === "*") gain = board.joker_bonus;
+    else if (kind === letter && (!ownOnly || kind === obs.current_colour)) gain = board.species_bonus;
+    g.append(
+      svg("circle", {cx: cx + 0.5, cy: cy + 0.5, r: 0.42, fill: "none", stroke: "#fff", "stroke-width": 0.12}),
+      svg("circle", {cx: cx + 0.5, cy: cy + 0.5, r: 0.42, fill: "none", stroke: "#111", "stroke-width": 0.05,
+        "stroke-dasharray": "0.12 0.08"}),
+      svg("rect", {x: cx + 0.42, y: cy + 0.02, width: 0.56, height: 0.38, rx: 0.08, fill: gain ? "#fff7d6" : "#eee",
+        stroke: "#111", "stroke-width": 0.03}),
+      svg("text", {x: cx + 0.7, y: cy + 0.31, "text-anchor": "middle", "font-size": 0.3, "font-weight": 700,
+        "font-family": "sans-serif", fill: "#111"}, gain ? `+${gain}` : (kind === "*" ? "★" : kind)),
+    );
+  });
+  return g;
 }
 
 /** Hands the seat may see (its own colours'), shown when it is not its turn too. */
@@ -305,7 +461,8 @@ export function hands(obs) {
   const mine = obs.colours.filter((c) => c.hand);
   if (!mine.length) return null;
   return el("div", {}, mine.map((c) => el("div", {class: "row"}, chip(c.colour), `${c.name}:`,
-    el("span", {class: "hand"}, c.hand.map((f) => el("span", {class: "tile-btn", "aria-label": `tile ${f}`}, tileSvg(f)))),
+    el("span", {class: "hand"}, c.hand.map((f) => tip(el("span", {class: "tile-btn", "aria-label": `tile ${f}`, tabindex: 0},
+      tileSvg(f)), tileText(f)))),
     el("span", {class: "hint"}, `pile ${c.pile} · vilicus ${c.vilicus} · dominus ${c.dominus} · bonus ${c.bonus}`))));
 }
 
@@ -389,15 +546,50 @@ export function breakdown(view, seatLabel) {
     rows.push(el("tr", {class: "seat-total"}, el("th", {}, seatLabel(seat)), el("th", {colspan: 4}, "total"),
       el("th", {class: "num", "data-testid": `total-${seat}`}, view.scores[seat])));
   }
-  return el("table", {},
+  // a wide tally scrolls inside its own box, so a phone's page never grows sideways
+  return el("div", {class: "table-scroll"}, el("table", {class: "garum-tally"},
     el("thead", {}, el("tr", {}, ["Seat", "Colour", "Bonuses", "Lines", "Line points", "Points"].map((h) =>
       el("th", {class: ["Bonuses", "Line points", "Points"].includes(h) ? "num" : null}, h)))),
-    el("tbody", {}, rows));
+    el("tbody", {}, rows)));
 }
 
 export function fillSummary(node, obs) {
   const order = obs.aureus?.order;
+  const toggle = el("button", {type: "button", class: "garum-zoom-toggle", "data-testid": "zoom",
+    "aria-pressed": String(zoom), onclick: () => { zoom = !zoom; zoomedOn = null; applyZoom(obs); toggle.setAttribute("aria-pressed", String(zoom)); }},
+  zoom ? "Whole board" : "Zoom in");
   fill(node,
-    el("div", {}, `Board: ${obs.board} · round ${obs.round}/${obs.rounds} · revealed aureus: ${obs.aureus.revealed.join(", ") || "—"}`),
+    el("div", {class: "row"}, toggle,
+      el("span", {}, `Board: ${obs.board} · round ${obs.round}/${obs.rounds} · revealed aureus: ${obs.aureus.revealed.join(", ") || "—"}`)),
     order ? el("div", {}, `Aureus order (Haruspex): ${order.join(", ")}`) : null);
+  applyZoom(obs);
+}
+
+/**
+ * The zoomed board (phones): cells of 44 px and more, the board scrolling sideways inside its
+ * section, brought to the round's cetarium whenever that changes; the page itself never moves.
+ */
+function applyZoom(obs) {
+  document.body.classList.toggle("garum-zoom", zoom);
+  const wrap = document.getElementById("board");
+  const section = wrap?.parentElement;
+  if (!section) return;
+  section.classList.add("garum-board-section");
+  if (!zoom) { section.scrollLeft = 0; return; }
+  if (!obs.cetarium || zoomedOn === obs.cetarium) return;
+  zoomedOn = obs.cetarium;
+  const scroll = (tries) => {
+    const at = cetariumAt(obs, obs.cetarium);
+    const root = wrap.querySelector(".board-svg > svg");
+    const box = root ? boardBox(root) : null;
+    const vb = root?.viewBox?.baseVal;
+    if (!at || !box || !vb?.width) { // the board is still on its way from the server
+      if (tries > 0) setTimeout(() => scroll(tries - 1), 100);
+      return;
+    }
+    const scale = wrap.clientWidth / vb.width;
+    const centre = (box[0] + (at[1] * 4 + 2) * box[2] / 16 - vb.x) * scale;
+    section.scrollLeft = Math.max(0, centre - section.clientWidth / 2);
+  };
+  requestAnimationFrame(() => scroll(20));
 }

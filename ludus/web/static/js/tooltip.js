@@ -24,6 +24,10 @@ function show(node) {
     bubble.id = "ludus-tooltip";
     bubble.className = "tooltip";
     bubble.setAttribute("role", "tooltip");
+    // styled here (script styles are allowed by the pages' CSP): every page gets the same bubble
+    Object.assign(bubble.style, {position: "absolute", zIndex: "50", maxWidth: "min(22rem, 92vw)",
+      background: "#2b2a33", color: "#fff", padding: ".35rem .55rem", borderRadius: "6px", fontSize: ".9rem",
+      lineHeight: "1.3", pointerEvents: "none", boxShadow: "0 2px 8px rgba(0,0,0,.35)"});
     document.body.append(bubble);
   }
   if (owner && owner !== node) owner.removeAttribute("aria-describedby");

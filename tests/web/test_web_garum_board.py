@@ -1,0 +1,205 @@
+"""Garum played only by clicking the board and the panels (never the move list), at desktop and
+phone widths: the panels (projected score, workers and pile left, every worker's line) follow each
+move; the picked tile narrows the move list and is previewed once, with the bonuses it covers;
+the keyboard stays on the board and the page does not scroll after a move; on a 390-px phone the
+row and column targets are at least 44 px. Screenshots go to screenshots/garum-board-*.png."""
+
+from __future__ import annotations
+
+import random
+
+import httpx
+import pytest
+from browser_helpers import BODY, version, wait_turn, wait_version_after
+
+import ludus
+
+SIZES = {"desktop": {"width": 1366, "height": 850}, "phone": {"width": 390, "height": 844}}
+TARGETS = ".board-overlay [data-board-action]"
+
+# what the panels show, read from the page, and what the view they were drawn from says
+SHOWN = """(() => {
+  const v = window.ludusGame.view;
+  const text = (sel) => document.querySelector(sel)?.textContent.trim();
+  return {
+    version: v.version,
+    projected: v.panels.seats.map((_, s) => text(`[data-testid=projected-${s}]`)),
+    expected: v.panels.seats.map(String),
+    workers: v.observation.colours.filter((c) => !c.ghost).map((c) => [text(`[data-testid=workers-${c.colour}]`),
+      `${c.vilicus}V · ${c.dominus}D`]),
+    piles: v.observation.colours.filter((c) => !c.ghost).map((c) => [text(`[data-testid=pile-${c.colour}]`),
+      String(c.pile)]),
+    lines: [...document.querySelectorAll("[data-testid^=line-]")].map((n) => n.dataset.testid.slice(5)).sort(),
+    viewLines: v.panels.lines.map((l) => l.line).sort(),
+  };
+})()"""
+
+# the hovered slot target: how many bonus spaces it covers, and what the one preview shows
+PREVIEW = """(hit) => {
+  const obs = window.ludusGame.view.observation;
+  const x = Number(hit.getAttribute("x"));
+  const y = Number(hit.getAttribute("y"));
+  const covered = obs.bonuses.filter((b) => b.cell[1] >= x && b.cell[1] < x + 2 && b.cell[0] >= y && b.cell[0] < y + 2);
+  const previews = document.querySelectorAll(".board-overlay g.preview");
+  const shown = [...previews].filter((p) => p.getAttribute("visibility") === "visible");
+  const rect = shown[0]?.querySelector("rect");
+  return {previews: previews.length, shown: shown.length, covered: covered.length,
+    badges: shown[0] ? shown[0].querySelectorAll(".preview-bonus text").length : -1,
+    at: rect ? [Math.floor(Number(rect.getAttribute("x"))), Math.floor(Number(rect.getAttribute("y")))] : null,
+    x, y};
+}"""
+
+
+def _check_panels(page) -> None:
+    shown = page.evaluate(SHOWN)
+    assert shown["projected"] == shown["expected"], shown
+    for on_page, in_view in shown["workers"] + shown["piles"]:
+        assert on_page in (in_view, "shared"), shown
+    assert shown["lines"] == shown["viewLines"], shown
+
+
+def _board_kept(page, before_scroll: float) -> None:
+    """After a move: the keyboard is still on the board and the page has not jumped (the end
+    screen takes the focus when the game is over)."""
+    if page.evaluate(f"{BODY}.terminal") == "true":
+        return
+    assert page.evaluate("!!document.activeElement.closest('#board')"), page.evaluate(
+        "document.activeElement.outerHTML.slice(0, 120)")
+    assert abs(page.evaluate("window.scrollY") - before_scroll) < 2
+
+
+def _place(page, rng: random.Random, shots: dict[str, str] | None) -> None:
+    tiles = page.locator("#controls [data-tile]:not([disabled])")
+    tiles.nth(rng.randrange(tiles.count())).click()
+    turns = page.locator("#controls [data-orientation]")
+    if turns.count() > 1 and rng.random() < 0.5:
+        turns.nth(rng.randrange(turns.count())).click()
+    # the move list keeps only the picked tile's placements
+    orientations = set(turns.evaluate_all("(bs) => bs.map((b) => b.dataset.orientation)"))
+    listed = page.locator("#legal [data-action]").evaluate_all("(bs) => bs.map((b) => b.dataset.action)")
+    assert listed and all(a.split(" ")[1] in orientations for a in listed)
+    legal = page.evaluate("window.ludusGame.view.legal_actions")
+    assert set(listed) <= set(legal)
+    hits = page.locator(TARGETS)
+    target = hits.nth(rng.randrange(hits.count()))
+    target.scroll_into_view_if_needed()
+    target.hover()
+    seen = target.evaluate(PREVIEW)
+    # one preview, at the hovered slot, with a badge on every bonus space it would cover
+    assert seen["previews"] == 1 and seen["shown"] == 1, seen
+    assert seen["at"] == [seen["x"], seen["y"]], seen
+    assert seen["badges"] == seen["covered"], seen
+    if hits.count() > 1:  # the keyboard on another target while the pointer stays: still one preview
+        hits.nth(0 if target != hits.nth(0) else 1).focus()
+        assert page.evaluate("document.querySelectorAll('.board-overlay g.preview[visibility=visible]').length") == 1
+    if shots is not None and "mid" not in shots:
+        shots["mid"] = "taken"
+        target.hover()
+        page.screenshot(path=shots["path"].format("mid"), full_page=False)
+    before = version(page)
+    scroll = page.evaluate("window.scrollY")
+    target.click()
+    wait_version_after(page, before)
+    _board_kept(page, scroll)
+
+
+def _worker(page, rng: random.Random, phone: bool, shots: dict[str, str] | None) -> None:
+    lines = page.locator(TARGETS)
+    if phone:  # every row and column target is a finger wide on the zoomed phone board
+        sizes = lines.evaluate_all("""(gs) => gs.map((g) => [g.dataset.boardAction.split(' ')[1][0],
+            Math.max(...[...g.querySelectorAll('rect')].map((r) => {
+              const b = r.getBoundingClientRect();
+              return g.dataset.boardAction.split(' ')[1][0] === 'h' ? b.height : b.width; }))])""")
+        assert sizes and all(size >= 44 for _, size in sizes), sizes
+    if shots is not None and "worker" not in shots and lines.count():
+        shots["worker"] = "taken"
+        page.screenshot(path=shots["path"].format("worker"), full_page=False)
+    before = version(page)
+    if lines.count() and rng.random() < 0.7:
+        kinds = page.locator("#controls [data-worker]")
+        if kinds.count() > 1 and rng.random() < 0.3:
+            kinds.nth(1).click()
+            listed = page.locator("#legal [data-action]").evaluate_all("(bs) => bs.map((b) => b.dataset.action)")
+            assert listed and all(a.startswith("D ") or a == "pass" for a in listed)
+            lines = page.locator(TARGETS)
+        target = lines.nth(rng.randrange(lines.count())).locator("rect").first
+        target.scroll_into_view_if_needed()
+        scroll = page.evaluate("window.scrollY")
+        target.click()
+        wait_version_after(page, before)
+        _board_kept(page, scroll)
+    else:
+        page.click("#controls [data-testid=pass]")
+        wait_version_after(page, before)
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_whole_garum_game_by_board_and_panel_clicks(browser, server, screenshots, size):
+    ctx = browser.new_context(viewport=SIZES[size], bypass_csp=True)
+    ctx.set_default_timeout(15_000)
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    created = httpx.post(f"{server}/api/games", json={"game": "garum", "seats": ["human", "random"],
+                                                      "options": {"players": 2, "board": "baelo_claudia"}}).json()
+    game_id = created["id"]
+    token = next(s["token"] for s in created["seats"] if s["seat"] == 0)
+    page.goto(f"{server}/games/{game_id}#token={token}")
+    page.wait_for_selector("#board svg")
+    page.wait_for_selector("[data-testid=garum-panels]")
+    phone = size == "phone"
+    if phone:
+        assert page.evaluate("document.body.classList.contains('garum-zoom')")
+        # the zoomed board scrolls inside its section: the page never grows sideways
+        assert page.evaluate("document.documentElement.scrollWidth") <= SIZES[size]["width"]
+    shots = {"path": str(screenshots / f"garum-board-{size}-{{}}.png")}
+    rng = random.Random(23)
+    clicked = set()
+    lines_seen = 0
+    for _ in range(200):
+        if wait_turn(page) == "over":
+            break
+        _check_panels(page)
+        phase = page.evaluate(f"{BODY}.phase")
+        if phase == "place":
+            _place(page, rng, shots)
+        elif phase == "worker":
+            _worker(page, rng, phone, shots)
+        else:
+            raise AssertionError(f"unexpected phase {phase}")
+        clicked.add(phase)
+        lines_seen = max(lines_seen, page.locator("[data-testid^=line-]").count())
+    else:
+        raise AssertionError("the game does not end")
+    page.locator("[data-testid=game-over]").wait_for()
+    _check_panels(page)
+    assert clicked == {"place", "worker"} and lines_seen > 0
+    record = httpx.get(f"{server}/api/games/{game_id}/record").json()
+    final = ludus.replay(record)
+    # the projection of the finished board is the final score, seat by seat
+    assert [int(page.inner_text(f"[data-testid=projected-{s}]")) for s in range(2)] == final.scores()
+    assert page.evaluate(f"{BODY}.refused") in (None, "0")
+    if phone:  # the end tally too scrolls inside its box
+        assert page.evaluate("document.documentElement.scrollWidth") <= SIZES[size]["width"]
+    page.screenshot(path=str(screenshots / f"garum-board-{size}-end.png"), full_page=True)
+    assert not errors, errors
+    ctx.close()
+
+
+def test_tooltips_on_the_garum_board_and_panels(page, server):
+    created = httpx.post(f"{server}/api/games", json={"game": "garum", "seats": ["human", "random"],
+                                                      "options": {"players": 2}}).json()
+    token = next(s["token"] for s in created["seats"] if s["seat"] == 0)
+    page.goto(f"{server}/games/{created['id']}#token={token}")
+    page.wait_for_selector("#board svg .bonus")
+    bonus = page.locator("#board svg g.bonus").first
+    bonus.hover(force=True)
+    bubble = page.locator("#ludus-tooltip")
+    bubble.wait_for(state="visible")
+    assert "bonus" in bubble.inner_text().lower()
+    assert page.locator("[aria-describedby=ludus-tooltip]").count() == 1
+    page.locator("#hands [data-tip]").first.focus()  # by the keyboard too
+    assert bubble.inner_text().startswith("tile: top ")
+    page.keyboard.press("Escape")
+    assert not bubble.is_visible()
+    assert not page.js_errors
