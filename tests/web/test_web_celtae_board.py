@@ -99,7 +99,10 @@ def small_targets(page) -> list[str]:
 
 def check_log(page, record, solo):
     lines = page.locator("#log li")
-    assert lines.count() == len(record["actions"])
+    game_turns = page.locator("#log .log-game").count()  # Solitairix's whole turns, one line each
+    assert lines.count() == len(record["actions"]) + game_turns
+    assert (game_turns > 5) == solo
+    assert page.locator("#log .log-auto").count() > 0  # steps played for a seat (its only choice) are there
     text = page.inner_text("#log")
     assert "Seat 1" in text and ("Seat 2" in text) != solo and "Seat 0" not in text
     # plain sentences: the notation is kept beside them in brackets, never alone
@@ -122,8 +125,7 @@ def test_whole_celtae_game_by_board_clicks(browser, server, screenshots, width, 
             create_in_lobby(page, server, "celtae", {"players": "1", "difficulty": "easy"}, ["human"])
         else:
             create_in_lobby(page, server, "celtae", {"players": "2"}, ["human", "random"])
-        page.click("[data-testid=play-link]")
-        poll(page, f"{BODY}.version !== undefined")
+        poll(page, f"{BODY}.version !== undefined")  # Create opened the seat
         game_id = page.url.split("/games/")[1].split("?")[0].split("#")[0]
         page.wait_for_selector("#board .cb")
         wait_turn(page)
@@ -200,6 +202,11 @@ def play_by_board_steps(page, rng, phone, steps, clicks, audited=None):
             assert smallest_text_px(page) >= 12, "board text under 12 px"
         if page.locator("#board [data-last-move='1']").count():
             marked += 1
+        # a question with one answer is never put to the person: the server played it
+        assert len(page.evaluate("window.ludusGame.view.legal_actions")) != 1
+        if page.locator("[data-testid=optional-steps]").count():
+            # the move's own targets are on the board at once, past the optional steps
+            assert page.locator("#board [data-board-skip]:not([disabled])").count() > 0
         board_decision(page, rng, clicks)
         poll(page, f"Number({BODY}.version) > {before}")
         decisions += 1

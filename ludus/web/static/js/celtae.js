@@ -9,6 +9,7 @@
 // them, and every seat's piece carries its number as well as its colour.
 
 import * as generic from "./generic.js";
+import {logLine, notationToggle, seatTitle} from "./log.js";
 import {el, svg} from "./util.js";
 
 export {fillSummary, forgetMove, noteMove, renderOptions, trackWorkers, wantsBreakdown} from "./generic.js";
@@ -113,8 +114,11 @@ let boardFocus = false; // the last decision was clicked or keyed on the board: 
 function activate(target) {
   if (!live || !target || target.disabled) return;
   boardFocus = true;
-  if (target.dataset.boardAction) live.play(target.dataset.boardAction);
-  else if (target.dataset.boardSelect) live.setSelection({key: target.dataset.boardSelect});
+  // a move past the optional steps: the skips and the move in one request, all or nothing
+  const skip = target.dataset.boardSkip ? JSON.parse(target.dataset.boardSkip) : [];
+  if (target.dataset.boardAction && skip.length) live.play(skip[0], [...skip.slice(1), target.dataset.boardAction]);
+  else if (target.dataset.boardAction) live.play(target.dataset.boardAction);
+  else if (target.dataset.boardSelect) live.setSelection({key: target.dataset.boardSelect, skip: skip.length ? skip : null});
   else if (target.dataset.cancel !== undefined) live.setSelection(null);
 }
 
@@ -274,8 +278,9 @@ function soloPanel(sx) {
     el("div", {class: "cb-row cb-stats"}, `tile side ${sx.side} · quarter ${sx.quarter} · worker ${sx.worker || "—"}`),
     el("div", {class: "cb-row cb-stats"}, `discs ${sx.discs_placed} · cubes ${sx.cubes_placed} · Roman ${sx.roman_tiles}`
       + ` · druid tiles ${sx.druid_tiles} · druids ${sx.druids} · bonus ${sx.bonus_tiles}`),
-    last ? el("div", {class: "cb-row", "data-key": "solitairix-last"},
-      `last turn: card ${last.card ? cardName(last.card) : "—"}, ${plural(last.steps, "step")}, ${last.action}`) : null,
+    last ? el("div", {class: "cb-row cb-sx-last", "data-key": "solitairix-last"}, "Last turn: ",
+      lastLog.findLast?.((e) => e.solitairix)?.text
+        || `card ${last.card ? cardName(last.card) : "—"}, ${plural(last.steps, "step")}, ${last.action}`) : null,
     sx.drawn ? el("div", {class: "cb-row"}, "its card now: ", cardFace(sx.drawn, "solitairix-card")) : null);
 }
 
@@ -385,6 +390,18 @@ function prompt(obs, sel) {
   return hints.find(([re]) => re.test(text))?.[1] || `Your turn: ${text}.`;
 }
 
+/** The prompt while optional steps wait: the move is made on the board, which passes over them. */
+function mainPrompt(obs) {
+  const what = {farm: "take market cards", build: "choose the citadel or pay", battle: "discard cards or fight",
+    recruit: "recruit workers"}[(obs.action || "").split(" ")[0]] || "make your move";
+  return `${cap(what)} on the board (that skips the optional steps), or first take an optional step below.`;
+}
+
+function optionalLabel(a) {
+  if (a === "extra") return "Spend a token as an extra worker";
+  return a;
+}
+
 function doneLabel(obs) {
   return DONE.find(([re]) => re.test(obs.phase || ""))?.[1] || "Done";
 }
@@ -406,15 +423,33 @@ export function interaction(ctx) {
     delete b.dataset.boardSelect;
     delete b.dataset.hint;
   }
-  const {act, select, loose} = targets(obs, legal, sel);
-  const mark = (key, attr, value) => {
+  for (const b of root.querySelectorAll("button.cb-t[data-board-skip]")) delete b.dataset.boardSkip;
+  const skip = ctx.afterSkip?.skip?.length ? ctx.afterSkip : null;
+  // a selection begun on a move past the optional steps completes among that move's targets
+  const own = sel?.skip ? {act: new Map(), select: new Map(), loose: []} : targets(obs, legal, sel);
+  const main = skip && (!sel || sel.skip) ? targets(obs, skip.legal, sel) : null;
+  const {act, select, loose} = own;
+  const mark = (key, attr, value, skipped = null) => {
     for (const b of root.querySelectorAll(`button[data-key="${key}"]`)) {
       b.disabled = false;
       b.classList.add("legal");
       b.dataset[attr] = value;
+      if (skipped) b.dataset.boardSkip = JSON.stringify(skipped);
       if (attr === "boardAction") b.title = `${b.getAttribute("aria-label")}: ${value}`;
     }
   };
+  // the optional step's own choices go beside the board; its pieces stay clickable where no move is
+  const optional = [];
+  if (main) {
+    for (const [key, a] of main.act) mark(key, "boardAction", a, skip.skip);
+    for (const [key, s] of main.select) mark(key, "boardSelect", s, skip.skip);
+    for (const [key, a] of [...act]) {
+      if (main.act.has(key) || main.select.has(key)) { act.delete(key); optional.push(a); }
+    }
+    for (const [key, s] of [...select]) {
+      if (main.act.has(key) || main.select.has(key)) { select.delete(key); optional.push({select: s, key}); }
+    }
+  }
   for (const [key, a] of act) mark(key, "boardAction", a);
   // never leave a legal action without something to click: one with no piece drawn goes to the prompt
   for (const [key, a] of act) if (!root.querySelector(`button[data-key="${key}"]`)) loose.push(a);
@@ -425,10 +460,17 @@ export function interaction(ctx) {
       a === "anywhere" ? "act anywhere" : "extra worker");
   }
   const box = root.querySelector(".cb-prompt");
-  box.replaceChildren(el("p", {class: "cb-prompt-text"}, legal.length ? prompt(obs, sel) : ""),
-    el("div", {class: "cb-row"}, loose.map((a) => el("button", {type: "button", class: "cb-t cb-act legal",
-      "data-board-action": a}, a === "done" ? doneLabel(obs) : a === "refresh" ? "Refresh the area" : a)),
-    sel ? el("button", {type: "button", class: "cb-t", "data-cancel": "", "data-testid": "cancel"}, "Cancel (Esc)") : null));
+  const button = (a) => el("button", {type: "button", class: "cb-t cb-act legal", "data-board-action": a},
+    a === "done" ? doneLabel(obs) : a === "refresh" ? "Refresh the area" : optionalLabel(a));
+  const steps = main ? el("div", {class: "cb-optional", role: "group", "aria-label": "optional steps",
+    "data-testid": "optional-steps"},
+  el("span", {class: "cb-optional-title"}, "Optional first:"),
+  loose.map(button), optional.map((o) => (typeof o === "string" ? button(o)
+    : el("button", {type: "button", class: "cb-t cb-act legal", "data-board-select": o.select},
+      `Swap your ${WORKERS[o.select.slice(5)] || o.select}`)))) : null;
+  box.replaceChildren(el("p", {class: "cb-prompt-text"}, legal.length ? (main && !sel ? mainPrompt(obs, skip) : prompt(obs, sel)) : ""),
+    steps || el("div", {class: "cb-row"}, loose.map(button)),
+    sel ? el("button", {type: "button", class: "cb-t", "data-cancel": "", "data-testid": "cancel"}, "Cancel (Esc)") : null);
   if (boardFocus && (!document.activeElement || document.activeElement === document.body)) {
     root.querySelector("button.legal")?.focus({preventScroll: true});
   }
@@ -533,6 +575,8 @@ export function moveLog(obs, seen = {}, view = null) {
   let prev = null;
   let first = null; // the seat that opened the first main turn: each of its turns opens a round
   let round = 0;
+  notationToggle(document.getElementById("log"));
+  const me = view.seat;
   return view.log.map((e) => {
     const [verb, x] = e.action.split(" ");
     if (["farm", "build", "battle", "recruit"].includes(verb)) regions[e.seat] = x;
@@ -543,19 +587,16 @@ export function moveLog(obs, seen = {}, view = null) {
       if (first === null) first = e.seat;
       if (e.seat === first) opens = ++round;
     }
-    return {seat: e.seat, action: e.action, text: sentence(e.action, regions[e.seat]), turn, round: opens,
-      timedOut: !!e.timed_out, bot: e.played_by, solo: !!obs?.solo};
+    // the server's sentence where it gives one (Solitairix's whole turn), else the action's own
+    return {seat: e.seat, action: e.action, text: e.text || sentence(e.action, regions[e.seat]), turn, round: opens,
+      timedOut: !!e.timed_out, bot: e.played_by, solo: !!obs?.solo, auto: !!e.auto, game: !!e.solitairix,
+      mine: me !== null && me !== undefined && e.seat === me, name: seatTitle(e.seat, view.seats, !!obs?.solo)};
   });
 }
 
 export function logItem(entry) {
   if (entry.seat === undefined) return [entry.text];
-  const who = entry.solo && entry.seat === 1 ? "Solitairix" : seatNo(entry.seat);
-  return [entry.round ? el("span", {class: "cb-round"}, `Round ${entry.round}`) : null,
-    el("span", {class: entry.turn ? "cb-log-turn" : null}, disc(entry.seat, who), " ",
-    el("strong", {}, who), ` ${entry.text}`,
-    entry.timedOut ? ` (time ran out: ${entry.bot || "a bot"} played it)` : "",
-    el("span", {class: "cb-notation", title: "notation"}, ` [${entry.action}]`))];
+  return logLine(entry);
 }
 
 // -- the rest of the page ----------------------------------------------------------------------
