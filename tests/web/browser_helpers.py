@@ -17,14 +17,13 @@ def create_in_lobby(page, server: str, game: str, options: dict[str, str], seats
     for i, kind in enumerate(seats):
         page.select_option(f"#seat-{i}", value=kind)
     page.click("[data-testid=create]")
-    page.wait_for_selector("[data-testid=created]")
+    page.wait_for_url("**/games/**")  # Create takes the creator straight into the seat
 
 
 def open_my_seat(page) -> str:
-    """Follow the lobby's play link; returns the game id."""
-    page.click("[data-testid=play-link]")
-    page.wait_for_function(f"{BODY}.version !== undefined")
-    return page.url.split("/games/")[1].split("?")[0]
+    """Wait for the seat's view the lobby opened after Create; returns the game id."""
+    poll(page, f"{BODY}.version !== undefined")
+    return page.url.split("/games/")[1].split("?")[0].split("#")[0]
 
 
 def wait_turn(page, timeout: float = 20_000) -> str:

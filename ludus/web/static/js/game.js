@@ -7,6 +7,7 @@
 
 import {api, ApiError, applyPatch, boardSvg, dropToken, gameUrl, meta, takeToken, tokens, wsUrl} from "./api.js";
 import {gameModule, setOverlay, showBoard} from "./board.js";
+import {initHints} from "./hint.js";
 import {rulesButton} from "./rules.js";
 import {download, el, fill, say, seatName} from "./util.js";
 
@@ -62,7 +63,7 @@ function seatLabel(seat) {
   else if (seat === mySeat()) who = " (you)";
   else if (info?.bot) who = ` (bot: ${info.bot})`;
   else if (info?.free) who = " (open seat)";
-  return `${seatName(seat)}${who}`;
+  return `${info?.name ? `${info.name}, ` : ""}${seatName(seat)}${who}`;
 }
 
 // -- rendering ------------------------------------------------------------------------------
@@ -446,7 +447,8 @@ function renderInvites() {
     invites.map(([seat, tok]) => {
       const url = gameUrl(gameId, tok);
       return el("p", {}, `${seatName(Number(seat))}: `, el("input", {value: url, readonly: true, size: 30,
-        "aria-label": `invite link for ${seatName(Number(seat))}`, onfocus: (e) => e.target.select()}));
+        "aria-label": `invite link for ${seatName(Number(seat))}`, "data-testid": `invite-${seat}`,
+        onfocus: (e) => e.target.select()}));
     }),
     el("p", {}, "Spectators: ", el("a", {href: `/games/${encodeURIComponent(gameId)}`}, "watch link")));
 }
@@ -497,6 +499,7 @@ async function start() {
   $("typed-move").placeholder = words.placeholder;
   render(view);
   renderInvites();
+  initHints({page, gameId, token: () => token, button: $("hint"), box: $("hint-box")});
   connect();
 }
 

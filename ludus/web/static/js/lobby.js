@@ -1,20 +1,18 @@
-// The lobby: create a game of either game with every option, list games open to join, join,
-// share invite links (each carries one seat's token), and watch.
+// The lobby: create a game of either game with the options its configuration allows, list games
+// open to join, join, and watch. Create takes you straight into your seat; the other people's
+// invite links (each carries one seat's token) wait on the game page.
 
 import {api, gameUrl, meta, tokens} from "./api.js";
 import {rulesButton} from "./rules.js";
-import {copyText, el, fill, say, seatName} from "./util.js";
+import {el, fill, say, seatName} from "./util.js";
 
 const $ = (id) => document.getElementById(id);
-const BOT_STRENGTH = {random: "weakest", greedy: "medium", ismcts: "strong, 1 s a move"};
+const NAME_KEY = "ludus:name";
+const MAX_NAME = 32; // the server's schemas.MAX_NAME_LENGTH
+const BOT_STRENGTH = {random: "weakest", greedy: "one move ahead", ismcts: "searches 1 s a move"};
 // A searching bot's strength is its thinking time a move (the server accepts 0.1 to 10 s).
 const SEARCH_LEVELS = {ismcts: [["quick, 0.3 s a move", "seconds=0.3"], ["strongest, 3 s a move", "seconds=3"]]};
 
-function botOptions(b) {
-  const levels = (SEARCH_LEVELS[b] || []).map(([label, param]) =>
-    el("option", {value: `${b}:${param}`}, `bot: ${b} (${label})`));
-  return [el("option", {value: b}, `bot: ${b}${BOT_STRENGTH[b] ? ` (${BOT_STRENGTH[b]})` : ""}`), ...levels];
-}
 let info = null;
 
 function message(text, kind = "error") {
@@ -26,24 +24,27 @@ function currentGame() {
   return info.games.find((g) => g.name === checked?.value) || info.games[0];
 }
 
-function optionValue(game, option) {
-  const select = $(`opt-${option.name}`);
-  return select ? option.choices[Number(select.value)] : option.default;
-}
-
-function seatCount(game) {
+function playerCount(game) {
   const players = game.options.find((o) => o.name === "players");
-  return players ? optionValue(game, players) : game.default_players;
+  if (!players) return game.default_players;
+  const select = $("opt-players");
+  return select ? players.choices[Number(select.value)] : players.default;
 }
 
-function renderOptions() {
-  const game = currentGame();
-  fill($("options"), game.options.map((o) => el("label", {},
-    el("span", {}, o.name.replaceAll("_", " ")),
-    el("select", {id: `opt-${o.name}`, name: o.name, onchange: o.name === "players" ? renderSeats : null},
-      o.choices.map((c, i) => el("option", {value: i, selected: c === o.default}, display(c)))),
-    o.doc ? el("span", {class: "hint"}, o.doc) : null)));
-  renderSeats();
+/** The indices of an option's choices this player count allows (the server's own check, via /api/meta). */
+function validChoices(option, players) {
+  const all = option.choices.map((_, i) => i);
+  return option.valid ? option.valid[String(players)] || all : all;
+}
+
+/** The options to send: every option shown (one with a single valid choice is left to the server's default). */
+function chosenOptions(game) {
+  const out = {};
+  for (const o of game.options) {
+    const select = $(`opt-${o.name}`);
+    if (select) out[o.name] = o.choices[Number(select.value)];
+  }
+  return out;
 }
 
 function display(value) {
@@ -53,66 +54,141 @@ function display(value) {
   return String(value).replaceAll("_", " ");
 }
 
+function renderOptions() {
+  const game = currentGame();
+  const previous = Object.fromEntries([...document.querySelectorAll("#options select")].map((s) => [s.name, s.value]));
+  const players = playerCount(game);
+  const shown = game.options.filter((o) => validChoices(o, players).length > 1);
+  fill($("options"), shown.map((o) => {
+    const valid = validChoices(o, players);
+    const fallback = valid.includes(o.choices.indexOf(o.default)) ? o.choices.indexOf(o.default) : valid[0];
+    const keep = previous[o.name] !== undefined && valid.includes(Number(previous[o.name]));
+    const selected = keep ? Number(previous[o.name]) : fallback;
+    return el("label", {},
+      el("span", {}, o.name.replaceAll("_", " ")),
+      el("select", {id: `opt-${o.name}`, name: o.name, onchange: o.name === "players" ? renderOptions : null},
+        valid.map((i) => el("option", {value: i, selected: i === selected}, display(o.choices[i])))),
+      o.doc ? el("span", {class: "hint"}, o.doc) : null);
+  }));
+  renderSeats();
+}
+
+function seatChoices() {
+  const levels = (info.levels || []).map((lv) =>
+    el("option", {value: lv.name, title: lv.doc}, `bot: ${lv.name}`));
+  const bots = info.bots.flatMap((b) => [
+    el("option", {value: b}, `bot: ${b}${BOT_STRENGTH[b] ? ` (${BOT_STRENGTH[b]})` : ""}`),
+    ...(SEARCH_LEVELS[b] || []).map(([label, param]) => el("option", {value: `${b}:${param}`}, `bot: ${b} (${label})`))]);
+  return [el("option", {value: "human"}, "person"),
+    levels.length ? el("optgroup", {label: "Bots by strength, weakest first"}, levels) : null,
+    el("optgroup", {label: "Bots by name"}, bots)];
+}
+
 function renderSeats() {
   const game = currentGame();
-  const n = seatCount(game);
+  const n = playerCount(game);
   const previous = [...document.querySelectorAll("#seats select")].map((s) => s.value);
-  const fallbackBot = info.bots.includes("greedy") ? "greedy" : info.bots[0];
-  fill($("seats"), Array.from({length: n}, (_, i) => el("label", {},
-    el("span", {}, seatName(i)),
-    el("select", {id: `seat-${i}`, name: `seat-${i}`, "data-testid": `seat-${i}`},
-      el("option", {value: "human"}, "person"),
-      info.bots.flatMap(botOptions)))));
+  const names = [...document.querySelectorAll("#seats input")].map((s) => s.value);
+  const fallbackBot = info.levels?.find((lv) => lv.name === "casual")?.name || (info.bots.includes("greedy") ? "greedy" : info.bots[0]);
+  fill($("seats"), Array.from({length: n}, (_, i) => el("div", {class: "seat-row", "data-seat": i},
+    el("label", {},
+      el("span", {}, seatName(i), el("span", {class: "seat-you"})),
+      el("select", {id: `seat-${i}`, name: `seat-${i}`, "data-testid": `seat-${i}`, onchange: seatKindChanged}, seatChoices())),
+    el("label", {class: "seat-name"},
+      el("span", {}, "their name (optional)"),
+      el("input", {id: `seat-name-${i}`, maxlength: MAX_NAME, autocomplete: "off", value: names[i] || "",
+        "data-testid": `seat-name-${i}`})))));
   for (let i = 0; i < n; i++) {
     $(`seat-${i}`).value = previous[i] || (i === 0 ? "human" : fallbackBot || "human");
   }
+  seatKindChanged();
+  describeLevels();
+}
+
+/** A person's seat gets a name field, except the first: that one is yours (your name above). */
+function seatKindChanged() {
+  const kinds = [...document.querySelectorAll("#seats select")].map((s) => s.value);
+  const yours = kinds.indexOf("human");
+  for (const row of document.querySelectorAll("#seats .seat-row")) {
+    const i = Number(row.dataset.seat);
+    row.querySelector(".seat-name").hidden = kinds[i] !== "human" || i === yours;
+    row.querySelector(".seat-you").textContent = i === yours ? " (you)" : "";
+  }
+  describeLevels();
+}
+
+function describeLevels() {
+  const chosen = new Set([...document.querySelectorAll("#seats select")].map((s) => s.value));
+  const used = (info.levels || []).filter((lv) => chosen.has(lv.name));
+  fill($("level-help"), used.map((lv) => el("li", {}, el("strong", {}, lv.name), `: ${lv.doc}`)));
+}
+
+/** A display name as the server stores it, or an error saying what is wrong (null: none given). */
+function checkName(text, whose) {
+  const name = text.trim();
+  if (!name) return {name: null};
+  if (name.length > MAX_NAME) return {error: `${whose} name has more than ${MAX_NAME} characters`};
+  if (/[\p{C}\u2028\u2029]/u.test(name)) return {error: `${whose} name may not hold control characters`};
+  return {name};
+}
+
+function myName() {
+  const checked = checkName($("my-name").value, "Your");
+  if (checked.error) throw new Error(checked.error);
+  try {
+    if (checked.name) localStorage.setItem(NAME_KEY, checked.name);
+    else localStorage.removeItem(NAME_KEY);
+  } catch { /* private mode */ }
+  return checked.name;
 }
 
 async function create(event) {
   event.preventDefault();
   const game = currentGame();
-  const options = Object.fromEntries(game.options.map((o) => [o.name, optionValue(game, o)]));
+  const options = chosenOptions(game);
   const seconds = $("turn-seconds").value.trim();
   if (seconds) options.turn_seconds = Number(seconds);
-  const seats = Array.from({length: seatCount(game)}, (_, i) => $(`seat-${i}`).value);
+  if (!$("allow-hints").checked) options.hints = false;
+  const n = playerCount(game);
+  const seats = Array.from({length: n}, (_, i) => $(`seat-${i}`).value);
+  let names;
+  try {
+    const mine = myName();
+    names = seats.map((kind, i) => {
+      if (kind !== "human") return null;
+      if (i === seats.indexOf("human")) return mine;
+      const checked = checkName($(`seat-name-${i}`)?.value || "", `${seatName(i)}'s`);
+      if (checked.error) throw new Error(checked.error);
+      return checked.name;
+    });
+  } catch (exc) {
+    message(exc.message);
+    return;
+  }
   $("create").disabled = true;
   try {
-    const created = await api("POST", "/api/games", {body: {game: game.name, options, seats}});
-    message("");
-    showCreated(created);
-    loadOpenGames();
+    const body = {game: game.name, options, seats};
+    if (names.some((x) => x)) body.names = names;
+    const created = await api("POST", "/api/games", {body});
+    enterSeat(created);
   } catch (exc) {
     message(`The game was not created: ${exc.message}`);
-  } finally {
     $("create").disabled = false;
   }
 }
 
-
-function showCreated(created) {
+/** Straight into the creator's seat (the first person's); the other invites wait on the game page. */
+function enterSeat(created) {
   const humans = created.seats.filter((s) => s.token);
   const mine = humans[0];
   const invites = Object.fromEntries(humans.slice(1).map((s) => [s.seat, s.token]));
   tokens.save(created.id, {mine: mine?.token, seat: mine?.seat, game: created.game, invites, created: Date.now()});
-  fill($("created"), el("div", {class: "panel", "data-testid": "created"},
-    el("h2", {}, `Game ${created.id} created`),
-    mine
-      ? el("p", {}, el("a", {class: "button primary", href: gameUrl(created.id, mine.token), "data-testid": "play-link"},
-        `Play as ${seatName(mine.seat)}`))
-      : el("p", {}, el("a", {class: "button primary", href: gameUrl(created.id), "data-testid": "watch-link"}, "Watch the bots")),
-    humans.slice(1).map((s) => inviteRow(created.id, s)),
-    el("p", {}, "Spectators: ", el("a", {href: gameUrl(created.id)}, gameUrl(created.id)))));
-  renderMyGames();
+  location.assign(gameUrl(created.id, mine?.token));
 }
 
-function inviteRow(id, seat) {
-  const url = gameUrl(id, seat.token);
-  const input = el("input", {value: url, readonly: true, size: 40, "data-testid": `invite-${seat.seat}`,
-    "aria-label": `invite link for ${seatName(seat.seat)}`, onfocus: (e) => e.target.select()});
-  const button = el("button", {type: "button", onclick: async () => {
-    button.textContent = (await copyText(url, input)) ? "Copied" : "Select and copy";
-  }}, "Copy");
-  return el("p", {class: "row"}, `Invite for ${seatName(seat.seat)}:`, input, button);
+function seatText(s) {
+  const who = s.name ? `${s.name}` : s.bot ? `bot ${s.bot}` : s.free ? "open" : "taken";
+  return `${seatName(s.seat)}: ${who}`;
 }
 
 async function loadOpenGames() {
@@ -123,12 +199,12 @@ async function loadOpenGames() {
       fill($("open-games"), el("p", {class: "hint"}, "No game is waiting for players."));
       return;
     }
-    fill($("open-games"), el("table", {},
+    fill($("open-games"), el("table", {class: "open-games"},
       el("thead", {}, el("tr", {}, ["Game", "Options", "Seats", ""].map((h) => el("th", {}, h)))),
       el("tbody", {}, games.map((g) => el("tr", {"data-game": g.id},
         el("td", {}, g.game, el("div", {class: "hint"}, g.id)),
         el("td", {}, Object.entries(g.options || {}).map(([k, v]) => `${k.replaceAll("_", " ")}: ${display(v)}`).join(" · ")),
-        el("td", {}, (g.seats || []).map((s) => `${seatName(s.seat)}: ${s.bot ? `bot ${s.bot}` : s.free ? "open" : "taken"}`).join(" · ")),
+        el("td", {}, (g.seats || []).map(seatText).join(" · ")),
         el("td", {class: "row"},
           el("button", {type: "button", class: "primary", "data-testid": `join-${g.id}`, onclick: () => join(g.id)}, "Join"),
           el("a", {class: "button", href: gameUrl(g.id)}, "Watch")))))));
@@ -139,9 +215,10 @@ async function loadOpenGames() {
 
 async function join(id) {
   try {
-    const joined = await api("POST", `/api/games/${encodeURIComponent(id)}/join`);
+    const name = myName();
+    const joined = await api("POST", `/api/games/${encodeURIComponent(id)}/join`, {body: name ? {name} : {}});
     tokens.save(id, {mine: joined.token, seat: joined.seat});
-    location.href = gameUrl(id, joined.token);
+    location.assign(gameUrl(id, joined.token));
   } catch (exc) {
     message(`Cannot join game ${id}: ${exc.message}`);
     loadOpenGames();
@@ -172,8 +249,9 @@ async function start() {
     message(`Cannot reach the server: ${exc.message}`);
     return;
   }
+  try { $("my-name").value = localStorage.getItem(NAME_KEY) || ""; } catch { /* private mode */ }
   fill($("games").querySelector("legend").parentNode, el("legend", {}, "Game"),
-    info.games.map((g, i) => el("label", {class: "row"},
+    info.games.map((g, i) => el("label", {class: "row game-choice"},
       el("span", {class: "row"}, el("input", {type: "radio", name: "game", value: g.name, checked: i === 0,
         "data-testid": `game-${g.name}`, onchange: renderOptions}), g.name),
       el("span", {class: "hint"}, g.doc))));
@@ -182,6 +260,7 @@ async function start() {
   renderOptions();
   loadOpenGames();
   renderMyGames();
+  document.body.dataset.ready = "true";
   setInterval(loadOpenGames, 10000);
 }
 

@@ -1,0 +1,177 @@
+// The Hint button of the game page: asks GET /api/games/{id}/hint for the seat to move and marks
+// the hinted moves on the board, with the value and the reason beside it.
+//
+// The button shows only while this seat has legal moves and the game allows hints (its creator
+// may say options.hints = false). A hinted move is marked where the page lets it be clicked: the
+// element carrying data-board-action="<notation>", else the first step of a multi-step choice
+// (data-board-select, or a Garum tile of the hand). Marks follow the board as it is redrawn, and
+// go when the game moves on. 429 (too many hints) waits out Retry-After; 403 says why.
+
+import {el, fill} from "./util.js";
+
+const MARK = "hint-mark";
+let style = null;
+
+function loadStyle() {
+  if (style) return;
+  style = el("link", {rel: "stylesheet", href: "/static/css/hint.css"});
+  document.head.append(style);
+}
+
+/** Whether the select key of a first step leads to `action` (the key names the verb, then its first argument). */
+export function selectLeadsTo(key, action) {
+  const [verb, rest] = key.split("-");
+  const words = action.split(" ");
+  if (words[0] !== verb) return false;
+  return !rest || words.slice(1).some((w) => w === rest || w.endsWith(rest));
+}
+
+/** The tile fish (4 letters) of Garum's placement notation, every turn of it. */
+function turnsOf(fish) {
+  const out = [];
+  for (let i = 0; i < fish.length; i++) out.push(fish.slice(i) + fish.slice(0, i));
+  return out;
+}
+
+/** The clickable elements of the page that play `action` or begin it. */
+export function targetsOf(action, root = document) {
+  const exact = [...root.querySelectorAll("[data-board-action]")].filter((e) => e.getAttribute("data-board-action") === action);
+  if (exact.length) return exact;
+  const first = [...root.querySelectorAll("[data-board-select]")]
+    .filter((e) => selectLeadsTo(e.getAttribute("data-board-select"), action));
+  if (first.length) return first;
+  const place = action.match(/^c\d+\.[1-4] ([A-Z]{4})$/); // Garum: the tile to pick first
+  if (place) {
+    const turns = new Set(turnsOf(place[1]));
+    return [...root.querySelectorAll("[data-tile]:not([disabled])")]
+      .filter((e) => turns.has((e.getAttribute("aria-label") || "").split(": ").pop()));
+  }
+  return [];
+}
+
+function formatValue(value) {
+  const v = Math.round(value * 10) / 10;
+  return `${v > 0 ? "+" : ""}${v} points`;
+}
+
+/**
+ * Wire the Hint button: `page` is the game page's state (page.view), `token()` the seat's token,
+ * `button` the Hint button and `box` where the hints are listed.
+ */
+export function initHints({page, gameId, token, button, box}) {
+  let answer = null; // the last hints, for answer.version
+  let waitUntil = 0;
+  let timer = null;
+  let asking = false;
+
+  const allowed = () => {
+    const v = page.view;
+    return !!v && !v.terminal && v.seat !== null && v.legal_actions?.length > 0 && v.options?.hints !== false;
+  };
+
+  function clearMarks() {
+    for (const e of document.querySelectorAll(`.${MARK}`)) {
+      e.classList.remove(MARK);
+      e.removeAttribute("data-hint-rank");
+    }
+  }
+
+  function mark() {
+    clearMarks();
+    if (!answer || !page.view || answer.version !== page.view.version) return;
+    answer.hints.forEach((h, i) => {
+      for (const e of targetsOf(h.action)) {
+        if (!e.classList.contains(MARK)) {
+          e.classList.add(MARK);
+          e.setAttribute("data-hint-rank", String(i + 1));
+        }
+      }
+    });
+    document.body.dataset.hintMarks = String(document.querySelectorAll(`.${MARK}`).length);
+  }
+
+  function show() {
+    if (!answer || answer.version !== page.view?.version) {
+      fill(box);
+      box.hidden = true;
+      return;
+    }
+    box.hidden = false;
+    fill(box, el("h2", {}, "Hints"),
+      el("ol", {class: "hint-list", "data-testid": "hint-list"}, answer.hints.map((h, i) => el("li", {"data-hint-action": h.action},
+        el("span", {class: "hint-rank", "aria-hidden": "true"}, String(i + 1)),
+        el("span", {class: "hint-move"}, el("code", {}, h.action), " ", el("span", {class: "hint-value"}, formatValue(h.value))),
+        el("span", {class: "hint-why"}, h.why),
+        targetsOf(h.action).length ? null : el("span", {class: "hint"}, " (in the list of moves)")))),
+      el("p", {class: "hint"}, `Value: ${answer.value}.`));
+  }
+
+  function say(text) {
+    box.hidden = false;
+    fill(box, el("p", {class: "hint-note", "data-testid": "hint-note"}, text));
+  }
+
+  function update() {
+    const ok = allowed();
+    button.hidden = !ok;
+    const waiting = Date.now() < waitUntil;
+    button.disabled = asking || waiting;
+    if (answer && answer.version !== page.view?.version) {
+      answer = null;
+      clearMarks();
+      show();
+    }
+  }
+
+  async function ask() {
+    if (!allowed() || asking) return;
+    asking = true;
+    update();
+    button.textContent = "Thinking…";
+    const version = page.view.version;
+    try {
+      const response = await fetch(`/api/games/${encodeURIComponent(gameId)}/hint?n=3`,
+        {headers: {Accept: "application/json", Authorization: `Bearer ${token()}`}});
+      const body = await response.json().catch(() => ({}));
+      if (response.status === 429) {
+        const seconds = Number(response.headers.get("Retry-After")) || 30;
+        waitUntil = Date.now() + seconds * 1000;
+        clearTimeout(timer);
+        timer = setTimeout(update, seconds * 1000 + 50);
+        say(`Too many hints for now: ask again in ${seconds} s.`);
+      } else if (response.status === 403) {
+        say(`No hint: ${body.detail || "not allowed now"}.`);
+      } else if (!response.ok) {
+        say(`No hint: ${body.detail || `the server answered ${response.status}`}.`);
+      } else if (body.version === page.view?.version && version === body.version) {
+        answer = body;
+        show();
+        mark();
+      }
+    } catch (exc) {
+      say(`No hint: cannot reach the server (${exc.message}).`);
+    } finally {
+      asking = false;
+      button.textContent = "Hint";
+      update();
+    }
+  }
+
+  loadStyle();
+  button.addEventListener("click", ask);
+  // follow the page without hooks of its own: each view sets <body data-version>, each redraw
+  // replaces the board's or the controls' children
+  new MutationObserver(update).observe(document.body, {attributes: true, attributeFilter: ["data-version", "data-my-turn"]});
+  let pending = false;
+  const remark = () => {
+    if (pending || !answer) return;
+    pending = true;
+    requestAnimationFrame(() => { pending = false; mark(); });
+  };
+  for (const id of ["board", "controls", "hands"]) {
+    const node = document.getElementById(id);
+    if (node) new MutationObserver(remark).observe(node, {childList: true, subtree: true});
+  }
+  update();
+  return {update, ask};
+}

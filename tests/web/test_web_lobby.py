@@ -1,0 +1,133 @@
+"""The lobby: options a configuration allows, Create straight into the seat, display names, strength
+levels in the seat chooser, the hints option, joining by name; screenshots at desktop and phone widths."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+from browser_helpers import BODY, poll
+
+from ludus.bots.levels import LEVELS
+
+
+def _lobby(page, server, game="garum"):
+    page.goto(server + "/")
+    poll(page, f"{BODY}.ready === 'true'")
+    page.check(f"[data-testid=game-{game}]")
+
+
+def _options(page):
+    return page.eval_on_selector_all("#options select", "ss => ss.map(s => s.name)")
+
+
+def test_celtae_offers_solo_options_only_with_one_player(strict_page, server):
+    page = strict_page
+    _lobby(page, server, "celtae")
+    page.select_option("#opt-players", label="2")
+    assert "difficulty" not in _options(page) and "solo_adjacent" not in _options(page)
+    page.select_option("#opt-players", label="1")
+    assert {"difficulty", "solo_adjacent"} <= set(_options(page))
+    labels = page.eval_on_selector_all("#opt-difficulty option", "os => os.map(o => o.textContent)")
+    assert {"easy", "normal", "hard"} <= set(labels)
+    page.select_option("#opt-difficulty", label="hard")
+    page.select_option("#opt-players", label="3")
+    assert "difficulty" not in _options(page)
+    assert page.locator("#seats select").count() == 3
+
+
+def test_garum_offers_shared_workers_only_to_two_players(strict_page, server):
+    page = strict_page
+    _lobby(page, server, "garum")
+    page.select_option("#opt-players", label="3")
+    assert "two_player_workers" not in _options(page)
+    page.select_option("#opt-players", label="2")
+    assert "two_player_workers" in _options(page)
+    colours = page.eval_on_selector_all("#opt-colours option", "os => os.map(o => o.textContent)")
+    assert all(c == "none" or len(c.split(",")) == 4 for c in colours)  # 2 players choose 4 colours
+
+
+def test_create_takes_you_into_your_seat_with_names_and_invites(strict_page, server):
+    page = strict_page
+    _lobby(page, server, "garum")
+    page.fill("[data-testid=my-name]", "Ann")
+    page.select_option("#opt-players", label="2")
+    page.select_option("#seat-1", value="human")
+    assert page.is_hidden("#seat-name-0") and page.is_visible("#seat-name-1")  # the first person's seat is yours
+    page.fill("#seat-name-1", "Bo")
+    page.click("[data-testid=create]")
+    page.wait_for_url("**/games/**")
+    poll(page, f"{BODY}.seat === '0'")
+    assert "token" not in page.url
+    game_id = page.url.split("/games/")[1]
+    seats = httpx.get(f"{server}/api/games/{game_id}").json()["seats"]
+    assert [s["name"] for s in seats] == ["Ann", "Bo"]
+    assert "Ann, Seat 1 (you)" in page.inner_text("#seats")
+    invite = page.input_value("[data-testid=invite-1]")
+    assert f"/games/{game_id}#token=" in invite
+
+
+def test_a_level_chosen_for_a_seat_is_the_seats_bot(strict_page, server):
+    page = strict_page
+    _lobby(page, server, "garum")
+    page.select_option("#opt-players", label="2")
+    values = page.eval_on_selector_all("#seat-1 option", "os => os.map(o => o.value)")
+    assert list(LEVELS) == [v for v in values if v in LEVELS]  # every level, weakest first
+    page.select_option("#seat-1", value="club")
+    assert LEVELS["club"].doc in page.inner_text("#level-help")
+    page.click("[data-testid=create]")
+    page.wait_for_url("**/games/**")
+    poll(page, f"{BODY}.version !== undefined")
+    game_id = page.url.split("/games/")[1]
+    assert httpx.get(f"{server}/api/games/{game_id}").json()["seats"][1]["bot"] == "club"
+
+
+def test_unticking_hints_creates_a_game_without_hints(strict_page, server):
+    page = strict_page
+    _lobby(page, server, "garum")
+    page.select_option("#opt-players", label="2")
+    page.select_option("#seat-1", value="random")
+    page.uncheck("[data-testid=allow-hints]")
+    page.click("[data-testid=create]")
+    page.wait_for_url("**/games/**")
+    poll(page, f"{BODY}.myTurn === 'true'")
+    assert page.evaluate("window.ludusGame.view.options.hints") is False
+    assert page.is_hidden("[data-testid=hint]")
+
+
+@pytest.mark.parametrize("bad", ["Ann\u202eevil", "x" * 33])
+def test_a_bad_name_is_refused_in_the_lobby_and_nothing_is_created(strict_page, server, bad):
+    page = strict_page
+    _lobby(page, server, "garum")
+    page.evaluate("(v) => { document.getElementById('my-name').value = v; }", bad)  # past maxlength too
+    page.click("[data-testid=create]")
+    poll(page, "document.getElementById('message').textContent.includes('name')")
+    assert page.url.rstrip("/") == server
+
+
+def test_join_from_the_lobby_with_a_name(strict_page, server):
+    created = httpx.post(f"{server}/api/games", json={"game": "garum", "options": {"players": 2},
+                                                     "seats": ["human", "human"], "claim": [0]}).json()
+    page = strict_page
+    _lobby(page, server, "garum")
+    page.fill("[data-testid=my-name]", "Cleo")
+    page.click(f"[data-testid=join-{created['id']}]")
+    page.wait_for_url(f"**/games/{created['id']}")
+    poll(page, f"{BODY}.seat === '1'")
+    assert [s["name"] for s in httpx.get(f"{server}/api/games/{created['id']}").json()["seats"]] == [None, "Cleo"]
+
+
+@pytest.mark.parametrize("width,height,tag", [(1366, 850, "desktop"), (390, 844, "phone")])
+def test_lobby_screenshots(browser, server, screenshots, width, height, tag):
+    context = browser.new_context(viewport={"width": width, "height": height})
+    try:
+        page = context.new_page()
+        page.goto(server + "/")
+        poll(page, f"{BODY}.ready === 'true'")
+        page.check("[data-testid=game-celtae]")
+        page.select_option("#opt-players", label="2")
+        page.select_option("#seat-1", value="expert")
+        width_used = page.evaluate("document.documentElement.scrollWidth")
+        assert width_used <= width  # nothing wider than the screen
+        page.screenshot(path=str(screenshots / f"lobby-{tag}.png"), full_page=True)
+    finally:
+        context.close()
