@@ -313,18 +313,44 @@ async function play(action) {
   page.busy = true;
   document.body.dataset.busy = "true";
   try {
-    const view = await api("POST", `/api/games/${encodeURIComponent(gameId)}/actions`,
-      {token, body: {action, version: page.view.version}});
+    const view = await sendAction({action, version: page.view.version});
     message("");
     page.seen = page.module.noteMove(page.seen, action);
     saveSeen();
-    render(view);
+    if (view) render(view);
   } catch (exc) {
     refused(exc, `Move "${action}" refused`);
   } finally {
     page.busy = false;
     document.body.dataset.busy = "false";
   }
+}
+
+/**
+ * Send a move ({action, version}): over the live socket when it is open, whose answer is the
+ * next view's patch (a few hundred bytes, not the whole view), else over HTTP. Resolves to the
+ * new view over HTTP, to null once the socket's new view is drawn; rejects with the refusal.
+ */
+function sendAction(body) {
+  if (page.socket?.readyState !== WebSocket.OPEN || !page.live || page.live.seat !== page.view.seat) {
+    return api("POST", `/api/games/${encodeURIComponent(gameId)}/actions`, {token, body});
+  }
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => settle(new ApiError(0, "no answer from the server")), 15000);
+    page.pending = {version: page.view.version, resolve, reject, timer};
+    page.socket.send(JSON.stringify(body));
+  });
+}
+
+/** The socket's answer to a move sent over it: a newer view (or the socket gone), or an error. */
+function settle(error = null) {
+  const pending = page.pending;
+  if (!pending || (!error && page.view.version <= pending.version && page.socket?.readyState === WebSocket.OPEN)) return false;
+  page.pending = null;
+  clearTimeout(pending.timer);
+  if (error) pending.reject(error);
+  else pending.resolve(null);
+  return true;
 }
 
 async function undo() {
@@ -411,17 +437,19 @@ function connect() {
     let data;
     try { data = JSON.parse(event.data); } catch { return; }
     if (data.error) {
-      message(`Server: ${data.error.detail}`);
+      if (!settle(new ApiError(data.error.status, data.error.detail))) message(`Server: ${data.error.detail}`);
       return;
     }
-    if (data.patch !== undefined) { livePatch(data); return; }
+    if (data.patch !== undefined) { livePatch(data); settle(); return; }
     if (data.observation === undefined || data.version === undefined) return;
     page.live = data;
     if (token && data.seat === null) return; // the view before the token message: the seat's own comes next
     render(data);
+    settle();
   });
   socket.addEventListener("close", (event) => {
     document.body.dataset.live = "false";
+    if (page.pending) { settle(); refresh(); } // a move sent on it: whether it was played, the server's view says
     if (page.socket !== socket) return;
     if (event.code >= 4400 && event.code < 4500) {
       conn.className = "conn down";
