@@ -5,8 +5,9 @@ The questions a designer asks of a configuration: does a seat win more than its 
 tied, and how do the game's alternative setups compare (for Garum its boards and
 variants; for any game, each choice of its ``board``, ``variant`` and ``difficulty``
 options). The report is generic over games: it reads only results of ``simulate``; a game
-with sections of its own (Celtae: ``report_celtae``) names in ``SECTIONS`` the function that
-reads facts from each final state and the one that writes its sections from them.
+with sections of its own (Celtae: ``report_celtae``) declares in its hooks the function that
+reads facts from each final state and the one that writes its sections from them
+(``report_facts``, ``report_sections``).
 """
 
 from __future__ import annotations
@@ -15,16 +16,14 @@ import math
 import statistics
 import textwrap
 from collections.abc import Callable, Sequence
-from importlib import import_module
 from pathlib import Path
 from typing import Any
 
 from ..engine import load_game
+from ..engine.hooks import hook
 from ..engine.registry import game_class
 
 COMPARED = ("board", "variant", "difficulty")
-# game -> (module, facts function run on each final state, function writing the game's sections)
-SECTIONS = {"celtae": ("ludus.arena.report_celtae", "celtae_facts", "celtae_sections")}
 
 
 def _simulate(game: str, options: dict[str, Any], bots: Sequence[str], games: int, jobs: int | None, seed: int,
@@ -214,10 +213,8 @@ def write_report(game: str, options: dict[str, Any] | None, games: int, out_dir:
     out = Path(out_dir)
     check_writable(out)
     label = " ".join(f"{k}={v}" for k, v in config.items())
-    extra = SECTIONS.get(game)
-    module = import_module(extra[0]) if extra else None
-    results = _simulate(game, config, bots, games, jobs, seed, facts=getattr(module, extra[1]) if extra else None,
-                        out=out / journal_name(config))
+    facts, sections = hook(game, "report_facts"), hook(game, "report_sections")
+    results = _simulate(game, config, bots, games, jobs, seed, facts=facts, out=out / journal_name(config))
     seats = seat_stats(results)
     overall = game_stats(results)
     plot_seats(seats, out / "win_rate_by_seat.png", f"{game}: win rate by seat ({games} games)")
@@ -259,8 +256,8 @@ def write_report(game: str, options: dict[str, Any] | None, games: int, out_dir:
               f"{overall['winner_score']:.1f} on average, {overall['margin']:.1f} ahead of the runner-up; "
               f"{100 * overall['shared_wins']:.1f}% of games end in a shared win; "
               f"{overall['actions']:.0f} decisions per game.", "", "![scores](scores.png)", ""]
-    if extra:
-        lines += getattr(module, extra[2])(config, results, out, bots, games, jobs, seed)
+    if sections is not None:
+        lines += sections(config, results, out, bots, games, jobs, seed)
 
     if compare:
         axes = [o for o in game_class(game).options if o.name in COMPARED and len(o.choices) > 1]

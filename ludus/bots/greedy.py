@@ -2,19 +2,19 @@
 
 It sees only what its seat may see: it plays on a determinization
 (``state.resample(seat, rng)``), never on the true state, so hidden hands, piles and
-orders cannot steer it. The heuristic is ``evaluate(state, seat) -> float`` in
-``ludus.bots.heuristics_<game name>``.
+orders cannot steer it. The heuristic is ``evaluate(state, seat) -> float`` in the
+module the game declares as its ``hooks.heuristic``.
 """
 
 from __future__ import annotations
 
-import importlib
 import random
 from collections.abc import Callable
 from functools import cache
 from typing import Any
 
 from ..engine import Action, State
+from ..engine.hooks import hook
 
 Evaluator = Callable[[State, int], float]
 
@@ -28,11 +28,8 @@ def score_margin(state: State, seat: int) -> float:
 
 @cache
 def _module(game_name: str) -> Any:
-    """``ludus.bots.heuristics_<game_name>``, or None for a game without one."""
-    try:
-        return importlib.import_module(f"ludus.bots.heuristics_{game_name}")
-    except ImportError:
-        return None
+    """The heuristic module the game declares (``Hooks.heuristic``), or None for a game without one."""
+    return hook(game_name, "heuristic")
 
 
 @cache

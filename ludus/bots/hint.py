@@ -12,7 +12,7 @@ is rated with the worker it opens.
 its score less the best rival's (in a solo game: less the target), averaged over the
 determinizations. Higher is better; differences between hints are what matter.
 
-``why`` comes from the game's explainer, the module ``ludus.bots.explain_<game name>``
+``why`` comes from the game's explainer, the module its Game class declares (``hooks.explainer``)
 (``explain(before, action, after, seat, follow) -> str``, comparing the position before and
 after the move and the seat's follow-ups, both in a re-dealt world of the seat's view, so a
 reason cannot name a secret either); a game without one gets a sentence from the change of
@@ -26,7 +26,6 @@ finishes the turn itself), and ``EXPLAIN_STEPS``: how many the reason shows (the
 
 from __future__ import annotations
 
-import importlib
 import random
 import time
 from collections.abc import Callable
@@ -34,6 +33,7 @@ from functools import cache
 from typing import Any
 
 from ..engine import Action, State
+from ..engine.hooks import hook
 from .greedy import heuristic, heuristic_actions
 
 WORLDS = 8  # determinizations averaged (the same seed gives the same worlds)
@@ -42,11 +42,8 @@ LOOKAHEAD = 2  # own follow-up decisions searched, unless the game's explainer s
 
 @cache
 def explainer(game_name: str) -> Any:
-    """The game's ``ludus.bots.explain_<game name>`` module, or None for a game without one."""
-    try:
-        return importlib.import_module(f"ludus.bots.explain_{game_name}")
-    except ImportError:
-        return None
+    """The explainer module the game declares (``Hooks.explainer``), or None for a game without one."""
+    return hook(game_name, "explainer")
 
 
 def hint(state: State, n: int = 3, seconds: float | None = None, seed: int | None = None,

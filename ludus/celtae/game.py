@@ -12,6 +12,7 @@ from typing import Any, ClassVar
 
 from ..engine.errors import OptionError
 from ..engine.game import Game, Option
+from ..engine.hooks import Hooks
 from . import actions
 from .actions import Act
 from .data import CeltaeData, get
@@ -30,6 +31,11 @@ class CeltaeGame(Game):
                "ruling 28: with True Solitairix only takes actions beside the marker"),
     )
     state_class = CeltaeState
+    hooks = Hooks(renderer="ludus.celtae.render", heuristic="ludus.bots.heuristics_celtae",
+                  explainer="ludus.bots.explain_celtae", encoder="ludus.rl.encode_celtae:CeltaeEncoder",
+                  report_facts="ludus.arena.report_celtae:celtae_facts",
+                  report_sections="ludus.arena.report_celtae:celtae_sections",
+                  optional_skip="ludus.celtae.observe:optional_skip", browser="ludus.web:static/js/celtae.js")
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)

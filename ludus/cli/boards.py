@@ -2,22 +2,33 @@
 
 from __future__ import annotations
 
-import importlib
+import json
 import sys
-from types import ModuleType
+from collections.abc import Callable
+from typing import Any, cast
 
 import click
 
 from ludus.engine import State
+from ludus.engine.hooks import hook
 
 from .errors import CLIError
 
 
-def renderer(name: str) -> ModuleType:
-    try:
-        return importlib.import_module(f"ludus.{name}.render")
-    except ImportError:
-        raise CLIError(f"the game {name!r} has no board renderer yet") from None
+def svg_renderer(name: str) -> Callable[..., str]:
+    """The ``render_svg`` of the renderer the game declares (``Hooks.renderer``)."""
+    draw = getattr(hook(name, "renderer"), "render_svg", None)
+    if draw is None:
+        raise CLIError(f"the game {name!r} has no SVG renderer")
+    return cast(Callable[..., str], draw)
+
+
+def board_text(observation: dict[str, Any], name: str, color: bool) -> str:
+    """The game's text board; a game without a renderer shows its observation, a line per key."""
+    module = hook(name, "renderer")
+    if module is None:
+        return "\n".join(f"{key}: {json.dumps(value)}" for key, value in observation.items())
+    return cast(str, module.render_text(observation, color=color))
 
 
 def use_color(color: bool | None) -> bool:
@@ -47,7 +58,7 @@ def _echo_board(text: str, color: bool) -> None:
 
 
 def show(state: State, seat: int | None, color: bool) -> None:
-    _echo_board(renderer(state.game.name).render_text(state.observation(seat), color=color), color)
+    _echo_board(board_text(state.observation(seat), state.game.name, color), color)
 
 
 def results(state: State) -> None:

@@ -10,7 +10,7 @@ import click
 from ludus.engine import State
 
 from . import files
-from .boards import renderer, results, show, use_color
+from .boards import results, show, svg_renderer, use_color
 from .errors import CLIError
 
 
@@ -105,7 +105,7 @@ def render(file: str, svg_out: str | None, text: bool, step: int | None, seat: i
         raise CLIError(f"--step must be 0..{last}, got {step}")
     state = states[step]
     if svg_out:
-        svg = renderer(state.game.name).render_svg(state.observation(seat))
+        svg = svg_renderer(state.game.name)(state.observation(seat))
         if svg_out == "-":
             click.echo(svg, nl=False)
         else:

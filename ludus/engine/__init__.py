@@ -4,12 +4,13 @@ from .action import Action
 from .data import load_data
 from .errors import DataFileError, IllegalActionError, OptionError, RecordError
 from .game import Game, Option
+from .hooks import Hooks
 from .record import read_record, replay, write_record
 from .registry import game_names, load_game
 from .state import TERMINAL, State
 
 __all__ = [
-    "TERMINAL", "Action", "DataFileError", "Game", "IllegalActionError", "Option",
+    "TERMINAL", "Action", "DataFileError", "Game", "Hooks", "IllegalActionError", "Option",
     "OptionError", "RecordError", "State", "game_names", "load_data", "load_game",
     "read_record", "replay", "write_record",
 ]

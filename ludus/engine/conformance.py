@@ -2,11 +2,14 @@
 
 Plugin authors call it from their own tests, as ludus does for its games::
 
-    from ludus.engine.conformance import check_game, configurations
+    from ludus.engine.conformance import check_game, check_hooks, configurations
 
     @pytest.mark.parametrize("config", configurations("mygame"))
     def test_mygame_conforms(config):
         check_game("mygame", config, games=3)
+
+    def test_mygame_hooks_load():
+        check_hooks("mygame")  # every hook its Game class declares imports and has the right shape
 
 Each check raises ``ConformanceError`` naming the configuration, the seed, the step and what
 went wrong, so that a failure can be replayed (``ludus.replay`` of the record it names).
@@ -17,6 +20,7 @@ enough that a few games per configuration take well under a second.
 from __future__ import annotations
 
 import functools
+import inspect
 import itertools
 import json
 import random
@@ -25,6 +29,7 @@ from typing import Any
 
 from .errors import IllegalActionError, OptionError
 from .game import Game
+from .hooks import SHAPES, HookError, hook, hooks_of
 from .record import replay
 from .registry import game_class, load_game
 from .state import TERMINAL, State
@@ -246,3 +251,55 @@ def every_game_configuration() -> Iterator[tuple[str, dict[str, Any]]]:
     for name in game_names():
         for config in configurations(name):
             yield name, config
+
+
+def check_hooks(name: str) -> dict[str, str]:
+    """Load every hook the game ``name`` declares and check its shape (``ludus.engine.hooks.SHAPES``):
+    the functions it must offer exist and take their arguments. Returns each hook's verdict,
+    ``"ok"`` or why it was not checked: a hook needing a package that is not installed here
+    (an optional extra, say) is reported, not failed; anything else raises ``ConformanceError``."""
+    verdicts = {}
+    for hook_name, target in hooks_of(name).declared().items():
+        try:
+            loaded = hook(name, hook_name)
+        except HookError as exc:
+            missing = _missing_package(exc, target)
+            if missing is None:
+                raise ConformanceError(f"{name}: {exc}") from None
+            verdicts[hook_name] = f"not checked: needs {missing}, which is not installed"
+            continue
+        shape = SHAPES[hook_name]
+        for func, arguments in shape.needs:
+            _check_callable(name, hook_name, target, loaded, func, arguments, required=True)
+        for func, arguments in shape.may:
+            _check_callable(name, hook_name, target, loaded, func, arguments, required=False)
+        verdicts[hook_name] = "ok"
+    return verdicts
+
+
+def _missing_package(exc: HookError, target: str) -> str | None:
+    """The third-party package whose absence made the hook fail, if that is why it failed."""
+    cause = exc.__cause__
+    if not isinstance(cause, ModuleNotFoundError) or not cause.name:
+        return None
+    top = cause.name.partition(".")[0]
+    return None if top == target.partition(".")[0].partition(":")[0] else top
+
+
+def _check_callable(game: str, hook_name: str, target: str, loaded: Any, func: str, arguments: int,
+                    required: bool) -> None:
+    where = f"{game}: hook {hook_name}={target!r}"
+    obj = getattr(loaded, func, None) if func else loaded
+    if obj is None:
+        if required:
+            raise ConformanceError(f"{where} has no {func}()")
+        return
+    if not callable(obj):
+        raise ConformanceError(f"{where}: {func or target} is not callable")
+    try:
+        inspect.signature(obj).bind(*[None] * arguments)
+    except TypeError:
+        raise ConformanceError(f"{where}: {func or target} must take {arguments} positional "
+                               f"argument{'s' * (arguments != 1)}, not {inspect.signature(obj)}") from None
+    except ValueError:
+        pass  # no signature to read (a builtin): trusted

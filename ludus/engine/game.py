@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from .errors import OptionError
+from .hooks import NONE, Hooks
 
 if TYPE_CHECKING:
     from .action import Action
@@ -29,12 +30,14 @@ class Game(ABC):
     """The rules of one game in one configuration.
 
     Subclasses declare ``name`` and ``options``; ``config`` holds every option's value
-    (defaults filled in), which is what a record stores.
+    (defaults filled in), which is what a record stores. ``hooks`` declares what the game
+    adds for the layers above (renderer, heuristic, encoder ...; see ``ludus.engine.hooks``).
     """
 
     name: ClassVar[str]
     options: ClassVar[tuple[Option, ...]]
     state_class: ClassVar[type[State]]
+    hooks: ClassVar[Hooks] = NONE
 
     def __init__(self, **options: Any) -> None:
         self.config = self.validate_options(options)

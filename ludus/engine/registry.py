@@ -9,6 +9,7 @@ from functools import cache
 from importlib import metadata
 from typing import Any
 
+from . import hooks
 from .errors import OptionError
 from .game import Game
 
@@ -33,6 +34,7 @@ def refresh() -> None:
     """Look for installed games again (after installing one into a running interpreter)."""
     _targets.cache_clear()
     game_class.cache_clear()
+    hooks.clear_cache()
 
 
 def game_names() -> list[str]:

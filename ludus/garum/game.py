@@ -16,6 +16,7 @@ from typing import Any
 from ..engine.action import Action
 from ..engine.errors import OptionError
 from ..engine.game import Game, Option
+from ..engine.hooks import Hooks
 from .actions import PASS, SPECIES, Choose, Place, Worker, parse
 from .data import BOARDS, load_board, load_tiles
 from .seats import colour_seats, seating
@@ -46,6 +47,9 @@ def orientations(fish: str, rotation: bool) -> tuple[str, ...]:
 class GarumGame(Game):
     name = "garum"
     state_class = GarumState
+    hooks = Hooks(renderer="ludus.garum.render", heuristic="ludus.bots.heuristics_garum",
+                  explainer="ludus.bots.explain_garum", encoder="ludus.rl.encode_garum:GarumEncoder",
+                  browser="ludus.web:static/js/garum.js")
     options = (
         Option("players", (2, 3, 4), 4, "2 players play two colours each; 3 players add the ghost colour"),
         Option("board", BOARDS, "troia", "Troia (16 rounds) or Baelo Claudia (12 rounds, hand of 3)"),

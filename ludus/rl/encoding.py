@@ -10,24 +10,18 @@ Every adapter (PettingZoo, Gymnasium, OpenSpiel) uses the same two pieces:
   into the facts it holds (so the layout is checked against the engine, not just written
   down). ``encode_state(state, seat, out)`` gives the same vector read straight from the
   state into a preallocated array (static parts cached, no dicts built): what the
-  environments use on every step. Encoders are registered per game name; :func:`encoder_for` finds the one for a game.
+  environments use on every step. A game declares its encoder (``hooks.encoder``); :func:`encoder_for` finds it.
 """
 
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from ..engine import Action, Game, IllegalActionError, State
-
-ENCODERS = {
-    "garum": "ludus.rl.encode_garum:GarumEncoder",
-    "celtae": "ludus.rl.encode_celtae:CeltaeEncoder",
-}
-"""Game name -> ``module:Class`` of its encoder (imported on first use)."""
+from ..engine.hooks import hook
 
 
 class ActionMap:
@@ -197,25 +191,20 @@ class Encoder:
 
 
 def encoder_for(game: Game) -> Encoder:
-    """The registered encoder of ``game``'s kind, bound to its configuration."""
-    target = ENCODERS.get(game.name)
-    if target is None:
-        raise ValueError(f"no observation encoder for game {game.name!r}; known: {', '.join(ENCODERS)}")
-    module, _, cls = target.partition(":")
-    return getattr(importlib.import_module(module), cls)(game)
+    """The encoder ``game`` declares (``Hooks.encoder``), bound to its configuration."""
+    cls = hook(game, "encoder")
+    if cls is None:
+        raise ValueError(f"no observation encoder for game {game.name!r}: its Game class declares none")
+    return cls(game)
 
 
 def has_encoder(name: str) -> bool:
     """Whether the game ``name`` and its encoder can both be imported here."""
-    target = ENCODERS.get(name)
-    if target is None:
-        return False
-    module, _, cls = target.partition(":")
     try:
-        importlib.import_module(module)
         from ..engine import load_game
 
-        load_game(name)
+        if hook(load_game(name), "encoder") is None:
+            return False
     except Exception:  # noqa: BLE001 - any failure means "not available in this checkout"
         return False
     return True

@@ -22,6 +22,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from ..engine import Game, IllegalActionError, State, load_game
+from ..engine.hooks import hook
 from .encoding import ActionMap, Encoder, encoder_for
 
 REWARDS = ("win", "score_diff")
@@ -44,11 +45,10 @@ def final_rewards(state: State, reward: str) -> list[float]:
 
 def render_observation(observation: dict[str, Any], game_name: str) -> str:
     """The game's text board for an observation, or its JSON if the game has no text renderer."""
-    try:
-        module = __import__(f"ludus.{game_name}.render", fromlist=["render_text"])
-        return module.render_text(observation, color=False)
-    except ImportError:
+    module = hook(game_name, "renderer")
+    if module is None:
         return json.dumps(observation, indent=1)
+    return module.render_text(observation, color=False)
 
 
 class LudusAECEnv(AECEnv):

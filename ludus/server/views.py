@@ -2,28 +2,26 @@
 
 from __future__ import annotations
 
-import importlib
 import time
 from typing import TYPE_CHECKING, Any
 
 import ludus
+from ludus.engine.hooks import hook
 
 if TYPE_CHECKING:
     from ludus.engine import State
 
     from .service import Runtime
 
-# games whose optional steps a move skips: the module with ``optional_skip(state) -> notation | None``
-SKIP_HOOKS = {"celtae": "ludus.celtae.observe"}
 MAX_SKIPS = 6  # optional steps passed over to reach a move's targets (the request's sequence stays short)
 
 
 def optional_skip(state: State) -> str | None:
     """The action that passes over the optional step now put to the seat to move (None if it is not one)."""
-    module = SKIP_HOOKS.get(state.game.name)
-    if module is None or state.is_terminal():
+    skip = hook(state.game, "optional_skip")  # games whose optional steps a move skips declare one
+    if skip is None or state.is_terminal():
         return None
-    return importlib.import_module(module).optional_skip(state)
+    return skip(state)
 
 
 def skip_targets(state: State) -> dict[str, Any] | None:
@@ -56,7 +54,7 @@ def skip_targets(state: State) -> dict[str, Any] | None:
 
 def skipped_plies(rt: Runtime, start: int, end: int) -> set[int]:
     """The plies in [start, end) that passed over an optional step (for undo: they go with the move)."""
-    if start >= end or rt.row.game not in SKIP_HOOKS:
+    if start >= end or hook(rt.row.game, "optional_skip") is None:
         return set()
     state = ludus.replay(rt.record(), upto=start)
     found = set()
@@ -141,12 +139,8 @@ def turn_deadline(rt: Runtime) -> float | None:
 
 def game_panels(state: Any, seat: int | None) -> dict[str, Any] | None:
     """Figures that help decide (Garum's projected scores, Celtae's categories so far), from the
-    game's own scoring code in ``ludus.<game>.render.panels``; None for a game without them."""
-    try:
-        module = importlib.import_module(f"ludus.{state.game.name}.render")
-    except ImportError:
-        return None
-    panels = getattr(module, "panels", None)
+    game's own scoring code in its declared renderer's ``panels``; None for a game without them."""
+    panels = getattr(hook(state.game, "renderer"), "panels", None)
     return panels(state, seat) if callable(panels) else None
 
 

@@ -14,7 +14,7 @@ import pytest
 import ludus
 from ludus.bots import make, parse_spec
 from ludus.engine import registry
-from ludus.engine.conformance import check_game, configurations
+from ludus.engine.conformance import check_game, check_hooks, configurations
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -86,3 +86,28 @@ def test_the_server_hosts_the_plugin(pig, tmp_path):
             assert r.status_code == 200, r.text
         assert client.get(f"/api/games/{gid}").json()["terminal"]
         assert client.get(f"/api/games/{gid}/record").json()["game"] == "pig"
+
+
+def test_the_plugins_declared_hooks_load_with_the_right_shapes(pig):
+    assert check_hooks("pig") == {"renderer": "ok", "heuristic": "ok"}
+
+
+def test_greedy_and_hints_use_the_heuristic_the_plugin_declares(pig):
+    from ludus.bots.greedy import heuristic
+    from ludus.bots.hint import hint
+
+    state = ludus.load_game("pig", players=2).new_initial_state(seed=1)
+    state.apply_action("roll")
+    assert heuristic("pig").__module__ == "ludus_pig.heuristic"
+    assert heuristic("pig")(state, state.current_player()) == state.turn_total / 2
+    assert {h["action"] for h in hint(state, n=2, seed=1)} <= {"roll", "hold"}
+
+
+def test_the_cli_shows_the_plugins_own_text_board(pig):
+    from click.testing import CliRunner
+
+    from ludus.cli import main
+
+    result = CliRunner().invoke(main, ["play", "pig", "--seats", "greedy,random", "--seed", "2"])
+    assert result.exit_code == 0, result.output
+    assert "Pig to 30" in result.output and "Winner" in result.output

@@ -3,7 +3,8 @@
 Each turn a player rolls a die as often as they like, adding the pips to a turn total; a 1
 loses the turn total and ends the turn; holding banks it. The first to the target wins.
 Everything is public, and every roll is chance drawn from the state's own RNG, so the
-game shows the engine contract with no more than its required hooks.
+game shows the engine contract with no more than its required hooks, plus the two extras
+it declares in ``PigGame.hooks``: a text board and a heuristic.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from ludus.engine import TERMINAL, Action, Game, IllegalActionError, Option, State
+from ludus.engine import TERMINAL, Action, Game, Hooks, IllegalActionError, Option, State
 
 
 @dataclass(frozen=True)
@@ -34,6 +35,9 @@ class PigGame(Game):
         Option("players", (2, 3, 4), 2, "number of seats"),
         Option("target", (20, 30, 50, 100), 30, "points that win"),
     )
+    # what Pig adds for the layers above, by module name (imported only when used); the rest
+    # (SVG board, explainer, RL encoder, report sections) falls back to ludus's generic versions
+    hooks = Hooks(renderer="ludus_pig.render", heuristic="ludus_pig.heuristic")
 
     @property
     def num_players(self) -> int:
