@@ -26,7 +26,7 @@ import ludus
 from ludus.engine import OptionError, RecordError
 from ludus.engine.record import check_record
 from ludus.engine.registry import game_class
-from ludus.server.patches import ReplayCache, gzip_json, replay_steps
+from ludus.server.patches import ReplayCache, gzip_json, replay_steps, svg_response
 
 from . import STATIC_DIR
 
@@ -288,7 +288,7 @@ def mount(app: FastAPI) -> None:
         svg = cache.svg(view["observation"])
         if svg is None:
             return _error(404, f"{view['game']} has no SVG renderer yet")
-        return Response(svg, media_type="image/svg+xml", headers={"Cache-Control": "no-store"})
+        return svg_response(svg, request.headers.get("accept-encoding"))
 
     @app.get("/api/games/{game_id}/replay", summary="The public view after `step` actions of a finished game")
     def game_replay(game_id: str, request: Request, step: Annotated[int, Query(ge=0, le=MAX_RECORD_ACTIONS)] = 0) -> Any:

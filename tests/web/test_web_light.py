@@ -111,3 +111,13 @@ def test_the_browser_applies_patches_as_jsonpatch_does(page, server):
       });
     }""", cases)
     assert all(results), [c for c, ok in zip(cases, results, strict=True) if not ok][:3]
+
+
+def test_the_board_svg_goes_gzipped_to_a_client_that_takes_it(server):
+    gid, tokens = _game(server, "garum", ["human", "human"])
+    auth = {"Authorization": f"Bearer {tokens[0]}"}
+    packed = httpx.get(f"{server}/api/games/{gid}/svg", headers={**auth, "Accept-Encoding": "gzip"})
+    plain = httpx.get(f"{server}/api/games/{gid}/svg", headers={**auth, "Accept-Encoding": "identity"})
+    assert packed.headers["content-encoding"] == "gzip" and "content-encoding" not in plain.headers
+    assert packed.text == plain.text and plain.text.startswith("<svg")
+    assert packed.num_bytes_downloaded * 5 < plain.num_bytes_downloaded
