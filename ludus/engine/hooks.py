@@ -90,10 +90,15 @@ class HookError(ImportError):
 
 
 def hooks_of(game: type[Game] | Game | str) -> Hooks:
-    """The hooks a game declares (by class, instance or registered name); none declared: ``NONE``."""
-    if isinstance(game, str):
-        from .registry import game_class
+    """The hooks a game declares (by class, instance or registered name); none declared: ``NONE``.
 
+    A name that no installed game registers (a game class used without its entry point)
+    declares nothing: its layers use their generic versions."""
+    if isinstance(game, str):
+        from .registry import _targets, game_class
+
+        if game not in _targets():
+            return NONE
         game = game_class(game)
     declared = getattr(game, "hooks", NONE)
     if not isinstance(declared, Hooks):

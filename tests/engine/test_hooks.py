@@ -41,6 +41,14 @@ def test_a_game_declaring_nothing_gets_none_for_every_hook():
     assert all(hook(_Bare, name) is None for name in SHAPES)
 
 
+def test_a_game_used_without_registering_it_gets_the_generic_versions():
+    """Bots look hooks up by the game's name; a class not registered under it declares nothing."""
+    from ludus.bots.greedy import heuristic, score_margin
+
+    assert all(hook("bare", name) is None for name in SHAPES)
+    assert heuristic("bare") is score_margin
+
+
 @pytest.fixture
 def fake_module(monkeypatch):
     """A module ``fake_hooks`` whose functions the test gives it."""
