@@ -11,8 +11,10 @@
 import * as generic from "./generic.js";
 import {logLine, notationToggle, seatTitle} from "./log.js";
 import {el, svg} from "./util.js";
+import {decorate, LEADERS} from "./celtae_panels.js"; // leader texts from the data files, A-K, tooltips
 
 export {fillSummary, forgetMove, noteMove, renderOptions, trackWorkers, wantsBreakdown} from "./generic.js";
+export {panels} from "./celtae_panels.js";
 
 export const name = "celtae";
 export const ownBoard = true; // drawn here from the observation: no server SVG per change
@@ -40,21 +42,6 @@ const AREAS = [
   {title: "Farm / Build · South", acts: ["farm S", "build S"], arrow: "←"},
   {title: "Recruit", acts: ["recruit N", "recruit S"], arrow: "↑"},
 ];
-// The rulebook's Leaders section, side A and side B.
-const LEADERS = {
-  Viriato: ["1 point with at least one 1-point and one 2-point Roman Army tile.",
-    "3 points with at least two 1-point and two 2-point Roman Army tiles."],
-  Avarus: ["1 point with at least 2 garrison cubes on the board.", "3 points with all 4 garrison cubes on the board."],
-  Diviciacus: ["1 point with at least one 1-point and one 2-point Druid tile.",
-    "3 points with at least two 1-point and two 2-point Druid tiles."],
-  Ambiorix: ["1 point with at least one 2-point Roman Army tile.", "3 points with at least three 2-point Roman Army tiles."],
-  Vercingetorix: ["1 point with at least 1 disc in the north and 1 in the south.",
-    "3 points with at least 3 discs in the north and 3 in the south."],
-  Caratacus: ["1 point with at least 3 workers in your tribe (druids do not count).",
-    "3 points with at least 6 workers in your tribe (druids do not count)."],
-  Cartimandua: ["1 point with at least 1 bonus tile.", "3 points with at least 3 bonus tiles."],
-  Boudica: ["1 point with at least 3 discs on citadels.", "3 points with at least 7 discs on citadels."],
-};
 // what "done" means in each step, by the engine's phase text
 const DONE = [
   [/^refresh/, "Keep the area as it is"], [/^swap/, "No swap"], [/^spend a bonus token/, "No extra worker"],
@@ -108,6 +95,7 @@ function disc(owner, label = null) {
 // -- the board -------------------------------------------------------------------------------
 let live = null; // the latest interaction context: play() and setSelection()
 let lastLog = []; // the server's ordered log of the view being drawn (moveLog keeps it)
+let notices = []; // the view's news for a person (a turn whose timer ran out), shown atop the board
 
 let boardFocus = false; // the last decision was clicked or keyed on the board: keep the keyboard there
 
@@ -126,10 +114,12 @@ export function drawBoard(obs) {
   const root = el("div", {class: "cb", role: "group", "aria-label": "Celtae board"});
   root.addEventListener("click", (e) => activate(e.target.closest("button")));
   root.append(el("div", {class: "cb-prompt", "data-testid": "board-prompt", "aria-live": "polite"}));
+  if (notices.length) root.append(el("p", {class: "cb-notice", role: "status", "data-testid": "notice"}, notices.join(" · ")));
   if (obs.offered_leaders?.length && obs.players_info?.some((p) => !p.leader)) root.append(leaderChoice(obs));
   root.append(el("div", {class: "cb-top"}, rondel(obs), el("div", {class: "cb-side"}, markets(obs), progress(obs))),
     citadels(obs), stacks(obs), seats(obs));
   markLastMoves(root, obs, lastLog);
+  decorate(root, obs);
   return root;
 }
 
@@ -394,7 +384,7 @@ function prompt(obs, sel) {
 function mainPrompt(obs) {
   const what = {farm: "take market cards", build: "choose the citadel or pay", battle: "discard cards or fight",
     recruit: "recruit workers"}[(obs.action || "").split(" ")[0]] || "make your move";
-  return `${cap(what)} on the board (that skips the optional steps), or first take an optional step below.`;
+  return `${cap(what)} on the board: that skips the optional steps.`;
 }
 
 function optionalLabel(a) {
@@ -462,15 +452,15 @@ export function interaction(ctx) {
   const box = root.querySelector(".cb-prompt");
   const button = (a) => el("button", {type: "button", class: "cb-t cb-act legal", "data-board-action": a},
     a === "done" ? doneLabel(obs) : a === "refresh" ? "Refresh the area" : optionalLabel(a));
-  const steps = main ? el("div", {class: "cb-optional", role: "group", "aria-label": "optional steps",
+  const steps = main && !sel ? el("div", {class: "cb-optional", role: "group", "aria-label": "optional steps",
     "data-testid": "optional-steps"},
-  el("span", {class: "cb-optional-title"}, "Optional first:"),
+  el("span", {class: "cb-optional-title"}, "or first (optional):"),
   loose.map(button), optional.map((o) => (typeof o === "string" ? button(o)
     : el("button", {type: "button", class: "cb-t cb-act legal", "data-board-select": o.select},
       `Swap your ${WORKERS[o.select.slice(5)] || o.select}`)))) : null;
   box.replaceChildren(el("p", {class: "cb-prompt-text"}, legal.length ? (main && !sel ? mainPrompt(obs, skip) : prompt(obs, sel)) : ""),
-    steps || el("div", {class: "cb-row"}, loose.map(button)),
-    sel ? el("button", {type: "button", class: "cb-t", "data-cancel": "", "data-testid": "cancel"}, "Cancel (Esc)") : null);
+    steps || el("div", {class: "cb-row"}, loose.map(button),
+      sel ? el("button", {type: "button", class: "cb-t", "data-cancel": "", "data-testid": "cancel"}, "Cancel (Esc)") : null));
   if (boardFocus && (!document.activeElement || document.activeElement === document.body)) {
     root.querySelector("button.legal")?.focus({preventScroll: true});
   }
@@ -571,6 +561,7 @@ export function sentence(action, region = null) {
 export function moveLog(obs, seen = {}, view = null) {
   if (!view?.log) return generic.moveLog(obs, seen, view);
   lastLog = view.log;
+  notices = view.notices || [];
   const regions = {};
   let prev = null;
   let first = null; // the seat that opened the first main turn: each of its turns opens a round
