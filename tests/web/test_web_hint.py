@@ -1,0 +1,97 @@
+"""The Hint button: the best moves of the seat to move marked on the board (Garum, Celtae, Celtae solo)
+with their value and why; hidden when the game has hints off; 403 and 429 answered with a message."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+from browser_helpers import BODY, poll
+
+MARKED = "[...document.querySelectorAll('.hint-mark')]"
+
+
+def _open(page, server, game, options, seats, **server_options):
+    created = httpx.post(f"{server}/api/games", json={"game": game, "options": {**options, **server_options},
+                                                     "seats": seats}).json()
+    token = next(s["token"] for s in created["seats"] if "token" in s)
+    page.goto(f"{server}/games/{created['id']}#token={token}")
+    poll(page, f"{BODY}.myTurn === 'true'", timeout=30)
+    return created["id"], token
+
+
+def _hints(page):
+    poll(page, "document.querySelectorAll('[data-testid=hint-list] li').length > 0", timeout=30)
+    return page.eval_on_selector_all("[data-testid=hint-list] li", "ls => ls.map(l => l.dataset.hintAction)")
+
+
+def _marks(page):
+    return page.evaluate(f"""{MARKED}.map(e => ({{action: e.getAttribute('data-board-action'),
+        select: e.getAttribute('data-board-select'), tile: e.getAttribute('data-tile'),
+        rank: e.getAttribute('data-hint-rank')}}))""")
+
+
+@pytest.mark.parametrize("game, options, seats, tag", [
+    ("garum", {"players": 2, "board": "baelo_claudia"}, ["human", "random"], "garum"),
+    ("celtae", {"players": 2}, ["human", "random"], "celtae"),
+    ("celtae", {"players": 1, "difficulty": "easy"}, ["human"], "celtae-solo"),
+])
+def test_hint_marks_the_best_moves_on_the_board(strict_page, server, screenshots, game, options, seats, tag):
+    page = strict_page
+    _open(page, server, game, options, seats)
+    legal = set(page.evaluate("window.ludusGame.view.legal_actions"))
+    assert page.is_visible("[data-testid=hint]")
+    page.click("[data-testid=hint]")
+    actions = _hints(page)
+    assert actions and set(actions) <= legal
+    assert all(w.strip() for w in page.eval_on_selector_all(".hint-why", "ws => ws.map(w => w.textContent)"))
+    assert "points" in page.inner_text("[data-testid=hint-list]")
+    marks = _marks(page)
+    assert marks, "no hinted move was marked on the board"
+    for m in marks:  # each mark plays a hinted move, or is the first step of one
+        assert m["action"] in actions or m["select"] or m["tile"] is not None, m
+    page.screenshot(path=str(screenshots / f"hint-{tag}.png"), full_page=True)
+    best = actions[0]
+    before = int(page.evaluate(f"{BODY}.version"))
+    first = page.locator(".hint-mark[data-hint-rank='1']").first
+    if first.get_attribute("data-board-action") != best:
+        first.click()  # the first step: the completing target of the same move is marked next, where drawn
+        poll(page, f"{MARKED}.length > 0")
+    exact = page.locator(f".hint-mark[data-board-action='{best}']")
+    if exact.count():
+        exact.first.click()
+    else:  # a turn of the tile the page did not pick: the move list still plays it
+        page.click(f"#legal [data-action='{best}']")
+    poll(page, f"Number({BODY}.version) > {before}")
+    poll(page, f"{MARKED}.length === 0 && document.getElementById('hint-box').hidden")
+    assert page.js_errors == []
+
+
+def test_no_hint_button_when_the_game_has_hints_off_and_403_says_why(strict_page, server):
+    page = strict_page
+    _open(page, server, "garum", {"players": 2, "board": "baelo_claudia"}, ["human", "random"], hints=False)
+    assert page.is_hidden("[data-testid=hint]")
+    # a page that still believed hints were on: the server's 403 is shown, nothing is marked
+    page.evaluate("window.ludusGame.view.options.hints = true; document.getElementById('hint').hidden = false")
+    page.click("[data-testid=hint]")
+    poll(page, "document.querySelector('[data-testid=hint-note]')")
+    assert "hints are off" in page.inner_text("[data-testid=hint-note]")
+    assert _marks(page) == []
+
+
+def test_too_many_hints_wait_out_retry_after(strict_page, server):
+    page = strict_page
+    game_id, token = _open(page, server, "garum", {"players": 2, "board": "baelo_claudia"}, ["human", "random"])
+    route = httpx.get(f"{server}/openapi.json").json()["paths"]["/api/games/{game_id}/hint"]["get"]
+    limit = next(p["schema"]["maximum"] for p in route["parameters"] if p["name"] == "n")  # moves one hint lists
+    asked = 0
+    for n in (k for k in range(1, limit + 1) if k != 3):  # other questions, each counted (3: the button's)
+        r = httpx.get(f"{server}/api/games/{game_id}/hint", params={"n": n},
+                      headers={"Authorization": f"Bearer {token}"}, timeout=30)
+        if r.status_code == 429:
+            break
+        asked += 1
+    page.click("[data-testid=hint]")
+    poll(page, "document.querySelector('[data-testid=hint-note]')", timeout=30)
+    note = page.inner_text("[data-testid=hint-note]")
+    assert "Too many hints" in note and "ask again in" in note, (asked, note)
+    assert page.is_disabled("[data-testid=hint]")
