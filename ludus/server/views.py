@@ -74,12 +74,37 @@ def seats_summary(rt: Runtime) -> list[dict[str, Any]]:
     ]
 
 
+def log_details(rt: Runtime) -> list[dict[str, Any]] | None:
+    """Each action's ``log_detail(state, action)`` from the game's renderer (the acting colour, the
+    round, a plain sentence: Garum's), None for a game without one. Kept on the runtime and extended
+    as the game goes on (a copy of the state follows the actions); an undo starts it again."""
+    renderer = hook(rt.state.game, "renderer")
+    detail = getattr(renderer, "log_detail", None)
+    if not callable(detail):
+        return None
+    history = rt.state.history()
+    cached = rt.log_details
+    if cached is None or len(cached[1]) > len(history) or cached[0].history() != history[:len(cached[1])]:
+        game = ludus.load_game(rt.row.game, **rt.row.config)
+        cached = (game.new_initial_state(seed=rt.row.seed), [])
+    state, details = cached[0].clone(), list(cached[1])
+    for text in history[len(details):]:
+        details.append(detail(state, text))
+        state.apply_action(text)
+    rt.log_details = (state, details)
+    return details
+
+
 def seat_log(rt: Runtime, seat: int | None) -> list[dict[str, Any]]:
     """The server's ordered log as ``seat`` may see it: ``state.log(seat)`` with ``auto`` on a step played for the seat because it was the only choice, ``timed_out`` and
     ``played_by`` on an action a stand-in played when the turn timer ran out, and the turns a game
-    plays by itself (Solitairix) between the actions, each entry with ``auto`` and ``steps``."""
+    plays by itself (Solitairix) between the actions, each entry with ``auto`` and ``steps``; a game's
+    renderer may add details to each entry (``log_detail``: Garum's colour, round and sentence)."""
     entries = rt.state.log(seat)
+    details = log_details(rt)
     for ply, entry in enumerate(entries):
+        if details is not None and ply < len(details):
+            entry.update(details[ply])
         if ply < len(rt.forced) and rt.forced[ply]:
             entry["auto"] = True
     for ply, bot in rt.timeouts.items():

@@ -174,3 +174,33 @@ def test_a_timed_out_turn_says_so_in_the_view_and_the_log(service):
     view = service.view(gid, tokens[seat])
     assert f"Seat {seat + 1}'s time ran out; a move was played for it" in view["notices"]
     assert any(e.get("timed_out") for e in view["log"])
+
+
+def test_garum_log_entries_say_the_colour_round_and_a_sentence(service):
+    """Garum's log is the server's: each entry names the acting colour, the round and what happened,
+    from the state it was played in (the browser never guesses where a worker went)."""
+    created = service.create("garum", {}, ["human", "human"])
+    gid = created["id"]
+    tokens = {s["seat"]: s["token"] for s in created["seats"]}
+    rng = random.Random(2)
+    play_randomly(service, gid, tokens, rng, 40)
+    log = service.view(gid, None)["log"]
+    record_state = ludus.replay({**service._runtimes[gid].record()})
+    assert len(log) == len(record_state.history())
+    state = ludus.load_game("garum").new_initial_state(seed=service._runtimes[gid].row.seed)
+    for entry in log:
+        colour = state.current_colour()
+        assert entry["colour"] == state.game.tiles.species[colour].letter
+        assert entry["round"] == state.round + 1
+        word = entry["action"].split()[0]
+        expected = {"V": "claimed", "D": "claimed", "pass": "placed no worker", "choose": "chose"}.get(word, "placed the")
+        assert entry["text"].startswith(expected), entry
+        state.apply_action(entry["action"])
+    # an undo's shorter history is followed, not mixed with the old one
+    seat, view = to_move(service, gid, tokens)
+    if service._runtimes[gid].owners[-1] == seat:
+        try:
+            service.undo(gid, tokens[seat], view["version"])
+        except Unprocessable:
+            return
+        assert len(service.view(gid, None)["log"]) == len(service._runtimes[gid].owners)
