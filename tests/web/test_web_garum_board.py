@@ -15,6 +15,9 @@ from browser_helpers import BODY, version, wait_turn, wait_version_after
 import ludus
 
 SIZES = {"desktop": {"width": 1366, "height": 850}, "phone": {"width": 390, "height": 844}}
+# the phone's game is also Haruspex with one worker set per player (ruling 15)
+OPTIONS = {"desktop": {"players": 2, "board": "baelo_claudia"},
+           "phone": {"players": 2, "board": "baelo_claudia", "variant": "haruspex", "two_player_workers": "shared"}}
 TARGETS = ".board-overlay [data-board-action]"
 
 # what the panels show, read from the page, and what the view they were drawn from says
@@ -69,9 +72,9 @@ def _board_kept(page, before_scroll: float) -> None:
 
 
 def _place(page, rng: random.Random, shots: dict[str, str] | None) -> None:
-    tiles = page.locator("#controls [data-tile]:not([disabled])")
+    tiles = page.locator("#controls [data-tile][data-board-select]:not([disabled])")
     tiles.nth(rng.randrange(tiles.count())).click()
-    turns = page.locator("#controls [data-orientation]")
+    turns = page.locator("#controls [data-orientation][data-board-select]")
     if turns.count() > 1 and rng.random() < 0.5:
         turns.nth(rng.randrange(turns.count())).click()
     # the move list keeps only the picked tile's placements
@@ -116,7 +119,7 @@ def _worker(page, rng: random.Random, phone: bool, shots: dict[str, str] | None)
         page.screenshot(path=shots["path"].format("worker"), full_page=False)
     before = version(page)
     if lines.count() and rng.random() < 0.7:
-        kinds = page.locator("#controls [data-worker]")
+        kinds = page.locator("#controls [data-worker][data-board-select]")
         if kinds.count() > 1 and rng.random() < 0.3:
             kinds.nth(1).click()
             listed = page.locator("#legal [data-action]").evaluate_all("(bs) => bs.map((b) => b.dataset.action)")
@@ -129,7 +132,7 @@ def _worker(page, rng: random.Random, phone: bool, shots: dict[str, str] | None)
         wait_version_after(page, before)
         _board_kept(page, scroll)
     else:
-        page.click("#controls [data-testid=pass]")
+        page.click("#controls [data-testid=pass][data-board-action=pass]")
         wait_version_after(page, before)
 
 
@@ -141,7 +144,7 @@ def test_whole_garum_game_by_board_and_panel_clicks(browser, server, screenshots
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     created = httpx.post(f"{server}/api/games", json={"game": "garum", "seats": ["human", "random"],
-                                                      "options": {"players": 2, "board": "baelo_claudia"}}).json()
+                                                      "options": OPTIONS[size]}).json()
     game_id = created["id"]
     token = next(s["token"] for s in created["seats"] if s["seat"] == 0)
     page.goto(f"{server}/games/{game_id}#token={token}")

@@ -296,7 +296,8 @@ export function interaction(ctx) {
       el("p", {class: "hint", id: "garum-step"},
         chosen === null ? "Step 1: pick a tile (keys 1–4)." : "Step 2: click a highlighted quarter of the cetarium, R turns the tile, Esc cancels."),
       el("div", {class: "hand", role: "group", "aria-label": "tiles in hand"}, tiles.map((f, i) =>
-        tip(el("button", {type: "button", class: "tile-btn", "data-tile": i, "aria-pressed": String(chosen === i),
+        tip(el("button", {type: "button", class: "tile-btn", "data-tile": i, "data-board-select": `tile-${i + 1}`,
+          "aria-pressed": String(chosen === i),
           "aria-label": `tile ${i + 1}: ${f}`, disabled: !options[i].length, onclick: () => pick(i)},
         tileSvg(chosen === i ? fish : f), el("span", {}, String(i + 1))), tileText(chosen === i ? fish : f)))),
     );
@@ -305,6 +306,7 @@ export function interaction(ctx) {
       controls.append(
         el("div", {class: "orientations", role: "group", "aria-label": "orientation"},
           options[chosen].map((f) => tip(el("button", {type: "button", class: "tile-btn", "data-orientation": f,
+            "data-board-select": `orientation-${f}`,
             "aria-pressed": String(f === fish), "aria-label": `orientation ${f}`,
             onclick: () => ctx.setSelection({tile: chosen, fish: f})}, tileSvg(f)), tileText(f)))),
         el("div", {class: "row"},
@@ -355,11 +357,13 @@ export function interaction(ctx) {
     controls.append(
       el("h3", {}, "Place a worker (colour ", chip(obs.current_colour), ") or pass"),
       el("div", {class: "row", role: "group", "aria-label": "worker"},
-        kinds.map((k) => tip(el("button", {type: "button", "data-worker": k, "aria-pressed": String(k === kind),
+        kinds.map((k) => tip(el("button", {type: "button", "data-worker": k, "data-board-select": `worker-${k}`,
+          "aria-pressed": String(k === kind),
           onclick: () => ctx.setSelection({kind: k})},
         k === "V" ? `Vilicus (${me?.vilicus ?? "?"} left)` : `Dominus (${me?.dominus ?? "?"} left)`),
         k === "V" ? "a vilicus scores its line by the chart" : "the dominus scores its line double (and loses double)")),
-        legal.includes("pass") ? el("button", {type: "button", "data-testid": "pass", onclick: () => ctx.play("pass")},
+        legal.includes("pass") ? el("button", {type: "button", "data-testid": "pass", "data-board-action": "pass",
+          onclick: () => ctx.play("pass")},
           "Pass") : null),
       el("p", {class: "hint"}, "Click a highlighted row or column (keys V / D pick the worker, P passes)."),
     );

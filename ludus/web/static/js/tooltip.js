@@ -17,7 +17,14 @@ export function tip(node, text) {
 }
 
 function show(node) {
-  const text = node.getAttribute("data-tip");
+  const title = node.getAttribute("title"); // set later by a redraw: said in the bubble, not a second tooltip
+  if (title) {
+    node.removeAttribute("title");
+    node.setAttribute("data-tip-more", title);
+  }
+  const more = node.getAttribute("data-tip-more");
+  const base = node.getAttribute("data-tip");
+  const text = more && base && !base.includes(more) ? `${base} (${more})` : base;
   if (!text) return;
   if (!bubble) {
     bubble = document.createElement("div");
