@@ -131,3 +131,19 @@ def test_lobby_screenshots(browser, server, screenshots, width, height, tag):
         page.screenshot(path=str(screenshots / f"lobby-{tag}.png"), full_page=True)
     finally:
         context.close()
+
+
+def test_your_name_is_shown_in_the_seats_and_the_log(strict_page, server):
+    page = strict_page
+    _lobby(page, server, "celtae")
+    page.fill("[data-testid=my-name]", "Ann")
+    page.select_option("#opt-players", label="2")
+    page.select_option("#seat-1", value="random")
+    page.click("[data-testid=create]")
+    page.wait_for_url("**/games/**")
+    poll(page, f"{BODY}.myTurn === 'true'", timeout=30)
+    assert "Ann, Seat 1 (you)" in page.inner_text("#seats")
+    before = int(page.evaluate(f"{BODY}.version"))
+    page.locator("#legal [data-action]").first.click()
+    poll(page, f"Number({BODY}.version) > {before}")
+    poll(page, "document.getElementById('log').textContent.includes('Ann')")
