@@ -168,11 +168,11 @@ def why_illegal(state: CeltaeState, action: Act) -> str:
             if action.a >= len(state.prog_cards):
                 return f"{action}: there are only {len(state.prog_cards)} progress cards"
             return f"{action}: that progress card is full; choose one of {shown}"
-        return f"{action} is not legal now: seat {who} must first {task}; legal: {shown}"
+        return f"{action} is not legal now: Seat {who + 1} must first {task}; legal: {shown}"
     p = state.turn
     if state.phase == START:
         if action.verb == "move" and action.a == 3:
-            return f"move 3: moving 3 corners costs 3 strength and seat {p} has {state.strength[p]}"
+            return f"move 3: moving 3 corners costs 3 strength and Seat {p + 1} has {state.strength[p]}"
         if action.verb == "anywhere":
             return "anywhere: no bonus token left" if not state.tokens[p] else \
                 "anywhere: a token was already used to act anywhere this turn"
@@ -181,10 +181,10 @@ def why_illegal(state: CeltaeState, action: Act) -> str:
         if not state.ctx[0] and (kind, region) not in G.ADJACENT[state.marker]:
             return f"{action}: that action is not beside the marker at {G.CORNER_NAMES[state.marker]}; legal: {shown}"
         if kind == G.BUILD:
-            return f"{action}: seat {p} cannot pay for a disc on a citadel with a free space in that region"
+            return f"{action}: Seat {p + 1} cannot pay for a disc on a citadel with a free space in that region"
         if kind == G.RECRUIT:
-            return f"{action}: seat {p} has no active worker to recruit"
-    return f"{action} is not legal now: seat {who} must {PHASE_TEXT[state.phase]}; legal: {shown}"
+            return f"{action}: Seat {p + 1} has no active worker to recruit"
+    return f"{action} is not legal now: Seat {who + 1} must {PHASE_TEXT[state.phase]}; legal: {shown}"
 
 
 def optional_skip(state: CeltaeState) -> str | None:

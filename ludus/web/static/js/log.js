@@ -26,7 +26,8 @@ export function chip(seat, title) {
 
 /**
  * One line's content: `entry` = {seat, text, action, round?, turn?, auto?, mine?, timedOut?, bot?,
- * name?, game?} where `game` marks a turn the game played by itself (Solitairix).
+ * name?, game?, chip?} where `game` marks a turn the game played by itself (Solitairix) and `chip`
+ * replaces the seat's chip (Garum: the acting colour's, from the server log's `colour`).
  */
 export function logLine(entry) {
   const who = entry.name || `Seat ${entry.seat + 1}`;
@@ -37,7 +38,7 @@ export function logLine(entry) {
     entry.round ? el("span", {class: "log-round", role: "separator"}, `Round ${entry.round}`) : null,
     el("span", {class: `log-line${entry.turn ? " log-turn" : ""}${entry.auto ? " log-auto" : ""}${entry.game ? " log-game" : ""}`,
       "data-seat": String(entry.seat)},
-    chip(entry.seat, who), " ", el("strong", {}, who), ` ${entry.text}`,
+    entry.chip || chip(entry.seat, who), " ", el("strong", {}, who), ` ${entry.text}`,
     notes.length ? el("span", {class: "log-note"}, ` (${notes.join("; ")})`) : null,
     entry.action ? el("span", {class: "log-notation", hidden: !notationShown()}, ` [${entry.action}]`) : null),
   ];
