@@ -80,7 +80,7 @@ class GarumState(State):
         self.ghost_tile = 0
         self.phase = "place"
         self.final: list[list[Any]] = []
-        self.turn_start = 0
+        self._turn_over = False  # set by the action being applied when it ends a turn (see _settles)
         self._start_round()
 
     # -- whose turn --------------------------------------------------------------------
@@ -100,10 +100,6 @@ class GarumState(State):
         if self.phase in ("place", "worker"):
             return seating.owner[self.current_colour()]  # type: ignore[return-value]
         return seating.owner[seating.turn_colours[self.amphora]]  # type: ignore[return-value]
-
-    def undo_barrier(self) -> int:
-        """History length at the start of the current turn: earlier actions may not be taken back."""
-        return self.turn_start
 
     # -- legal actions -------------------------------------------------------------------
     def _legal_actions(self) -> list[Action]:
@@ -174,6 +170,7 @@ class GarumState(State):
 
     # -- applying actions ----------------------------------------------------------------
     def _apply(self, action: Action) -> None:
+        self._turn_over = False
         if isinstance(action, Place):
             self._place(action)
         elif isinstance(action, Worker):
@@ -186,6 +183,12 @@ class GarumState(State):
         elif isinstance(action, Choose):
             self._set_cetarium(action.cetarium)
         self._settle()
+
+    def _settles(self, actor: int) -> bool:
+        """Undo stays within a turn: the action that ends one (with the draw that refills the hand,
+        or the round it closes) closes the door; a tile before its worker, or the Emperor's choice
+        before the tile, may be taken back."""
+        return self._turn_over
 
     def _place(self, action: Place) -> None:
         game = self.game
@@ -218,7 +221,7 @@ class GarumState(State):
         if pile:
             self.hands[colour].append(pile.pop())
         self.turn += 1
-        self.turn_start = len(self._history) + 1
+        self._turn_over = True
         if self.turn < len(self.game.seating.turn_colours):
             self.phase = "place"
         elif self.game.seating.ghost is not None:
@@ -231,7 +234,7 @@ class GarumState(State):
         self.round += 1
         self.amphora = (self.amphora + 1) % len(self.game.seating.turn_colours)
         self.turn = 0
-        self.turn_start = len(self._history) + 1
+        self._turn_over = True
         self._start_round()
 
     def _start_round(self) -> None:
@@ -373,7 +376,7 @@ class GarumState(State):
     # -- copies --------------------------------------------------------------------------
     _FIELDS = ("cells", "slots", "placed", "hands", "piles", "pool", "workers", "bonus", "aureus",
                "revealed", "amphora", "round", "turn", "cetarium", "closed", "ghost_tile", "phase",
-               "final", "turn_start")
+               "final")
 
     def _copy_into(self, other: State) -> None:
         o = other.__dict__
@@ -389,7 +392,7 @@ class GarumState(State):
         o["revealed"] = self.revealed[:]
         o["closed"] = self.closed[:]
         o["final"] = self.final[:]
-        for name in ("amphora", "round", "turn", "cetarium", "ghost_tile", "phase", "turn_start"):
+        for name in ("amphora", "round", "turn", "cetarium", "ghost_tile", "phase"):
             o[name] = self.__dict__[name]
 
     def _dump(self) -> dict[str, Any]:
@@ -403,6 +406,10 @@ class GarumState(State):
         self.slots = {int(c): s for c, s in data["slots"].items()}
         if self.phase not in PHASES:
             raise ValueError(f"unknown phase {self.phase!r}")
+        if "turn_start" in data:  # saved before Garum's undo was the engine's: its own barrier, the true one
+            if not 0 <= data["turn_start"] <= len(self._history):
+                raise ValueError("turn_start outside the history")
+            self._barrier = int(data["turn_start"])
 
     def _text(self) -> str:
         from .render import render_text

@@ -41,7 +41,7 @@ def shows_the_mover_something(before, action: str, after, actor: int, seed: int)
 def same_turn(before, after) -> bool:
     """The action did not end the turn (nor hand a set-up or progress decision on)."""
     if after.game.name == "garum":
-        return after.turn_start == before.turn_start
+        return (after.round, after.turn) == (before.round, before.turn)
     return ((after.turn, after.turns_left, after.phase <= 1)
             == (before.turn, before.turns_left, before.phase <= 1))
 
