@@ -26,12 +26,14 @@ the seat's own leader choice.
 from __future__ import annotations
 
 import random
+from itertools import chain
 from operator import itemgetter
 from typing import Any
 
 from ..celtae import board as G
 from ..celtae.scoring import _value as stat_of
 from ..celtae.scoring import leader_holds
+from ..celtae.state import OVER
 
 # Weights: set by hand, checked by greedy self-play and solo runs (differences of the single
 # weights were within the noise of 40-game runs; the turn finish and the solo pace were not).
@@ -75,7 +77,7 @@ def evaluate_all(state: Any) -> list[float]:
     if world.is_terminal():
         values = [float(v) for v in world.scores()]
     else:
-        pos = _Position(world)
+        pos = _position(world)
         values = [_seat_value(world, o, o, pos) for o in range(world.n)]
     rival = W["rival"]
     return [v - rival * max(w for o, w in enumerate(values) if o != s) for s, v in enumerate(values)]
@@ -93,8 +95,9 @@ def _finished(state: Any, seat: int, value_of: Any = None) -> Any:
             and (world.turn, world.stage, world.turns_left) == (turn, stage, left):
         legal = world.legal_actions()
         best, best_value = None, float("-inf")
-        for action in legal:
-            child = world.clone()
+        last = len(legal) - 1
+        for i, action in enumerate(legal):
+            child = world.clone() if i < last else world  # the walk's own world: the last child plays on it
             child.apply_action(action)
             value = value_of(child, seat)
             if value > best_value:
@@ -107,13 +110,14 @@ def _own_value(state: Any, seat: int) -> float:
     """The seat's own value without its rivals': the cheap guide of the finish in ``evaluate_all``."""
     if state.is_terminal():
         return float(state.scores()[seat])
-    return _seat_value(state, seat, seat, _Position(state))
+    return _seat_value(state, seat, seat, _position(state))
 
 
 def _canonical(state: Any, seat: int) -> Any:
     """A clone whose hidden parts are re-dealt from a fixed order: the same for every world of the seat."""
     world = state.clone()
-    rng = random.Random(0)
+    rng = random.Random.__new__(random.Random)
+    rng.setstate(_RNG0)  # random.Random(0) without seeding it again (setstate is the cheaper half)
     pool = list(world.deck)
     counts = []
     for q in range(world.n):
@@ -140,9 +144,14 @@ def _canonical(state: Any, seat: int) -> Any:
                 for j in range(len(s) - 1):
                     if tiles[s[j]][0] == pts:
                         s[j] = free.pop()
-    world.rng = random.Random(1)
+    world.rng = one = random.Random.__new__(random.Random)
+    one.setstate(_RNG1)  # random.Random(1)
     world._legal = None
     return world
+
+
+_RNG0 = random.Random(0).getstate()
+_RNG1 = random.Random(1).getstate()
 
 
 # -- the static value ---------------------------------------------------------------------------------
@@ -153,18 +162,18 @@ _VALUES_MAX = 1_000  # entries of a few KiB each; the hits come from the same tu
 def _value(state: Any, seat: int) -> float:
     """The static value, memoised on what it reads (the finishes of sibling moves meet the same
     positions again, and so do the finishes of successive decisions in one turn)."""
-    hands = state.hands
-    if state.solo:
-        clock: tuple = (state.phase, state.turn, state.stage, state.turns_left, state.track, state.marker)
+    s = state
+    hands, roman, druid = s.hands, s.roman, s.druid
+    if s.solo:
+        clock: tuple = (s.phase, s.turn, s.stage, s.turns_left, s.track, s.marker)
     else:  # the phase within a turn, the marker and pending steps do not count, but for the game's end
-        clock = (state.turn, state.stage, state.track, state.is_terminal())
-    key = (state.game, seat, clock, tuple(hands[seat]), tuple(map(sum, hands)), tuple(map(tuple, state.citadels)),
-           tuple(map(tuple, state.tribe)), tuple(map(tuple, state.active)), tuple(state.strength),
-           tuple(state.tokens), tuple(state.discs), tuple(state.cubes), tuple(state.bonus_owner),
-           tuple(map(tuple, state.garrison)), tuple(map(tuple, state.roman_won)), tuple(map(tuple, state.druid_won)),
-           tuple(s[-1] if s else -1 for s in state.roman), tuple(s[-1] if s else -1 for s in state.druid),
-           tuple(state.prog_cards), tuple(state.prog_marks), tuple(state.leaders), tuple(state.leader_side),
-           state.flip_choice[seat], state.flip_revealed)
+        clock = (s.turn, s.stage, s.track, s.phase == OVER and not s.pending)  # is_terminal()
+    # one flat tuple (every run but the won tiles has a fixed length in a configuration)
+    key = (s.game, seat, clock, s.flip_choice[seat], s.flip_revealed, *hands[seat], *map(sum, hands),
+           *chain(*s.citadels, *s.tribe, *s.active, *s.garrison), *s.strength, *s.tokens, *s.discs, *s.cubes,
+           *s.bonus_owner, roman[0][-1] if roman[0] else -1, roman[1][-1] if roman[1] else -1,
+           druid[0][-1] if druid[0] else -1, druid[1][-1] if druid[1] else -1, *s.prog_cards, *s.prog_marks,
+           *s.leaders, *s.leader_side, *map(tuple, s.roman_won), *map(tuple, s.druid_won))
     value = _VALUES.get(key)
     if value is None:
         if len(_VALUES) >= _VALUES_MAX:
@@ -179,14 +188,12 @@ def _static_value(state: Any, seat: int) -> float:
         if state.solo:
             return own - state.data.targets[state.game.config["difficulty"]]
         return own - W["rival"] * max(s for i, s in enumerate(state.scores()) if i != seat)
-    pos = _Position(state)
+    pos = _position(state)
     own = _seat_value(state, seat, seat, pos)
     if state.solo:
         pace = W["solo_pace"] * _solo_turns_left(state)
         return own + pace - state.data.targets[state.game.config["difficulty"]]
-    shared = (state.game, pos.g, tuple(x[-1] for x in state.roman if x), tuple(x[-1] for x in state.druid if x),
-              tuple(tuple(st["garrison"]) for st in pos.all_stats))
-    rival = max(_rival_value(state, o, pos, shared) for o in range(state.n) if o != seat)
+    rival = max(_rival_value(state, o, pos) for o in range(state.n) if o != seat)
     return own - W["rival"] * rival
 
 
@@ -194,20 +201,20 @@ _RIVALS: dict[tuple, float] = {}
 _RIVALS_MAX = 2_000
 
 
-def _rival_value(state: Any, o: int, pos: _Position, shared: tuple) -> float:
+def _rival_value(state: Any, o: int, pos: _Position) -> float:
     """``_seat_value`` of ``o`` seen by another seat, memoised on what it reads: a seat's moves
     seldom change its rivals' values, which the turn finish otherwise recomputes at every step."""
-    st = pos.all_stats[o]
-    key = (shared, o, pos.complete[o], pos.open[o], pos.tile_points[o],
-           tuple([(marks, met[o], near[o]) for marks, met, near in pos.cards]), st["bonus"],
-           tuple(st["region"]), tuple(st["roman_by_points"]), tuple(st["druid_by_points"]), sum(state.hands[o]),
-           state.strength[o], tuple(state.active[o]), tuple(state.tribe[o]), state.tokens[o], state.discs[o],
-           state.cubes[o], state.leaders[o], state.leader_side[o])
-    value = _RIVALS.get(key)
+    mine = (o, sum(state.hands[o]), state.strength[o], *state.active[o], state.tokens[o], state.leaders[o],
+            state.leader_side[o])
+    value = pos.rival_values.get(mine)  # first on the position itself: a short key, quick to hash
     if value is None:
-        if len(_RIVALS) >= _RIVALS_MAX:
-            _RIVALS.clear()
-        value = _RIVALS[key] = _seat_value(state, o, -1, pos)
+        key = (pos.rival_key(state, o), *mine[1:])
+        value = _RIVALS.get(key)
+        if value is None:
+            if len(_RIVALS) >= _RIVALS_MAX:
+                _RIVALS.clear()
+            value = _RIVALS[key] = _seat_value(state, o, -1, pos)
+        pos.rival_values[mine] = value
     return value
 
 
@@ -233,7 +240,7 @@ class _Position:
     with markers the figure it counts for every owner (whether it is met, how near)."""
 
     __slots__ = ("all_stats", "tile_points", "g", "complete", "open", "open_colours", "roman_tops", "druid_tops",
-                 "cards")
+                 "cards", "_rival_keys", "_seat_terms", "rival_values")
 
     def __init__(self, state: Any) -> None:
         d = state.data
@@ -293,6 +300,52 @@ class _Position:
                 near.append(min(0.9, mine / (max(bar, 1) + 0.5)))
             cards.append((marks, met, near))
         self.cards = cards
+        self._rival_keys: dict[int, tuple] = {}
+        self._seat_terms: dict[int, tuple] = {}
+        self.rival_values: dict[tuple, float] = {}  # (owner, what else a rival's value reads) -> value
+
+    def seat_terms(self, state: Any, o: int) -> tuple:
+        """``_seat_terms(state, o, self)``, once per owner (a leader's term once per leader and side)."""
+        terms = self._seat_terms.get(o)
+        if terms is None:
+            terms = self._seat_terms[o] = _seat_terms(state, o, self)
+        return terms
+
+    def rival_key(self, state: Any, o: int) -> tuple:
+        """What a rival's value reads of the position (with ``state.game``): the memo key's fixed part."""
+        key = self._rival_keys.get(o)
+        if key is None:
+            st = self.all_stats[o]
+            shared = (state.game, self.g, tuple(x[-1] for x in state.roman if x),
+                      tuple(x[-1] for x in state.druid if x), tuple(tuple(st["garrison"]) for st in self.all_stats))
+            key = self._rival_keys[o] = (
+                shared, o, self.complete[o], self.open[o], self.tile_points[o],
+                tuple([(marks, met[o], near[o]) for marks, met, near in self.cards]), st["bonus"],
+                tuple(st["region"]), tuple(st["roman_by_points"]), tuple(st["druid_by_points"]),
+                tuple(state.tribe[o]), state.discs[o], state.cubes[o])
+        return key
+
+
+_POSITIONS: dict[tuple, _Position] = {}
+_POSITIONS_MAX = 2_000
+
+
+def _position(state: Any) -> _Position:
+    """``_Position(state)``, memoised on what it reads: most steps of a turn (cards taken, workers
+    swapped, strength spent) leave it as it was, and so do the sibling moves of one step."""
+    s = state
+    roman, druid = s.roman, s.druid
+    key = (s.game, s.turn, s.stage, s.track, *s.prog_cards, *s.prog_marks,
+           *chain(*s.citadels, *s.tribe, *s.garrison), *s.bonus_owner, *s.cubes, *s.discs,
+           roman[0][-1] if roman[0] else -1, roman[1][-1] if roman[1] else -1,
+           druid[0][-1] if druid[0] else -1, druid[1][-1] if druid[1] else -1,
+           *map(tuple, s.roman_won), *map(tuple, s.druid_won))
+    pos = _POSITIONS.get(key)
+    if pos is None:
+        if len(_POSITIONS) >= _POSITIONS_MAX:
+            _POSITIONS.clear()
+        pos = _POSITIONS[key] = _Position(state)
+    return pos
 
 
 _STAT_GETTERS: dict[tuple[str, int], Any] = {}
@@ -371,6 +424,71 @@ def _all_stats(state: Any, sums: dict[str, list[int]] | None = None) -> list[dic
 
 def _seat_value(state: Any, o: int, viewer: int, pos: _Position) -> float:
     d = state.data
+    score, druid_term, tribe_term, open_term, progress_terms, leader_terms = pos.seat_terms(state, o)
+    own_view = o == viewer
+    hand_size = sum(state.hands[o])
+    value = float(score) + (state.strength[o] + hand_size) / 5.0
+    g = pos.g
+    act, tr = state.active[o], state.tribe[o]
+    builders = act[G.B] + tr[G.B] + tr[G.D]
+    farmers = act[G.F] + tr[G.F] + tr[G.D]
+    soldiers = min(d.soldier_cap, act[G.S] + tr[G.S] + tr[G.D])
+    nobles = act[G.N] + tr[G.N]
+    discs_left = len(d.disc_costs) - state.discs[o]
+    hand = state.hands[o] if own_view else None
+    # the next disc
+    if discs_left:
+        need = max(1, d.disc_costs[state.discs[o]] - builders)
+        if hand is not None:
+            best = max((hand[3 * c] + hand[3 * c + 1] + hand[3 * c + 2] for c in pos.open_colours), default=0)
+        else:
+            best = hand_size / 2.5  # a rival's hand: about 40 % of it in its best colour
+        value += g * W["build"] * min(1.0, best / need)
+        value += g * W["builder"] * min(builders, 4)
+    # the cheapest Roman tile on top
+    tops = pos.roman_tops
+    if tops:
+        if hand is not None:
+            icon_cards = max(hand[0] + hand[3] + hand[6] + hand[9], hand[1] + hand[4] + hand[7] + hand[10],
+                             hand[2] + hand[5] + hand[8] + hand[11])
+        else:
+            icon_cards = hand_size / 2.0
+        strength = state.strength[o] + soldiers * icon_cards
+        value += g * W["battle"] * max(pts * min(1.0, strength / need) ** 2 for pts, need in tops)
+    # Druid tiles on top; the tribe toward its next point space (both read the position only)
+    value += druid_term
+    if tribe_term is not None:
+        value += tribe_term
+    # workers by type, tokens
+    value += g * (W["farmer"] * min(farmers, 5) + W["soldier"] * soldiers + W["noble"] * min(nobles, 2))
+    value += g * W["token"] * state.tokens[o]
+    # discs on citadels still open: a share of their completion points
+    value += open_term
+    # progress cards with markers, not met yet
+    for term in progress_terms:
+        value += term
+    # the leader (own choice of side counts before it is revealed)
+    lid = state.leaders[o]
+    if lid >= 0:
+        side = state.leader_side[o]
+        if own_view and not state.flip_revealed and state.flip_choice[o] >= 0:
+            side = state.flip_choice[o]
+        term = leader_terms.get((lid, side))
+        if term is None:
+            cond = d.leaders[lid]["AB"[side]]
+            if leader_holds(state, o, side, pos.all_stats[o]):
+                term = leader_terms[lid, side] = (True, cond["points"])
+            else:
+                term = leader_terms[lid, side] = (False, g * W["leader"] * cond["points"] *
+                                                  _leader_progress(cond, pos.all_stats[o]))
+        value += term[1]
+    return value
+
+
+def _seat_terms(state: Any, o: int, pos: _Position) -> tuple:
+    """The parts of ``_seat_value`` of owner ``o`` that read the position only: the score so far
+    without the categories I and K, then each term as ``_seat_value`` adds it (same float order)."""
+    d = state.data
     all_stats = pos.all_stats
     st = all_stats[o]
     # the score so far without the strength-and-cards category (I) and the leader (K): ``score_breakdown``
@@ -389,33 +507,8 @@ def _seat_value(state: Any, o: int, viewer: int, pos: _Position) -> float:
             score += marks
         elif state.solo:
             score -= marks
-    own_view = o == viewer
-    hand_size = sum(state.hands[o])
-    value = float(score) + (state.strength[o] + hand_size) / 5.0
     g = pos.g
-    act, tr = state.active[o], state.tribe[o]
-    builders = act[G.B] + tr[G.B] + tr[G.D]
-    farmers = act[G.F] + tr[G.F] + tr[G.D]
-    soldiers = min(d.soldier_cap, act[G.S] + tr[G.S] + tr[G.D])
-    nobles = act[G.N] + tr[G.N]
-    discs_left = len(d.disc_costs) - state.discs[o]
-    hand = state.hands[o] if own_view else None
-    # the next disc
-    if discs_left:
-        need = max(1, d.disc_costs[state.discs[o]] - builders)
-        if hand is not None:
-            best = max((sum(hand[3 * c:3 * c + 3]) for c in pos.open_colours), default=0)
-        else:
-            best = hand_size / 2.5  # a rival's hand: about 40 % of it in its best colour
-        value += g * W["build"] * min(1.0, best / need)
-        value += g * W["builder"] * min(builders, 4)
-    # the cheapest Roman tile on top
-    tops = pos.roman_tops
-    if tops:
-        icon_cards = max(sum(hand[i::3]) for i in range(3)) if hand is not None else hand_size / 2.0
-        strength = state.strength[o] + soldiers * icon_cards
-        value += g * W["battle"] * max(pts * min(1.0, strength / need) ** 2 for pts, need in tops)
-    # Druid tiles on top
+    tr = state.tribe[o]
     best_druid = 0.0
     for pts, needs, wild, total in pos.druid_tops:
         have = 0
@@ -429,36 +522,18 @@ def _seat_value(state: Any, o: int, viewer: int, pos: _Position) -> float:
                 spare += x - y
         have += min(wild, spare)
         best_druid = max(best_druid, pts * (have / total) ** 2)
-    value += g * W["druid"] * best_druid
-    # tribe toward its next point space, workers by type, tokens
+    druid_term = g * W["druid"] * best_druid
     size = sum(tr)
     prev = 0
+    tribe_term = None
     for sp in d.tribe_point_spaces:
         if size < sp:
-            value += g * W["tribe"] * (size - prev) / (sp - prev)
+            tribe_term = g * W["tribe"] * (size - prev) / (sp - prev)
             break
         prev = sp
-    value += g * (W["farmer"] * min(farmers, 5) + W["soldier"] * soldiers + W["noble"] * min(nobles, 2))
-    value += g * W["token"] * state.tokens[o]
-    # discs on citadels still open: a share of their completion points
-    open_discs = pos.open[o]
-    value += g * W["open_disc"] * open_discs
-    # progress cards with markers, not met yet
-    for marks, met, near in pos.cards:
-        if not met[o]:
-            value += g * W["progress"] * marks * near[o]
-    # the leader (own choice of side counts before it is revealed)
-    lid = state.leaders[o]
-    if lid >= 0:
-        side = state.leader_side[o]
-        if own_view and not state.flip_revealed and state.flip_choice[o] >= 0:
-            side = state.flip_choice[o]
-        cond = d.leaders[lid]["AB"[side]]
-        if leader_holds(state, o, side, st):
-            value += cond["points"]
-        else:
-            value += g * W["leader"] * cond["points"] * _leader_progress(cond, st)
-    return value
+    open_term = g * W["open_disc"] * pos.open[o]
+    progress_terms = [g * W["progress"] * marks * near[o] for marks, met, near in pos.cards if not met[o]]
+    return score, druid_term, tribe_term, open_term, progress_terms, {}
 
 
 _LEADER_FIGURES = {  # a leader condition's kind -> (its stats figure, whether that figure is a list)

@@ -33,15 +33,33 @@ def card_name(kind: int) -> str:
     return COLOUR_LETTERS[kind // 3] + ICON_LETTERS[kind % 3]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Act(Action):
-    """One Celtae decision: ``verb`` with arguments ``a`` and ``b`` (-1 when unused)."""
+    """One Celtae decision: ``verb`` with arguments ``a`` and ``b`` (-1 when unused).
+
+    Equality and hash are written out (not generated): every legality check compares the
+    action with the legal ones, which are nearly always the very same cached instances.
+    """
 
     verb: str
     a: int = -1
     b: int = -1
 
+    def __eq__(self, other: object) -> bool:
+        if self is other:
+            return True
+        if other.__class__ is not Act:
+            return NotImplemented
+        return self.verb == other.verb and self.a == other.a and self.b == other.b  # type: ignore[attr-defined]
+
+    def __hash__(self) -> int:
+        return hash((self.verb, self.a, self.b))
+
     def __str__(self) -> str:
+        text = TEXT.get((self.verb, self.a, self.b))
+        return text if text is not None else self._notation()
+
+    def _notation(self) -> str:
         v, a, b = self.verb, self.a, self.b
         if v == "act":
             return f"{ACT_VERBS[a]} {REGION_LETTERS[b]}"
@@ -93,6 +111,7 @@ def _universe() -> list[Act]:
 ALL: list[Act] = []
 BY_TEXT: dict[str, Act] = {}
 ACT: dict[tuple, Act] = {}
+TEXT: dict[tuple, str] = {}  # (verb, a, b) -> notation, for every action of the universe
 
 
 def init(leader_names: list[str]) -> None:
@@ -102,8 +121,10 @@ def init(leader_names: list[str]) -> None:
     LEADER_NAMES.extend(leader_names)
     ALL.extend(_universe())
     for a in ALL:
-        BY_TEXT[str(a).lower()] = a
+        text = a._notation()
+        BY_TEXT[text.lower()] = a
         ACT[(a.verb, a.a, a.b)] = a
+        TEXT[(a.verb, a.a, a.b)] = text
 
 
 def parse(text: str) -> Act:

@@ -1008,38 +1008,41 @@ class CeltaeState(State):
 
     # -- copies and saving -------------------------------------------------------------------------------
     def _copy_into(self, other: CeltaeState) -> None:
+        # list(map(list.copy, rows)) copies a list of rows about twice as fast as a comprehension;
+        # bonus_at and prog_cards never change after the set-up, so clones share them
+        rows = list.copy
         other.data = self.data
         other.n, other.np, other.solo = self.n, self.np, self.solo
         other.phase, other.turn, other.turns_left, other.stage = self.phase, self.turn, self.turns_left, self.stage
         other.marker = self.marker
-        other.areas = [self.areas[0][:], self.areas[1][:], self.areas[2][:], self.areas[3][:]]
+        other.areas = list(map(rows, self.areas))
         other.centre = self.centre[:]
         other.bag = self.bag[:]
         other.deck = self.deck[:]
         other.discard = self.discard[:]
-        other.market = [self.market[0][:], self.market[1][:]]
-        other.hands = [h[:] for h in self.hands]
-        other.known = [h[:] for h in self.known]
+        other.market = list(map(rows, self.market))
+        other.hands = list(map(rows, self.hands))
+        other.known = list(map(rows, self.known))
         other.strength = self.strength[:]
         other.tokens = self.tokens[:]
         other.token_supply = self.token_supply
-        other.active = [x[:] for x in self.active]
-        other.tribe = [x[:] for x in self.tribe]
+        other.active = list(map(rows, self.active))
+        other.tribe = list(map(rows, self.tribe))
         other.discs = self.discs[:]
-        other.citadels = [x[:] for x in self.citadels]
-        other.bonus_at = self.bonus_at[:]
+        other.citadels = list(map(rows, self.citadels))
+        other.bonus_at = self.bonus_at
         other.bonus_owner = self.bonus_owner[:]
-        other.roman = [self.roman[0][:], self.roman[1][:]]
-        other.roman_won = [x[:] for x in self.roman_won]
-        other.druid = [self.druid[0][:], self.druid[1][:]]
-        other.druid_won = [x[:] for x in self.druid_won]
+        other.roman = list(map(rows, self.roman))
+        other.roman_won = list(map(rows, self.roman_won))
+        other.druid = list(map(rows, self.druid))
+        other.druid_won = list(map(rows, self.druid_won))
         other.druid_supply = self.druid_supply[:]
         other.druid_box = self.druid_box
-        other.garrison = [self.garrison[0][:], self.garrison[1][:]]
+        other.garrison = list(map(rows, self.garrison))
         other.cubes = self.cubes[:]
         other.track = self.track
         other.stack_markers = self.stack_markers[:]
-        other.prog_cards = self.prog_cards[:]
+        other.prog_cards = self.prog_cards
         other.prog_marks = self.prog_marks[:]
         other.teutates = self.teutates
         other.leaders = self.leaders[:]
@@ -1048,7 +1051,7 @@ class CeltaeState(State):
         other.flip_revealed = self.flip_revealed
         other.offered = self.offered[:]
         other.pick_order = self.pick_order[:]
-        other.pending = [x[:] for x in self.pending]
+        other.pending = list(map(rows, self.pending))
         other.sx_side, other.sx_quarter, other.sx_worker = self.sx_side, self.sx_quarter, self.sx_worker
         other.sx_discarded_markers = self.sx_discarded_markers
         other.ctx = self.ctx[:]
