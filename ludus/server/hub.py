@@ -20,7 +20,7 @@ import orjson
 from starlette.responses import JSONResponse as _StarletteJSON
 
 from . import patches
-from .service import view_of
+from .service import timed_view_text, view_of
 
 if TYPE_CHECKING:
     from .service import Runtime
@@ -90,7 +90,10 @@ class Hub:
         if not subs or self.loop is None:
             return
         # one view, encoded once, per seat watched (a patch of it for the clients that asked)
-        pushes = patches.messages(subs, lambda seat: view_of(rt, seat), dumps)
+        plain = [sub for sub in subs if not sub.patches]
+        pushes = [(sub, timed_view_text(rt, sub.seat)) for sub in plain]
+        if len(plain) < len(subs):
+            pushes += patches.messages([sub for sub in subs if sub.patches], lambda seat: view_of(rt, seat), dumps)
         # one wake-up of the event loop for all of them
         self.loop.call_soon_threadsafe(_push_all, pushes)
 
