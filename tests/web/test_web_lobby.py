@@ -16,6 +16,15 @@ def _lobby(page, server, game="garum"):
     page.check(f"[data-testid=game-{game}]")
 
 
+def _form(page, server, game, players, seat1, name=None):
+    """The lobby filled in: game, player count, the second seat and your name."""
+    _lobby(page, server, game)
+    if name is not None:
+        page.fill("[data-testid=my-name]", name)
+    page.select_option("#opt-players", label=str(players))
+    page.select_option("#seat-1", value=seat1)
+
+
 def _options(page):
     return page.eval_on_selector_all("#options select", "ss => ss.map(s => s.name)")
 
@@ -48,10 +57,7 @@ def test_garum_offers_shared_workers_only_to_two_players(strict_page, server):
 
 def test_create_takes_you_into_your_seat_with_names_and_invites(strict_page, server):
     page = strict_page
-    _lobby(page, server, "garum")
-    page.fill("[data-testid=my-name]", "Ann")
-    page.select_option("#opt-players", label="2")
-    page.select_option("#seat-1", value="human")
+    _form(page, server, "garum", 2, "human", name="Ann")
     assert page.is_hidden("#seat-name-0") and page.is_visible("#seat-name-1")  # the first person's seat is yours
     page.fill("#seat-name-1", "Bo")
     page.click("[data-testid=create]")
@@ -83,9 +89,7 @@ def test_a_level_chosen_for_a_seat_is_the_seats_bot(strict_page, server):
 
 def test_unticking_hints_creates_a_game_without_hints(strict_page, server):
     page = strict_page
-    _lobby(page, server, "garum")
-    page.select_option("#opt-players", label="2")
-    page.select_option("#seat-1", value="random")
+    _form(page, server, "garum", 2, "random")
     page.uncheck("[data-testid=allow-hints]")
     page.click("[data-testid=create]")
     page.wait_for_url("**/games/**")
@@ -135,10 +139,7 @@ def test_lobby_screenshots(browser, server, screenshots, width, height, tag):
 
 def test_your_name_is_shown_in_the_seats_and_the_log(strict_page, server):
     page = strict_page
-    _lobby(page, server, "celtae")
-    page.fill("[data-testid=my-name]", "Ann")
-    page.select_option("#opt-players", label="2")
-    page.select_option("#seat-1", value="random")
+    _form(page, server, "celtae", 2, "random", name="Ann")
     page.click("[data-testid=create]")
     page.wait_for_url("**/games/**")
     poll(page, f"{BODY}.myTurn === 'true'", timeout=30)
