@@ -23,14 +23,14 @@ values = st.recursive(scalars, lambda inner: st.lists(inner, max_size=5)
                       | st.dictionaries(st.text(alphabet="ab/~1", max_size=3), inner, max_size=5), max_leaves=25)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(values, values)
 def test_a_diff_applied_by_jsonpatch_gives_the_new_value(old, new):
     ops = diff(old, new)
     assert jsonpatch.apply_patch(copy.deepcopy(old), ops) == new
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=50, deadline=None)
 @given(values)
 def test_a_value_unchanged_gives_an_empty_patch(value):
     assert diff(value, copy.deepcopy(value)) == []
@@ -108,3 +108,14 @@ def test_a_change_that_keeps_the_version_is_sent_whole(client):
         client.post(f"/api/games/{gid}/join")
         joined = ws.receive_json()
         assert "patch" not in joined and not joined["seats"][1]["free"]
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(values, min_size=1, max_size=8), values, st.data())
+def test_one_item_inserted_or_removed_in_a_list_is_one_operation(items, item, data):
+    i = data.draw(st.integers(0, len(items)))
+    grown = items[:i] + [item] + items[i:]
+    for old, new in ((items, grown), (grown, items)):
+        ops = diff({"l": old}, {"l": new})
+        assert jsonpatch.apply_patch({"l": copy.deepcopy(old)}, ops) == {"l": new}
+        assert len(ops) == 1
