@@ -84,7 +84,11 @@ def _place(page, rng: random.Random, shots: dict[str, str] | None) -> None:
     legal = page.evaluate("window.ludusGame.view.legal_actions")
     assert set(listed) <= set(legal)
     hits = page.locator(TARGETS)
-    target = hits.nth(rng.randrange(hits.count()))
+    covering = [i for i, n in enumerate(hits.evaluate_all(f"(hs) => hs.map((h) => ({PREVIEW})(h).covered)")) if n]
+    if shots is not None and "mid" not in shots and covering:  # the screenshot shows a covered bonus's badge
+        target = hits.nth(covering[0])
+    else:
+        target = hits.nth(rng.randrange(hits.count()))
     target.scroll_into_view_if_needed()
     target.hover()
     seen = target.evaluate(PREVIEW)
@@ -95,7 +99,7 @@ def _place(page, rng: random.Random, shots: dict[str, str] | None) -> None:
     if hits.count() > 1:  # the keyboard on another target while the pointer stays: still one preview
         hits.nth(0 if target != hits.nth(0) else 1).focus()
         assert page.evaluate("document.querySelectorAll('.board-overlay g.preview[visibility=visible]').length") == 1
-    if shots is not None and "mid" not in shots:
+    if shots is not None and "mid" not in shots and seen["covered"]:
         shots["mid"] = "taken"
         target.hover()
         page.screenshot(path=shots["path"].format("mid"), full_page=False)
