@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import httpx
 import pytest
+from test_web_lobby import serious_violations
 
 
 def test_an_unknown_game_id_gets_a_page_saying_so(server):
@@ -50,6 +51,7 @@ def test_error_page_in_the_browser(browser, server, screenshots, width, height, 
         page.goto(f"{server}/games/nosuchgame")
         assert page.inner_text("h1") == "No such game"
         assert page.evaluate("document.documentElement.scrollWidth") <= width
+        assert serious_violations(page) == []
         page.screenshot(path=str(screenshots / f"error-unknown-game-{tag}.png"), full_page=True)
         page.click("text=Go to the lobby")
         page.wait_for_url(server + "/")

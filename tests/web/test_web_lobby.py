@@ -10,6 +10,14 @@ from browser_helpers import BODY, poll
 from ludus.bots.levels import LEVELS
 
 
+def serious_violations(page) -> list[str]:
+    """axe-core's serious and critical findings on the whole page."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    found = Axe().run(page).response["violations"]
+    return [f"{v['id']}: {[n['target'] for n in v['nodes']][:3]}" for v in found if v["impact"] in ("serious", "critical")]
+
+
 def _lobby(page, server, game="garum"):
     page.goto(server + "/")
     poll(page, f"{BODY}.ready === 'true'")
@@ -132,6 +140,7 @@ def test_lobby_screenshots(browser, server, screenshots, width, height, tag):
         page.select_option("#seat-1", value="expert")
         width_used = page.evaluate("document.documentElement.scrollWidth")
         assert width_used <= width  # nothing wider than the screen
+        assert serious_violations(page) == []
         page.screenshot(path=str(screenshots / f"lobby-{tag}.png"), full_page=True)
     finally:
         context.close()

@@ -255,6 +255,7 @@ async function start() {
       el("span", {class: "row"}, el("input", {type: "radio", name: "game", value: g.name, checked: i === 0,
         "data-testid": `game-${g.name}`, onchange: renderOptions}), g.name),
       el("span", {class: "hint"}, g.doc))));
+  $("level-names").textContent = (info.levels || []).map((lv) => lv.name).join(", ") || info.bots.join(", ");
   const rules = $("rules");
   for (const g of info.games) rules.append(rulesButton(g.name), " ");
   renderOptions();
