@@ -4,8 +4,8 @@
 // The button shows only while this seat has legal moves and the game allows hints (its creator
 // may say options.hints = false). A hinted move is marked where the page lets it be clicked: the
 // element carrying data-board-action="<notation>", else the first step of a multi-step choice
-// (data-board-select, or a Garum tile of the hand). Marks follow the board as it is redrawn, and
-// go when the game moves on. 429 (too many hints) waits out Retry-After; 403 says why.
+// (data-board-select; Garum: the tile of the hand, then its orientation). Marks follow the board
+// as it is redrawn, and go when the game moves on. 429 (too many hints) waits out Retry-After; 403 says why.
 
 import {el, fill} from "./util.js";
 
@@ -40,8 +40,10 @@ export function targetsOf(action, root = document) {
   const first = [...root.querySelectorAll("[data-board-select]")]
     .filter((e) => selectLeadsTo(e.getAttribute("data-board-select"), action));
   if (first.length) return first;
-  const place = action.match(/^c\d+\.[1-4] ([A-Z]{4})$/); // Garum: the tile to pick first
+  const place = action.match(/^c\d+\.[1-4] ([A-Z]{4})$/); // Garum: the tile to pick first, then its turn
   if (place) {
+    const turn = [...root.querySelectorAll("[data-orientation]")].filter((e) => e.getAttribute("data-orientation") === place[1]);
+    if (turn.length) return turn;
     const turns = new Set(turnsOf(place[1]));
     return [...root.querySelectorAll("[data-tile]:not([disabled])")]
       .filter((e) => turns.has((e.getAttribute("aria-label") || "").split(": ").pop()));
