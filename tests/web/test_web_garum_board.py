@@ -2,7 +2,8 @@
 phone widths: the panels (projected score, workers and pile left, every worker's line) follow each
 move; the picked tile narrows the move list and is previewed once, with the bonuses it covers;
 the keyboard stays on the board and the page does not scroll after a move; on a 390-px phone the
-row and column targets are at least 44 px. Screenshots go to screenshots/garum-board-*.png."""
+row and column targets are at least 44 px; axe-core finds nothing serious. Screenshots go to
+screenshots/garum-board-*.png."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import random
 import httpx
 import pytest
 from browser_helpers import BODY, version, wait_turn, wait_version_after
+from test_web_lobby import serious_violations
 
 import ludus
 
@@ -103,6 +105,7 @@ def _place(page, rng: random.Random, shots: dict[str, str] | None) -> None:
         shots["mid"] = "taken"
         target.hover()
         page.screenshot(path=shots["path"].format("mid"), full_page=False)
+        assert serious_violations(page) == []
     before = version(page)
     scroll = page.evaluate("window.scrollY")
     target.click()
@@ -121,6 +124,7 @@ def _worker(page, rng: random.Random, phone: bool, shots: dict[str, str] | None)
     if shots is not None and "worker" not in shots and lines.count():
         shots["worker"] = "taken"
         page.screenshot(path=shots["path"].format("worker"), full_page=False)
+        assert serious_violations(page) == []
     before = version(page)
     if lines.count() and rng.random() < 0.7:
         kinds = page.locator("#controls [data-worker][data-board-select]")
