@@ -9,14 +9,16 @@
 ``choose c14``          Emperor: the first player names the round's cetarium
 ======================  =====================================================
 
-Actions are interned: equal actions are the same object, so equality and hashing are
-identity and legality checks stay cheap.
+Actions are frozen dataclasses: equal values are equal actions. The game hands out the same
+objects again (its placement lists and workers are made once), so legality checks mostly
+meet the very object offered.
 """
 
 from __future__ import annotations
 
 import re
-from typing import Any
+from dataclasses import dataclass, field
+from functools import cache
 
 from ..engine.action import Action
 from ..engine.errors import IllegalActionError
@@ -24,107 +26,74 @@ from ..engine.errors import IllegalActionError
 SPECIES = "BGYR"
 
 
-class _Interned(Action):
-    __slots__ = ("_text",)
-    _cache: dict[tuple, Any]
+@dataclass(frozen=True, slots=True)
+class Place(Action):
+    """Put a tile from the hand (or the ghost's tile) into a slot, fish as placed."""
 
-    def __init_subclass__(cls) -> None:
-        cls._cache = {}
+    cetarium: int
+    slot: int
+    fish: str
+    _text: str = field(init=False, repr=False, compare=False)  # the notation, made once
 
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise AttributeError(f"{type(self).__name__} is immutable")
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_text", f"c{self.cetarium}.{self.slot} {self.fish}")
 
     def __str__(self) -> str:
         return self._text
 
-    def __repr__(self) -> str:
-        return f"<{type(self).__name__} {self._text}>"
 
-    def __reduce__(self):
-        return type(self), self._args()
-
-    def _args(self) -> tuple:
-        raise NotImplementedError
+@cache
+def place(cetarium: int, slot: int, fish: str) -> Place:
+    """The one ``Place`` of these values: the game lists placements often, and an action it offers
+    again is then the very object offered before (legality checks meet it at once)."""
+    return Place(cetarium, slot, fish)
 
 
-class Place(_Interned):
-    """Put a tile from the hand (or the ghost's tile) into a slot, fish as placed."""
+@dataclass(frozen=True, slots=True)
+class Worker(Action):
+    """Put a vilicus (``kind="V"``) or the dominus (``"D"``) on an influence line.
 
-    __slots__ = ("cetarium", "slot", "fish")
+    ``line`` is the line's id (``line_id``); ``name`` its notation (``h5``), given by the
+    board's size, so it takes no part in equality."""
 
-    def __new__(cls, cetarium: int, slot: int, fish: str) -> Place:
-        key = (cetarium, slot, fish)
-        self = cls._cache.get(key)
-        if self is None:
-            self = object.__new__(cls)
-            for name, value in zip(cls.__slots__, key, strict=True):
-                object.__setattr__(self, name, value)
-            object.__setattr__(self, "_text", f"c{cetarium}.{slot} {fish}")
-            cls._cache[key] = self
-        return self
+    kind: str
+    line: int
+    name: str = field(compare=False)
+    _text: str = field(init=False, repr=False, compare=False)
 
-    def _args(self) -> tuple:
-        return (self.cetarium, self.slot, self.fish)
-
-
-class Worker(_Interned):
-    """Put a vilicus (``kind="V"``) or the dominus (``"D"``) on an influence line."""
-
-    __slots__ = ("kind", "line", "name")
-
-    def __new__(cls, kind: str, line: int, name: str) -> Worker:
-        key = (kind, line)
-        self = cls._cache.get(key)
-        if self is None:
-            self = object.__new__(cls)
-            object.__setattr__(self, "kind", kind)
-            object.__setattr__(self, "line", line)
-            object.__setattr__(self, "name", name)
-            object.__setattr__(self, "_text", f"{kind} {name}")
-            cls._cache[key] = self
-        return self
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_text", f"{self.kind} {self.name}")
 
     @property
     def dominus(self) -> bool:
         return self.kind == "D"
 
-    def _args(self) -> tuple:
-        return (self.kind, self.line, self.name)
+    def __str__(self) -> str:
+        return self._text
 
 
-class Pass(_Interned):
+@dataclass(frozen=True, slots=True)
+class Pass(Action):
     """Place no worker this turn."""
 
-    __slots__ = ()
-
-    def __new__(cls) -> Pass:
-        self = cls._cache.get(())
-        if self is None:
-            self = object.__new__(cls)
-            object.__setattr__(self, "_text", "pass")
-            cls._cache[()] = self
-        return self
-
-    def _args(self) -> tuple:
-        return ()
+    def __str__(self) -> str:
+        return "pass"
 
 
-class Choose(_Interned):
+@dataclass(frozen=True, slots=True)
+class Choose(Action):
     """Emperor variant: the first player names the cetarium of the round."""
 
-    __slots__ = ("cetarium",)
+    cetarium: int
 
-    def __new__(cls, cetarium: int) -> Choose:
-        self = cls._cache.get((cetarium,))
-        if self is None:
-            self = object.__new__(cls)
-            object.__setattr__(self, "cetarium", cetarium)
-            object.__setattr__(self, "_text", f"choose c{cetarium}")
-            cls._cache[(cetarium,)] = self
-        return self
+    def __str__(self) -> str:
+        return f"choose c{self.cetarium}"
 
-    def _args(self) -> tuple:
-        return (self.cetarium,)
+
+@cache
+def choose(cetarium: int) -> Choose:
+    """The one ``Choose`` of this cetarium (as ``place``)."""
+    return Choose(cetarium)
 
 
 PASS = Pass()
@@ -148,7 +117,7 @@ def parse(text: str, size: int = 16) -> Action:
     if low == "pass":
         return PASS
     if m := _PLACE.fullmatch(raw.upper().replace("C", "c", 1)):
-        return Place(int(m[1]), int(m[2]), m[3])
+        return place(int(m[1]), int(m[2]), m[3])
     if m := _WORKER.fullmatch(low):
         number = int(m[3])
         if not 1 <= number <= size:
@@ -156,7 +125,7 @@ def parse(text: str, size: int = 16) -> Action:
         kind = "V" if m[1].startswith("v") else "D"
         return Worker(kind, line_id(m[2], number, size), f"{m[2]}{number}")
     if m := _CHOOSE.fullmatch(low):
-        return Choose(int(m[1]))
+        return choose(int(m[1]))
     raise IllegalActionError(
         f"{text!r} is not Garum notation; expected e.g. 'c14.2 BBGY' (place), "
         "'V h5' or 'D v12' (worker), 'pass', or 'choose c14' (Emperor)"

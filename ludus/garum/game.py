@@ -17,7 +17,7 @@ from ..engine.action import Action
 from ..engine.errors import OptionError
 from ..engine.game import Game, Option
 from ..engine.hooks import Hooks
-from .actions import PASS, SPECIES, Choose, Place, Worker, parse
+from .actions import PASS, SPECIES, Worker, choose, parse, place
 from .data import BOARDS, load_board, load_tiles
 from .seats import colour_seats, seating
 from .state import GarumState
@@ -138,7 +138,7 @@ class GarumGame(Game):
         key = (cetarium, *slots, layouts)
         out = self._placements.get(key)
         if out is None:
-            out = [Place(cetarium, s + 1, f) for s in range(4) if slots[s] < 0 for f in layouts]
+            out = [place(cetarium, s + 1, f) for s in range(4) if slots[s] < 0 for f in layouts]
             if len(self._placements) > 100_000:
                 self._placements.clear()
             self._placements[key] = out
@@ -149,10 +149,10 @@ class GarumGame(Game):
         rotation = self.config["rotation"]
         layouts = sorted({f for c in range(4) for t in self.tile_ids
                           for f in orientations(self._fish[c, t], rotation)})
-        out: list[Action] = [Place(c, s, f) for c in self.board.cetaria for s in range(1, 5) for f in layouts]
+        out: list[Action] = [place(c, s, f) for c in self.board.cetaria for s in range(1, 5) for f in layouts]
         out += [self._workers[k, line] for line in range(2 * self.board.size)
                 if self.board.line_cells[line] for k in "VD"]
         out.append(PASS)
         if self.config["variant"] == "emperor":
-            out += [Choose(c) for c in self.board.cetaria]
+            out += [choose(c) for c in self.board.cetaria]
         return out

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..engine.action import Action
 from ..engine.state import TERMINAL, State
-from .actions import PASS, SPECIES, Choose, Pass, Place, Worker
+from .actions import PASS, SPECIES, Choose, Pass, Place, Worker, choose
 from .data import JOKER
 from .scoring import score_lines
 
@@ -113,7 +113,7 @@ class GarumState(State):
             return self.game.placements(self.cetarium, self.slots[self.cetarium], self.game.seating.ghost,
                                         [self.ghost_tile])
         if phase == "choose":
-            return [Choose(c) for c in self.game.board.cetaria if EMPTY in self.slots[c]]
+            return [choose(c) for c in self.game.board.cetaria if EMPTY in self.slots[c]]
         return []
 
     def _worker_actions(self, colour: int) -> list[Action]:

@@ -185,7 +185,7 @@ def test_bots_make_and_step():
 
 def test_place_actions_are_small_immutable_values():
     action = Place(14, 2, "BBGY")
-    assert action is Place(14, 2, "BBGY") and hash(action) == hash(Place(14, 2, "BBGY"))
+    assert action == Place(14, 2, "BBGY") and hash(action) == hash(Place(14, 2, "BBGY"))
     with pytest.raises(AttributeError):
         action.slot = 3
 
