@@ -157,3 +157,14 @@ def test_your_name_is_shown_in_the_seats_and_the_log(strict_page, server):
     page.locator("#legal [data-action]").first.click()
     poll(page, f"Number({BODY}.version) > {before}")
     poll(page, "document.getElementById('log').textContent.includes('Ann')")
+
+
+def test_switching_games_starts_from_the_new_games_defaults(strict_page, server):
+    page = strict_page
+    _lobby(page, server, "garum")
+    page.select_option("#opt-players", label="2")
+    page.check("[data-testid=game-celtae]")
+    assert page.eval_on_selector("#opt-players", "s => s.selectedOptions[0].textContent") == "2"  # Celtae's default
+    page.select_option("#opt-players", label="1")
+    page.check("[data-testid=game-garum]")
+    assert page.eval_on_selector("#opt-players", "s => s.selectedOptions[0].textContent") == "4"  # Garum's default

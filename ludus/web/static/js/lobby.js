@@ -14,6 +14,7 @@ const BOT_STRENGTH = {random: "weakest", greedy: "one move ahead", ismcts: "sear
 const SEARCH_LEVELS = {ismcts: [["quick, 0.3 s a move", "seconds=0.3"], ["strongest, 3 s a move", "seconds=3"]]};
 
 let info = null;
+let shownGame = null; // the game whose options the form shows
 
 function message(text, kind = "error") {
   say($("message"), text, kind);
@@ -56,7 +57,10 @@ function display(value) {
 
 function renderOptions() {
   const game = currentGame();
-  const previous = Object.fromEntries([...document.querySelectorAll("#options select")].map((s) => [s.name, s.value]));
+  // choices are kept by their index, which means something only within the same game
+  const previous = shownGame !== game.name ? {}
+    : Object.fromEntries([...document.querySelectorAll("#options select")].map((s) => [s.name, s.value]));
+  shownGame = game.name;
   const players = playerCount(game);
   const shown = game.options.filter((o) => validChoices(o, players).length > 1);
   fill($("options"), shown.map((o) => {
