@@ -8,7 +8,6 @@ so no request can ask for a board of its own making (a 1400 x 1400 "board" was a
 from __future__ import annotations
 
 import html
-import importlib
 import json
 import string
 import sys
@@ -24,6 +23,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import ludus
 from ludus.engine import OptionError, RecordError
+from ludus.engine.hooks import hook
 from ludus.engine.record import check_record
 from ludus.engine.registry import game_class
 from ludus.server.patches import ReplayCache, gzip_json, replay_steps, svg_response
@@ -65,21 +65,13 @@ def _game_exists(app: FastAPI, game_id: str) -> bool:
 
 
 def _renderer(game: str) -> Any:
-    """The game's ``render_svg``, or None when that game has no SVG renderer yet."""
-    try:
-        module = importlib.import_module(f"ludus.{game}.render")
-    except ImportError:
-        return None
-    return getattr(module, "render_svg", None)
+    """The ``render_svg`` of the renderer the game declares, or None when it has none."""
+    return getattr(hook(game, "renderer"), "render_svg", None)
 
 
 def _help(game: str) -> Any:
-    """The game's ``rules_help()`` (leader texts, scoring categories, charts), or None."""
-    try:
-        module = importlib.import_module(f"ludus.{game}.render")
-    except ImportError:
-        return None
-    help_data = getattr(module, "rules_help", None)
+    """The ``rules_help()`` of the game's declared renderer (leader texts, scoring categories, charts), or None."""
+    help_data = getattr(hook(game, "renderer"), "rules_help", None)
     return help_data() if callable(help_data) else None
 
 
