@@ -34,11 +34,11 @@ import numpy as np
 import pyspiel
 
 from ..engine import Game, State, load_game
-from ..engine.registry import game_class
+from ..engine.registry import game_class, game_names
 from .encoding import ActionMap, Encoder, encoder_for, has_encoder
 
 DEFAULT_DEALS = 1000
-SHORT_NAMES = {"garum": "python_ludus_garum", "celtae": "python_ludus_celtae"}
+SHORT_NAMES = {name: f"python_ludus_{name}" for name in game_names()}  # those with an encoder get registered
 
 
 class _Shared:
