@@ -13,6 +13,7 @@ import string
 import sys
 import threading
 from collections import OrderedDict
+from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import Body, FastAPI, Query, Request
@@ -118,6 +119,20 @@ class SvgCache:
         return drawn
 
 
+def _board_module(game: str) -> str | None:
+    """The URL of the board module the game declares for the browser (``Hooks.browser``); None: the
+    client's generic board. A module among the client's own files keeps its static URL (its
+    relative imports resolve); a plugin's is served at /plugins/<game>/board.js (it imports the
+    client's modules by their /static/js/ URLs)."""
+    path = hook(game, "browser")
+    if path is None:
+        return None
+    try:
+        return "/static/" + Path(str(path)).resolve().relative_to(STATIC_DIR.resolve()).as_posix()
+    except ValueError:
+        return f"/plugins/{game}/board.js"
+
+
 def _summary(cls: type) -> str:
     """The first line of a game's docstring (its module's when the class has none)."""
     doc = cls.__doc__ or sys.modules[cls.__module__].__doc__ or ""
@@ -142,6 +157,7 @@ def meta() -> dict[str, Any]:
             "default_players": default.num_players,
             "svg": _renderer(name) is not None,
             "help": _help(name),
+            "board": _board_module(name),
         })
     return {"games": games, "bots": bots.names(), "levels": describe()}
 
@@ -331,5 +347,13 @@ def mount(app: FastAPI) -> None:
             return _error(422, str(exc))
         except ValueError as exc:
             return _error(422, str(exc))
+
+    @app.get("/plugins/{game}/board.js", include_in_schema=False)
+    def plugin_board(game: str) -> Response:
+        """The browser board module a plugin game declares (``Hooks.browser``)."""
+        path = hook(game, "browser") if game in ludus.game_names() else None
+        if path is None:
+            return _error(404, f"{game[:64]} declares no board module")
+        return Response(path.read_bytes(), media_type="text/javascript", headers={"Cache-Control": "no-cache"})
 
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="ludus-web-static")

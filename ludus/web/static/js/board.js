@@ -1,15 +1,18 @@
 // The board on a page: the server's SVG (one renderer shared with `ludus render`), or the game
 // module's fallback drawing, plus a clickable overlay laid over the 16 x 16 board box.
 
+import {meta} from "./api.js";
 import * as generic from "./generic.js";
 import {svg} from "./util.js";
 
-// a page loads only its own game's module, when it knows the game
-const MODULES = {garum: "./garum.js", celtae: "./celtae.js"};
-
-/** The module that draws and plays game `name` (a promise; generic.js for a game without one). */
+/**
+ * The module that draws and plays game `name` (a promise): the one the game declares (its hooks'
+ * `browser`, listed by /api/meta as `board`), loaded only when a page knows its game; generic.js
+ * for a game without one.
+ */
 export async function gameModule(name) {
-  return Object.hasOwn(MODULES, name) ? import(MODULES[name]) : generic;
+  const url = await meta().then((m) => m.games?.find((g) => g.name === name)?.board).catch(() => null);
+  return url ? import(url) : generic;
 }
 
 /** Parse SVG text into an element, or null when it is not SVG. */
