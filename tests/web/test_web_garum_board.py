@@ -21,6 +21,7 @@ SIZES = {"desktop": {"width": 1366, "height": 850}, "phone": {"width": 390, "hei
 OPTIONS = {"desktop": {"players": 2, "board": "baelo_claudia"},
            "phone": {"players": 2, "board": "baelo_claudia", "variant": "haruspex", "two_player_workers": "shared"}}
 TARGETS = ".board-overlay [data-board-action]"
+BOARD_TOP = "document.getElementById('board').getBoundingClientRect().top"  # where the board is on the screen
 
 # what the panels show, read from the page, and what the view they were drawn from says
 SHOWN = """(() => {
@@ -63,14 +64,14 @@ def _check_panels(page) -> None:
     assert shown["lines"] == shown["viewLines"], shown
 
 
-def _board_kept(page, before_scroll: float) -> None:
-    """After a move: the keyboard is still on the board and the page has not jumped (the end
-    screen takes the focus when the game is over)."""
+def _board_kept(page, before_top: float) -> None:
+    """After a move: the keyboard is still on the board and the board has not moved on the screen
+    (the end screen takes the focus when the game is over)."""
     if page.evaluate(f"{BODY}.terminal") == "true":
         return
     assert page.evaluate("!!document.activeElement.closest('#board')"), page.evaluate(
         "document.activeElement.outerHTML.slice(0, 120)")
-    assert abs(page.evaluate("window.scrollY") - before_scroll) < 2
+    assert abs(page.evaluate(BOARD_TOP) - before_top) < 2
 
 
 def _place(page, rng: random.Random, shots: dict[str, str] | None) -> None:
@@ -107,7 +108,7 @@ def _place(page, rng: random.Random, shots: dict[str, str] | None) -> None:
         page.screenshot(path=shots["path"].format("mid"), full_page=False)
         assert serious_violations(page) == []
     before = version(page)
-    scroll = page.evaluate("window.scrollY")
+    scroll = page.evaluate(BOARD_TOP)
     target.click()
     wait_version_after(page, before)
     _board_kept(page, scroll)
@@ -135,7 +136,7 @@ def _worker(page, rng: random.Random, phone: bool, shots: dict[str, str] | None)
             lines = page.locator(TARGETS)
         target = lines.nth(rng.randrange(lines.count())).locator("rect").first
         target.scroll_into_view_if_needed()
-        scroll = page.evaluate("window.scrollY")
+        scroll = page.evaluate(BOARD_TOP)
         target.click()
         wait_version_after(page, before)
         _board_kept(page, scroll)
@@ -214,3 +215,49 @@ def test_tooltips_on_the_garum_board_and_panels(page, server):
     page.keyboard.press("Escape")
     assert not bubble.is_visible()
     assert not page.js_errors
+
+
+def test_emperor_choice_and_ghost_tile_by_clicks_on_the_zoomed_phone_board(browser, server):
+    """Troia, 3 players, Emperor: the round's cetarium chosen on the board, the ghost's tile placed
+    by the same clicks as one's own; every cetarium target a finger wide on the phone."""
+    ctx = browser.new_context(viewport=SIZES["phone"], bypass_csp=True)
+    ctx.set_default_timeout(15_000)
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    created = httpx.post(f"{server}/api/games", json={"game": "garum", "seats": ["human", "random", "random"],
+                                                      "options": {"players": 3, "variant": "emperor"}}).json()
+    token = next(s["token"] for s in created["seats"] if s["seat"] == 0)
+    page.goto(f"{server}/games/{created['id']}#token={token}")
+    page.wait_for_selector("[data-testid=garum-panels]")
+    rng = random.Random(5)
+    done = set()
+    for _ in range(80):
+        if wait_turn(page) == "over" or {"choose", "ghost"} <= done:
+            break
+        phase = page.evaluate(f"{BODY}.phase")
+        _check_panels(page)
+        if phase in ("place", "ghost"):
+            if phase == "ghost":
+                assert page.locator("#controls [data-tile]").count() == 1  # the ghost's one tile
+            _place(page, rng, None)
+        elif phase == "worker":
+            _worker(page, rng, True, None)
+        elif phase == "choose":
+            cetaria = page.locator(TARGETS)
+            sizes = cetaria.evaluate_all("(rs) => rs.map((r) => Math.min(r.getBoundingClientRect().width, "
+                                         "r.getBoundingClientRect().height))")
+            assert sizes and min(sizes) >= 44, sizes
+            target = cetaria.nth(rng.randrange(cetaria.count()))
+            chosen = int(target.get_attribute("data-board-action").split("c")[-1])
+            before = version(page)
+            target.scroll_into_view_if_needed()
+            scroll = page.evaluate(BOARD_TOP)
+            target.click()
+            wait_version_after(page, before)
+            _board_kept(page, scroll)
+            assert page.evaluate("window.ludusGame.view.observation.cetarium") == chosen
+        done.add(phase)
+    assert {"choose", "ghost", "place"} <= done, done
+    assert not errors, errors
+    ctx.close()
