@@ -31,13 +31,19 @@ def board_text(observation: dict[str, Any], name: str, color: bool) -> str:
     return cast(str, module.render_text(observation, color=color))
 
 
-def use_color(color: bool | None) -> bool:
-    if color is not None:
-        return color
+def on_terminal(flag: bool | None, stream: str = "stdout") -> bool:
+    """A flag as given, else whether ``sys.<stream>`` is a terminal (colour, progress: only where
+    someone watches)."""
+    if flag is not None:
+        return flag
     try:
-        return sys.stdout.isatty()
+        return bool(getattr(sys, stream).isatty())
     except (AttributeError, ValueError):
         return False
+
+
+def use_color(color: bool | None) -> bool:
+    return on_terminal(color)
 
 
 def _echo_board(text: str, color: bool) -> None:

@@ -11,6 +11,7 @@ import click
 from ludus import bots as bot_registry
 
 from . import files
+from .boards import on_terminal
 from .errors import CLIError, one_line
 from .options import bot_specs, game_options, load, with_game_options
 
@@ -38,16 +39,6 @@ def _table(title: str, key: str, rows: list[dict[str, Any]]) -> Any:
         table.add_row(str(row[key]), str(row["games"]), f"{row['mean']:.2f}", f"{row['stdev']:.2f}",
                       str(row["min"]), str(row["max"]), f"{100 * row['win_rate']:.1f}%")
     return table
-
-
-def _progress(flag: bool | None) -> bool:
-    """A progress bar only where someone watches: on a terminal, unless asked otherwise."""
-    if flag is not None:
-        return flag
-    try:
-        return sys.stderr.isatty()
-    except (AttributeError, ValueError):
-        return False
 
 
 @with_game_options
@@ -80,7 +71,8 @@ def simulate(game: str, flags: dict[str, Any], extra: tuple[str, ...], games: in
     if json_out:
         files.check_file(json_out, "--json")
     try:
-        results = run(game, options, names, games, jobs=jobs, seed=seed, progress=_progress(progress),
+        results = run(game, options, names, games, jobs=jobs, seed=seed,
+                      progress=on_terminal(progress, "stderr"),  # a bar only where someone watches
                       out=json_out, ray_address=ray_address)  # streamed as games end; a rerun resumes
     except SimulationError as exc:
         raise click.ClickException(one_line(str(exc))) from None

@@ -102,7 +102,8 @@ def hooks_of(game: type[Game] | Game | str) -> Hooks:
         game = game_class(game)
     declared = getattr(game, "hooks", NONE)
     if not isinstance(declared, Hooks):
-        raise TypeError(f"{getattr(game, 'name', game)!r}.hooks must be a ludus.engine.Hooks, got {declared!r}")
+        name = getattr(game, "name", game)
+        raise TypeError(f"{name!r}.hooks must be a ludus.engine.Hooks, got {declared!r}")
     return declared
 
 

@@ -92,7 +92,8 @@ def test_a_hook_needing_an_uninstalled_package_is_reported_not_failed(monkeypatc
     (tmp_path / "fake_encoder.py").write_text("import not_installed_here\n")
     monkeypatch.syspath_prepend(str(tmp_path))
     _declaring(monkeypatch, encoder="fake_encoder:Encoder")
-    assert check_hooks("garum") == {"encoder": "not checked: needs not_installed_here, which is not installed"}
+    assert check_hooks("garum") == {
+        "encoder": "not checked: needs not_installed_here, which is not installed"}
 
 
 @pytest.mark.parametrize("hooks, says", [
