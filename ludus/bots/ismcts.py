@@ -13,6 +13,13 @@ cut-off ends a rollout early and scores the position with the heuristic through 
 logistic curve, which gives far more signal per iteration in long games such as Garum.
 The tree grows by one random action an iteration or, where the game asks for it, by its
 heuristic, so that rivals start out playing their heuristic moves (``expand``).
+
+Two presets. "learned" (the default) scores leaves with the learned value model of the
+game and player count (``ludus.bots.learned``: a small network over the position and the
+heuristic's values, trained on self-play to predict final margins) and orders the root's
+actions by it, searching only the best ``width``; "classic" is the search as it was before
+the model, leaves scored by the heuristic alone. Where no model is shipped (or NumPy is
+missing) "learned" plays as "classic".
 """
 
 from __future__ import annotations
@@ -23,7 +30,11 @@ import time
 from typing import Any
 
 from ..engine import Action, State
+from . import learned
 from .greedy import heuristic, heuristic_actions, heuristic_all, heuristic_expansion_players
+
+PRESETS = ("learned", "classic")
+WIDTH = 8  # root actions the "learned" preset searches, best first by the model
 
 
 class _Node:
@@ -72,16 +83,26 @@ class ISMCTSBot:
         then costs a whole one-ply sweep (on 4-player Garum, valued through the heuristic's
         ``evaluate_actions`` shortcut, about 6 times a "random" one), so use fewer iterations
         for the same time.
+      ``preset`` ("learned" or "classic"): leaf values and root ordering by the learned model
+        of the game and player count (heuristic ones where there is none), or by the
+        heuristic alone, as before the model.
+      ``width`` (None: 8 where a learned model is used, else every action): the root actions
+        searched, the best by their one-ply value (learned, else heuristic); 0 searches all.
     Games without a ``ludus.bots.heuristics_<game>`` module always play rollouts to the end.
     """
 
     def __init__(self, seed: int | None = None, iterations: int = 300, seconds: float | None = None,
                  exploration: float = 0.1, rollout: str = "random", cutoff: int | None = 0,
-                 sample: int = 3, scale: float = 8.0, prior: bool = True, expand: str = "auto") -> None:
+                 sample: int = 3, scale: float = 8.0, prior: bool = True, expand: str = "auto",
+                 preset: str = "learned", width: int | None = None) -> None:
         if rollout not in ("random", "greedy-light"):
             raise ValueError(f"rollout must be 'random' or 'greedy-light', not {rollout!r}")
         if expand not in ("auto", "random", "heuristic"):
             raise ValueError(f"expand must be 'auto', 'random' or 'heuristic', not {expand!r}")
+        if preset not in PRESETS:
+            raise ValueError(f"preset must be one of {', '.join(PRESETS)}, not {preset!r}")
+        if width is not None and width < 0:
+            raise ValueError("width must be None or >= 0")
         if iterations < 1:
             raise ValueError("iterations must be at least 1")
         if cutoff is not None and cutoff < 0:
@@ -96,6 +117,9 @@ class ISMCTSBot:
         self.scale = float(scale)
         self.prior = bool(prior)
         self.expand = expand
+        self.preset = preset
+        self.width = width  # None: WIDTH where a model is used, else every action
+        self.net: learned.ValueModel | None = None  # the model of the game being searched, if any
         self.last_iterations = 0  # iterations run by the last ``step``, for benchmarks
 
     # -- the decision -------------------------------------------------------------------------
@@ -110,13 +134,18 @@ class ISMCTSBot:
         root = _Node(None, None, seat)
         evaluate = self._evaluator(state.game.name)
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        self.net = self.model(state.game) if evaluate is not None else None
         heuristic_tree = self.expansion(state.game) == "heuristic" and evaluate is not None
-        if self.prior and evaluate is not None and not heuristic_tree:
+        keep = None
+        width = self.searched_width()
+        if evaluate is not None and (self.net is not None or width) and (self.prior or width):
+            keep = self._seed_root(root, state.resample(seat, self.rng), evaluate, self.prior, width)
+        elif self.prior and evaluate is not None and not heuristic_tree:
             self._seed_root(root, state.resample(seat, self.rng), evaluate)
         iterate = self._iterate_heuristic if heuristic_tree else self._iterate
         done = 0
         while True:
-            iterate(root, state.resample(seat, self.rng), evaluate)
+            iterate(root, state.resample(seat, self.rng), evaluate, keep)
             done += 1
             if deadline is None:
                 if done >= self.iterations:
@@ -135,23 +164,64 @@ class ISMCTSBot:
             return self.expand
         return "heuristic" if game.num_players in heuristic_expansion_players(game.name) else "random"
 
-    def _seed_root(self, root: _Node, world: State, evaluate: Any) -> None:
-        """Give every root action one virtual visit worth its heuristic value (one ply, as greedy)."""
+    def model(self, game: Any) -> learned.ValueModel | None:
+        """The learned value model this bot uses in ``game`` (None: "classic", or none shipped)."""
+        return learned.load(game.name, game.num_players) if self.preset == "learned" else None
+
+    def searched_width(self) -> int:
+        """Root actions searched in the game being searched (0: all)."""
+        if self.width is not None:
+            return self.width
+        return WIDTH if self.net is not None else 0
+
+    def _seed_root(self, root: _Node, world: State, evaluate: Any, prior: bool = True,
+                   width: int = 0) -> frozenset | None:
+        """Give every root action one virtual visit worth its one-ply value (heuristic, as greedy,
+        or learned), and with ``width`` keep only the best ``width`` of them for the search.
+
+        Returns the actions kept (None: all). With ``prior`` False the values only choose them.
+        """
         legal = world.legal_actions()
         shortcut = heuristic_actions(world.game.name)
         known = shortcut(world, legal) if shortcut is not None else [None] * len(legal)
-        for action, margins in zip(legal, known, strict=True):
-            if margins is None:
+        net = self.net
+        values_of: list[list[float]] = []
+        pending: list[tuple[int, State, list[float] | None]] = []  # valued by the model, all at once
+        for i, (action, margins) in enumerate(zip(legal, known, strict=True)):
+            child = None
+            if margins is None or net is not None:
                 child = world.clone()
                 child.apply_action(action)
-                values = self._score(child, evaluate)
+            if child is not None and child.is_terminal():
+                values_of.append(child.returns())
+            elif net is not None:
+                pending.append((i, child, margins))  # type: ignore[arg-type]
+                values_of.append([])
             else:
-                values = self._squash(margins)
-            node = _Node(action, root, root.player)
-            node.visits = node.avail = 1
-            node.total = values[root.player]
-            root.children[action] = node
-            root.visits += 1
+                values_of.append(self._score(child, evaluate) if margins is None else self._squash(margins))
+        if pending:
+            chances = self._learned([p[1] for p in pending], [p[2] for p in pending])
+            for (i, _, _), values in zip(pending, chances, strict=True):
+                values_of[i] = values
+        order = sorted(range(len(legal)), key=lambda i: (-values_of[i][root.player], i))
+        if width and len(order) > width:
+            order = order[:width]
+        if prior:
+            for i in order:
+                node = _Node(legal[i], root, root.player)
+                node.visits = node.avail = 1
+                node.total = values_of[i][root.player]
+                root.children[legal[i]] = node
+                root.visits += 1
+        return frozenset(legal[i] for i in order) if width else None
+
+    def _learned(self, states: list[State], heuristics: list[list[float] | None]) -> list[list[float]]:
+        """The model's win chances of non-terminal ``states``, valued in one product; ``heuristics``
+        are their heuristic margins where already known (else computed)."""
+        net = self.net
+        assert net is not None
+        known = [h if h is not None else learned.heuristic_values(st) for st, h in zip(states, heuristics, strict=True)]
+        return [net.squash(m) for m in net.margins_many(states, known)]
 
     def _evaluator(self, game_name: str) -> Any:
         if self.cutoff is None and self.rollout == "random":
@@ -162,13 +232,15 @@ class ISMCTSBot:
             return None
 
     # -- one iteration ------------------------------------------------------------------------
-    def _iterate(self, root: _Node, world: State, evaluate: Any) -> None:
+    def _iterate(self, root: _Node, world: State, evaluate: Any, keep: frozenset | None = None) -> None:
         rng = self.rng
         node = root
         c = self.exploration
-        # Selection and expansion over the actions legal in this determinization.
+        # Selection and expansion over the actions legal in this determinization (at the root: those kept).
         while not world.is_terminal():
             legal = world.legal_actions()
+            if keep is not None and node is root:
+                legal = [a for a in legal if a in keep] or legal
             children = node.children
             untried = _untried(children, legal)
             player = world.current_player()
@@ -185,19 +257,22 @@ class ISMCTSBot:
             node = best
         _backpropagate(node, self._playout(world, evaluate))
 
-    def _iterate_heuristic(self, root: _Node, world: State, evaluate: Any) -> None:
+    def _iterate_heuristic(self, root: _Node, world: State, evaluate: Any, keep: frozenset | None = None) -> None:
         """One iteration where every node's actions start with one virtual visit worth their heuristic value.
 
         A leaf is expanded by rating all its legal actions (one ply, as greedy does) and backs
         up the value of the mover's best one, so every seat, opponents included, is first
         modelled as playing its heuristic move, and the search spends its budget on the
-        replies that matter rather than on trying each of up to 70 actions once.
+        replies that matter rather than on trying each of up to 70 actions once. With a learned
+        model the value backed up is the model's of the position after that best action.
         """
         node = root
         c = self.exploration
         values: list[float] | None = None
         while not world.is_terminal():
             legal = world.legal_actions()
+            if keep is not None and node is root:
+                legal = [a for a in legal if a in keep] or legal
             player = world.current_player()
             children = node.children
             if len(legal) == 1 and not children:
@@ -219,9 +294,11 @@ class ISMCTSBot:
     def _seed(self, node: _Node, world: State, actions: list[Action], player: int, evaluate: Any) -> list[float]:
         """Add ``actions`` as children of ``node``, each with one visit worth its heuristic value.
 
-        Returns the heuristic values (every seat) after the mover's best of them.
+        Returns the values (every seat) after the mover's best of them: the heuristic's, or the
+        learned model's where the bot has one.
         """
         best: list[float] = []
+        best_action = None
         best_value = -1.0
         shortcut = heuristic_actions(world.game.name) if evaluate is not None else None
         known = shortcut(world, actions) if shortcut is not None else [None] * len(actions)
@@ -237,7 +314,12 @@ class ISMCTSBot:
             child.total = values[player]
             node.children[action] = child
             if values[player] > best_value:
-                best, best_value = values, values[player]
+                best, best_value, best_action = values, values[player], action
+        if self.net is not None and best_action is not None:
+            after = world.clone()
+            after.apply_action(best_action)
+            if not after.is_terminal():
+                best = self._score(after, evaluate)
         return best
 
     def _playout(self, world: State, evaluate: Any) -> list[float]:
@@ -267,13 +349,16 @@ class ISMCTSBot:
         return world.returns()
 
     def _score(self, world: State, evaluate: Any) -> list[float]:
-        """Heuristic margins turned into win chances in [0, 1]."""
+        """Heuristic (or, with a model, learned) margins turned into win chances in [0, 1]."""
         every = heuristic_all(world.game.name)
         margins = every(world) if every else [evaluate(world, s) for s in range(world.game.num_players)]
+        net = self.net
+        if net is not None:
+            return net.squash(net.margins(world, margins))
         return self._squash(margins)
 
     def _squash(self, margins: list[float]) -> list[float]:
-        scale = self.scale
+        scale = self.scale if self.net is None else self.net.win_scale
         return [1.0 / (1.0 + math.exp(-max(-40.0, min(40.0, m / scale)))) for m in margins]
 
 

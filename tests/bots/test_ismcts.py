@@ -16,7 +16,8 @@ def test_ismcts_is_made_by_name_with_its_parameters() -> None:
     assert isinstance(bot, ISMCTSBot) and bot.iterations == 20 and bot.cutoff is None
 
 
-@pytest.mark.parametrize("bad", [{"rollout": "smart"}, {"iterations": 0}, {"cutoff": -1}, {"expand": "wide"}])
+@pytest.mark.parametrize("bad", [{"rollout": "smart"}, {"iterations": 0}, {"cutoff": -1}, {"expand": "wide"},
+                                 {"preset": "fast"}, {"width": -1}])
 def test_ismcts_refuses_bad_parameters(bad: dict) -> None:
     with pytest.raises(ValueError):
         bots.make("ismcts", **bad)
@@ -92,7 +93,8 @@ def test_with_the_prior_a_one_iteration_search_plays_a_greedy_move(steps: int, e
         child.apply_action(action)
         values[action] = evaluate(child, seat)
     top = max(values.values())
-    assert ISMCTSBot(seed=0, iterations=1, expand=expand).step(state) in {a for a, v in values.items() if v > top - 1e-9}
+    bot = ISMCTSBot(seed=0, iterations=1, expand=expand, preset="classic")
+    assert bot.step(state) in {a for a, v in values.items() if v > top - 1e-9}
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])

@@ -1,0 +1,126 @@
+"""Strength of the ISMCTS presets in the arena: win rates with 95 % intervals, and the budgets they rest on.
+
+    # iterations each preset runs in 0.2 s of CPU a decision (positions from greedy games)
+    .venv/bin/python benchmarks/strength.py budget garum --players 2 --seconds 0.2
+    # a bot against copies of another, seats rotated (2 players: head to head)
+    .venv/bin/python benchmarks/strength.py duel garum --players 2 --bot ismcts:iterations=150 --vs greedy -n 60
+    # Celtae solo: share of games reaching each difficulty's target
+    .venv/bin/python benchmarks/strength.py solo --bot ismcts:iterations=100 -n 40
+
+Search budgets are set in iterations, the number the bot runs in a given CPU time on an idle
+core (``budget``), so that results hold on a loaded machine and replay from the seed;
+``--bot ismcts:seconds=0.2`` plays against the clock instead. Win rates count a shared win
+as 1/k; in games of 3-4 the bot's share is compared with its seat share 1/players.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import statistics
+import time
+from typing import Any
+
+import ludus
+from ludus import bots
+from ludus.arena.simulate import simulate
+from ludus.arena.solo import solo_challenge
+
+
+def interval(values: list[float]) -> tuple[float, float]:
+    """Mean and half-width of its 95 % normal interval (at least the Wilson width of the mean)."""
+    n = len(values)
+    mean = statistics.fmean(values)
+    sd = statistics.stdev(values) if n > 1 else 0.0
+    wilson = math.sqrt(max(mean * (1 - mean), 1e-9) / n) if 0 <= mean <= 1 else 0.0
+    return mean, 1.96 * max(sd / math.sqrt(n), wilson if sd == 0 else 0.0)
+
+
+def greedy_positions(game: Any, count: int, seed: int) -> list[Any]:
+    """Positions with a real choice, taken from greedy self-play at even spacing."""
+    rng = random.Random(seed)
+    out: list[Any] = []
+    while len(out) < count:
+        state = game.new_initial_state(seed=rng.getrandbits(32))
+        seats = [bots.make("greedy", seed=rng.getrandbits(32)) for _ in range(game.num_players)]
+        step = 0
+        while not state.is_terminal() and len(out) < count:
+            if len(state.legal_actions()) > 1 and step % 17 == 5:
+                out.append(state.clone())
+            state.apply_action(seats[state.current_player()].step(state))
+            step += 1
+    return out
+
+
+def budget(args: argparse.Namespace) -> None:
+    """Iterations that fill ``seconds`` of CPU a decision: decisions timed at two budgets, a line fitted
+    (a fixed cost a decision, such as the learned preset's valuing of every root action, plus a cost an iteration)."""
+    options = {"players": args.players, **({"difficulty": "normal"} if args.players == 1 else {})}
+    game = ludus.load_game(args.game, **options)
+    states = greedy_positions(game, args.positions, args.seed)
+    for preset in ("classic", "learned"):
+        cost = []
+        for iterations in (args.probe // 4, args.probe):
+            bot = bots.make("ismcts", seed=0, iterations=iterations, preset=preset)
+            bot.step(states[0])  # imports and loads out of the timing
+            started = time.process_time()
+            for state in states:
+                bot.step(state)
+            cost.append((time.process_time() - started) / len(states))
+        per_iteration = (cost[1] - cost[0]) / (args.probe - args.probe // 4)
+        fixed = max(0.0, cost[0] - per_iteration * (args.probe // 4))
+        fits = int((args.seconds - fixed) / per_iteration)
+        print(f"{args.game} {args.players}p {preset:8s}: {fixed * 1000:5.1f} ms a decision + "
+              f"{per_iteration * 1e6:6.0f} us an iteration (CPU) -> {fits} iterations in {args.seconds} s")
+
+
+def duel(args: argparse.Namespace) -> None:
+    options = {"players": args.players}
+    lineup = [args.bot] + [args.vs] * (args.players - 1)
+    results = simulate(args.game, options, lineup, args.games, jobs=args.jobs, seed=args.seed, progress=False)
+    share = [sum(r["returns"][s] for s, spec in enumerate(r["seats"]) if spec == args.bot) for r in results]
+    mean, half = interval(share)
+    seat = 1 / args.players
+    print(f"{args.game} {args.players}p: {args.bot} vs {args.vs}: {args.games} games, "
+          f"wins {mean:.1%} ± {half:.1%} (95 %), seat share {seat:.0%}, ratio {mean / seat:.2f} "
+          f"[{(mean - half) / seat:.2f}, {(mean + half) / seat:.2f}]")
+
+
+def solo(args: argparse.Namespace) -> None:
+    out = solo_challenge(args.bot, difficulties=("normal",), games=args.games, jobs=args.jobs, seed=args.seed,
+                         one_run=True, show=False)
+    scores = [r["score"] for r in out["results"]]
+    for name, target in (("normal", 30), ("hard", 35)):
+        mean, half = interval([1.0 if s >= target else 0.0 for s in scores])
+        print(f"celtae solo {args.bot}: {len(scores)} games, reaches {name} ({target}) in {mean:.1%} ± {half:.1%}")
+    print(f"mean score {statistics.fmean(scores):.1f}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    sub = parser.add_subparsers(dest="what", required=True)
+    b = sub.add_parser("budget")
+    b.add_argument("game")
+    b.add_argument("--players", type=int, default=2)
+    b.add_argument("--seconds", type=float, default=0.2)
+    b.add_argument("--positions", type=int, default=12)
+    b.add_argument("--probe", type=int, default=400, help="iterations of the larger probe (the other: a quarter)")
+    b.add_argument("--seed", type=int, default=0)
+    d = sub.add_parser("duel")
+    d.add_argument("game")
+    d.add_argument("--players", type=int, default=2)
+    d.add_argument("--bot", required=True)
+    d.add_argument("--vs", default="greedy")
+    s = sub.add_parser("solo")
+    s.add_argument("--bot", required=True)
+    for p in (d, s):
+        p.add_argument("-n", "--games", type=int, default=40)
+        p.add_argument("-j", "--jobs", type=int, default=2)
+        p.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    {"budget": budget, "duel": duel, "solo": solo}[args.what](args)
+
+
+if __name__ == "__main__":
+    main()

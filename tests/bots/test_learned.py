@@ -1,0 +1,113 @@
+"""Learned value models: the shipped weights load, fit their encoders, give sane values, and train reproducibly."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+
+import ludus
+from ludus.bots import learned
+from ludus.bots.learned import ValueModel
+
+from .helpers import random_position
+
+np = pytest.importorskip("numpy")
+
+SHIPPED = sorted(learned.HERE.glob("*.npz"))
+CONFIGS = [tuple(p.stem.rsplit("-", 1)) for p in SHIPPED]
+
+
+def _options(game: str, players: int) -> dict:
+    return {"players": players, **({"difficulty": "normal"} if game == "celtae" and players == 1 else {})}
+
+
+def test_models_are_shipped_for_two_player_garum() -> None:
+    assert ("garum", "2") in set(CONFIGS)
+
+
+def test_shipped_weights_stay_under_five_megabytes() -> None:
+    assert sum(p.stat().st_size for p in SHIPPED) < 5_000_000
+
+
+@pytest.mark.parametrize(("game", "players"), CONFIGS, ids=["-".join(c) for c in CONFIGS])
+def test_a_model_says_how_it_was_made(game: str, players: str) -> None:
+    info = learned.provenance(game, int(players))
+    assert info is not None and info["players"] == int(players) and info["game"] == game
+    assert isinstance(info["seed"], int) and info["command"].startswith("python -m ludus.bots.learned.train")
+    assert info["figures"]["test_positions"] > 0 and -1.0 <= info["figures"]["test_r2"] <= 1.0
+    assert json.loads(json.dumps(info)) == info
+
+
+@pytest.mark.parametrize(("game", "players"), CONFIGS, ids=["-".join(c) for c in CONFIGS])
+@pytest.mark.parametrize("steps", [0, 20, 60])
+def test_a_model_gives_every_seat_a_finite_margin_and_a_win_chance(game: str, players: str, steps: int) -> None:
+    n = int(players)
+    model = learned.load(game, n)
+    assert model is not None
+    state = random_position(game, _options(game, n), seed=steps, steps=steps)
+    margins = model.margins(state)
+    chances = model.win_chances(state)
+    assert len(margins) == len(chances) == n
+    assert all(math.isfinite(m) and abs(m) < 200 for m in margins)
+    assert all(0.0 <= c <= 1.0 for c in chances)
+    assert model.margins(state) == margins  # a pure function of the position
+
+
+def test_batched_and_single_values_agree() -> None:
+    model = learned.load("garum", 2)
+    states = [random_position("garum", {"players": 2}, seed=s, steps=10 * s) for s in range(4)]
+    batch = model.margins_many(states, [learned.heuristic_values(s) for s in states])
+    for row, state in zip(batch, states, strict=True):
+        assert row == pytest.approx(model.margins(state), abs=1e-6)
+
+
+def test_a_seats_row_holds_its_heuristic_its_best_rivals_and_its_points() -> None:
+    state = random_position("garum", {"players": 3}, seed=2, steps=40)
+    values = [1.5, -2.0, 4.0]
+    rows = learned.features(state, values)
+    scores = state.scores()
+    assert [r[0] for r in rows] == values and [r[1] for r in rows] == [4.0, 4.0, 1.5]
+    assert [r[2] for r in rows] == scores
+    assert [r[5] for r in rows] == [1.0 if s == state.current_player() else 0.0 for s in range(3)]
+
+
+def test_a_model_values_a_big_lead_above_a_big_deficit() -> None:
+    """Late in a greedy game the seat with the higher score so far is rated the likelier winner, mostly."""
+    from ludus import bots
+
+    agree = 0
+    for seed in range(6):
+        state = ludus.load_game("garum", players=2).new_initial_state(seed=seed)
+        seats = [bots.make("greedy", seed=seed + s) for s in range(2)]
+        while not state.is_terminal():
+            last = state.clone()
+            state.apply_action(seats[state.current_player()].step(state))
+        scores = state.scores()
+        if scores[0] == scores[1]:
+            continue
+        margins = learned.load("garum", 2).margins(last)
+        agree += (margins[0] > margins[1]) == (scores[0] > scores[1])
+    assert agree >= 4
+
+
+def test_no_model_for_an_unknown_configuration() -> None:
+    assert learned.load("garum", 9) is None and learned.provenance("garum", 9) is None
+
+
+@pytest.mark.filterwarnings("ignore")  # a tiny data set: scikit-learn warns of clipped batches and no convergence
+def test_training_is_reproducible_from_its_seed() -> None:
+    pytest.importorskip("sklearn")
+    from ludus.bots.learned import train
+
+    data = train.gather([train.play_positions({"game": "garum", "players": 2, "seed": s, "rate": 0.5, "noise": 1.0,
+                                               "explore": 0.1}) for s in range(5)])
+    first, figures = train.train(data, 2, seed=3, hidden=8, holdout=0.2, target=None)
+    second, _ = train.train(data, 2, seed=3, hidden=8, holdout=0.2, target=None)
+    assert first.keys() == second.keys()
+    assert all(np.array_equal(first[k], second[k]) for k in first)
+    assert figures["test_positions"] > 0
+    other, _ = train.train(data, 2, seed=4, hidden=8, holdout=0.2, target=None)
+    assert not np.array_equal(first["w1"], other["w1"])
+    assert ValueModel(first).predict(data["x"][0]).shape == (2,)
