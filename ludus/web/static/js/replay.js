@@ -98,18 +98,19 @@ function show(step) {
       data.current_player === seat ? " ▶" : ""),
     el("td", {}, viewer.module.describeSeat(data.observation, seat)),
     el("td", {class: "num"}, score)))));
-  for (const li of $("log").children) li.classList.remove("current");
+  $("first").disabled = $("prev").disabled = step === 0;
+  $("next").disabled = $("last").disabled = step === viewer.steps;
+  if (step === viewer.steps && viewer.playing) pause();
+  $("log").querySelector("li.current")?.classList.remove("current");
   const current = $("log").children[step - 1];
   if (current) {
     current.classList.add("current");
-    // scroll the move list only (the current move in its middle), never the page
+    // scroll the move list only (the current move in its middle), never the page; measured last,
+    // once every change is made, so that the page is laid out once per step
     const box = $("log").getBoundingClientRect();
     const item = current.getBoundingClientRect();
     if (item.top < box.top || item.bottom > box.bottom) $("log").scrollTop += item.top - box.top - (box.height - item.height) / 2;
   }
-  $("first").disabled = $("prev").disabled = step === 0;
-  $("next").disabled = $("last").disabled = step === viewer.steps;
-  if (step === viewer.steps && viewer.playing) pause();
 }
 
 // -- autoplay ---------------------------------------------------------------------------------
