@@ -7,6 +7,7 @@
 // line hN is fish row N, vN fish column N.
 
 import {meta} from "./api.js";
+import {logLine, notationToggle, seatTitle} from "./log.js";
 import {installTooltips, tip} from "./tooltip.js";
 import {chip, el, fill, seatName, svg} from "./util.js";
 
@@ -471,62 +472,42 @@ export function hands(obs) {
 }
 
 // -- the move log --------------------------------------------------------------------------------
-/**
- * The public move log rebuilt from the observation: placements in order, each worker after the
- * placement it followed. `seen` maps a worker's line to the placement index it followed (known
- * exactly when watched live); otherwise the last placement of its colour in a cetarium on that line.
- */
-export function moveLog(obs, seen = {}) {
-  const entries = obs.placed.map((p) => ({colour: p.colour, text: `c${p.cetarium}.${p.slot} ${p.fish}`, cetarium: p.cetarium}));
-  const after = new Map();
-  const used = new Set(Object.values(seen));
-  for (const w of obs.workers) {
-    let at = seen[w.line];
-    if (at === undefined) {
-      const axis = w.line[0];
-      const n = Number(w.line.slice(1)) - 1;
-      for (let i = entries.length - 1; i >= 0; i--) {
-        const e = entries[i];
-        if (e.colour !== w.colour || used.has(i)) continue;
-        const [gr, gc] = cetariumAt(obs, e.cetarium);
-        if ((axis === "h" && Math.floor(n / 4) === gr) || (axis === "v" && Math.floor(n / 4) === gc)) { at = i; break; }
-      }
-    }
-    if (at === undefined) at = entries.length - 1;
-    used.add(at);
-    after.set(at, {colour: w.colour, text: `${w.kind} ${w.line}`});
-  }
-  const out = [];
-  entries.forEach((e, i) => {
-    out.push(e);
-    if (after.has(i)) out.push(after.get(i));
+// The server's ordered log only (view.log): each entry's acting colour, round and sentence come from
+// the server (ludus/garum/render.py log_detail), so nothing is rebuilt from the board by guessing.
+export const serverLog = true;
+
+export function moveLog(obs, seen = {}, view = null) {
+  if (!view?.log) return [];
+  notationToggle(document.getElementById("log"));
+  const me = view.seat;
+  let round = null;
+  let prev = null;
+  return view.log.map((e) => {
+    const opens = e.round !== undefined && e.round !== round ? e.round : null;
+    if (opens !== null) round = e.round;
+    const turn = e.colour !== prev || opens !== null;
+    prev = e.colour;
+    const sp = SPECIES[e.colour];
+    return {seat: e.seat, action: e.action, text: e.text || e.action, round: opens, turn,
+      timedOut: !!e.timed_out, bot: e.played_by, auto: !!e.auto, mine: me !== null && me !== undefined && e.seat === me,
+      name: seatTitle(e.seat, view.seats), chip: e.colour ? chip(e.colour, sp ? `${sp.colour} (${sp.name})` : e.colour) : null};
   });
-  return out;
 }
 
 export function noteMove(seen) {
-  return seen; // every Garum move is public: the log is rebuilt from the observation
+  return seen;
 }
 
 export function forgetMove(seen) {
   return seen;
 }
 
-/** Record which placement each new worker followed, comparing two observations. */
 export function trackWorkers(prev, obs, seen) {
-  if (!prev) return seen;
-  const had = new Set(prev.workers.map((w) => w.line));
-  for (const w of obs.workers) {
-    if (had.has(w.line) || seen[w.line] !== undefined) continue;
-    for (let i = obs.placed.length - 1; i >= 0; i--) {
-      if (obs.placed[i].colour === w.colour) { seen[w.line] = i; break; }
-    }
-  }
   return seen;
 }
 
 export function logItem(entry) {
-  return entry.colour ? [chip(entry.colour), " ", entry.text] : [entry.text];
+  return entry.seat === undefined ? [entry.text] : logLine(entry);
 }
 
 // -- the end ---------------------------------------------------------------------------------------
