@@ -382,9 +382,11 @@ function prompt(obs, sel) {
 
 /** The prompt while optional steps wait: the move is made on the board, which passes over them. */
 function mainPrompt(obs) {
-  const what = {farm: "take market cards", build: "choose the citadel or pay", battle: "discard cards or fight",
-    recruit: "recruit workers"}[(obs.action || "").split(" ")[0]] || "make your move";
-  return `${cap(what)} on the board: that skips the optional steps.`;
+  const what = {farm: "Take market cards: click them in the market",
+    build: "Build: click the citadel, or the card to pay in your hand",
+    battle: "Battle: click cards in your hand to discard for strength, or the Roman army to fight",
+    recruit: "Recruit: click your active workers in your panel"}[(obs.action || "").split(" ")[0]] || "Make your move on the board";
+  return `${what} (that skips the optional steps).`;
 }
 
 function optionalLabel(a) {
