@@ -40,6 +40,13 @@ def heuristic(game_name: str) -> Evaluator:
 
 
 @cache
+def heuristic_owned(game_name: str) -> Evaluator:
+    """The game's optional ``evaluate_owned(state, seat)``: ``evaluate`` allowed to change ``state``
+    (a copy the caller throws away), which saves the heuristic a copy of its own; else ``heuristic``."""
+    return getattr(_module(game_name), "evaluate_owned", None) or heuristic(game_name)
+
+
+@cache
 def heuristic_all(game_name: str) -> Callable[[State], list[float]] | None:
     """The optional ``evaluate_all(state) -> [value per seat]`` of the game's heuristic module."""
     return getattr(_module(game_name), "evaluate_all", None)
@@ -82,7 +89,7 @@ class GreedyBot:
         if len(legal) == 1:
             return legal[0]
         name = state.game.name
-        evaluate = heuristic(name)
+        evaluate = heuristic_owned(name)  # each child below is a copy thrown away once valued
         world.legal_actions()  # listed once; every clone below inherits the list
         shortcut = heuristic_actions(name)
         known = shortcut(world, legal) if shortcut is not None else [None] * len(legal)

@@ -64,6 +64,12 @@ def evaluate(state: Any, seat: int) -> float:
     return _value(_finished(state, seat), seat)
 
 
+def evaluate_owned(state: Any, seat: int) -> float:
+    """``evaluate`` for a caller's own scratch copy, which it may change (the turn's finish then
+    starts on it instead of on a copy): the greedy bot's children are such copies."""
+    return _value(_finished(state, seat, owned=True), seat)
+
+
 def evaluate_all(state: Any) -> list[float]:
     """Every seat's value from one position, for search on a determinization.
 
@@ -84,12 +90,13 @@ def evaluate_all(state: Any) -> list[float]:
 
 
 # -- finishing one's own turn ----------------------------------------------------------------------
-def _finished(state: Any, seat: int, value_of: Any = None) -> Any:
-    """``state`` with ``seat``'s turn under way played out greedily by ``value_of`` (``_value``)."""
+def _finished(state: Any, seat: int, value_of: Any = None, owned: bool = False) -> Any:
+    """``state`` with ``seat``'s turn under way played out greedily by ``value_of`` (``_value``);
+    ``owned``: ``state`` is the caller's scratch copy and may be played on."""
     if state.is_terminal() or state.pending or state.phase < _FINISH_PHASE or state.turn != seat:
         return state
     value_of = value_of or _value
-    world = _canonical(state, seat)
+    world = _canonical(state, seat, owned)
     turn, stage, left = world.turn, world.stage, world.turns_left
     while not world.is_terminal() and world.current_player() == seat and world.phase != 2 \
             and (world.turn, world.stage, world.turns_left) == (turn, stage, left):
@@ -113,9 +120,10 @@ def _own_value(state: Any, seat: int) -> float:
     return _seat_value(state, seat, seat, _position(state))
 
 
-def _canonical(state: Any, seat: int) -> Any:
-    """A clone whose hidden parts are re-dealt from a fixed order: the same for every world of the seat."""
-    world = state.clone()
+def _canonical(state: Any, seat: int, owned: bool = False) -> Any:
+    """A clone whose hidden parts are re-dealt from a fixed order: the same for every world of the seat
+    (``owned``: ``state`` itself, re-dealt in place)."""
+    world = state if owned else state.clone()
     rng = random.Random.__new__(random.Random)
     rng.setstate(_RNG0)  # random.Random(0) without seeding it again (setstate is the cheaper half)
     pool = list(world.deck)
@@ -163,32 +171,28 @@ def _value(state: Any, seat: int) -> float:
     """The static value, memoised on what it reads (the finishes of sibling moves meet the same
     positions again, and so do the finishes of successive decisions in one turn)."""
     s = state
-    hands, roman, druid = s.hands, s.roman, s.druid
-    if s.solo:
-        clock: tuple = (s.phase, s.turn, s.stage, s.turns_left, s.track, s.marker)
-    else:  # the phase within a turn, the marker and pending steps do not count, but for the game's end
-        clock = (s.turn, s.stage, s.track, s.phase == OVER and not s.pending)  # is_terminal()
-    # one flat tuple (every run but the won tiles has a fixed length in a configuration)
-    key = (s.game, seat, clock, s.flip_choice[seat], s.flip_revealed, *hands[seat], *map(sum, hands),
-           *chain(*s.citadels, *s.tribe, *s.active, *s.garrison), *s.strength, *s.tokens, *s.discs, *s.cubes,
-           *s.bonus_owner, roman[0][-1] if roman[0] else -1, roman[1][-1] if roman[1] else -1,
-           druid[0][-1] if druid[0] else -1, druid[1][-1] if druid[1] else -1, *s.prog_cards, *s.prog_marks,
-           *s.leaders, *s.leader_side, *map(tuple, s.roman_won), *map(tuple, s.druid_won))
+    pos = _position(s)  # a memoised object: what the position reads is in the key by identity
+    hands = s.hands
+    terminal = s.phase == OVER and not s.pending  # is_terminal()
+    # the phase within a turn, the marker and pending steps do not count, but for the game's end (and in solo)
+    clock = (s.phase, s.turns_left, s.marker, terminal) if s.solo else terminal
+    key = (pos, seat, clock, s.flip_choice[seat], s.flip_revealed, *hands[seat], *map(sum, hands), *chain(*s.active),
+           *s.strength, *s.tokens, *s.leaders, *s.leader_side)
     value = _VALUES.get(key)
     if value is None:
         if len(_VALUES) >= _VALUES_MAX:
             _VALUES.clear()
-        value = _VALUES[key] = _static_value(state, seat)
+        value = _VALUES[key] = _static_value(state, seat, pos)
     return value
 
 
-def _static_value(state: Any, seat: int) -> float:
+def _static_value(state: Any, seat: int, pos: _Position | None = None) -> float:
     if state.is_terminal():
         own = state.scores()[seat] if not state.solo else state.scores()[0]
         if state.solo:
             return own - state.data.targets[state.game.config["difficulty"]]
         return own - W["rival"] * max(s for i, s in enumerate(state.scores()) if i != seat)
-    pos = _position(state)
+    pos = pos or _position(state)
     own = _seat_value(state, seat, seat, pos)
     if state.solo:
         pace = W["solo_pace"] * _solo_turns_left(state)

@@ -8,6 +8,7 @@ with markers scores its markers as negative points (ruling 31).
 
 from __future__ import annotations
 
+from itertools import chain
 from typing import TYPE_CHECKING
 
 from .board import D
@@ -138,3 +139,31 @@ def breakdown_from_stats(state: CeltaeState, seat: int, all_stats: list[dict]) -
             out["K"] = d.leaders[lid]["AB"[side]]["points"]
     out["total"] = sum(out[c] for c in CATEGORIES)
     return out
+
+
+_TOTALS: dict[tuple, tuple[int, ...]] = {}
+_TOTALS_MAX = 4_096
+
+
+def totals(state: CeltaeState) -> list[int]:
+    """Every seat's ``score_breakdown(...)["total"]``, the categories but I memoised on what they read.
+
+    Only category I (strength and cards) moves on most steps; the rest changes when a disc,
+    tile, worker, cube or marker does, so it is worked out once for each such layout.
+    """
+    s = state
+    key = (s.game, s.n, s.solo, *chain(*s.citadels, *s.tribe, *s.garrison), *s.bonus_owner, *s.discs, *s.cubes,
+           *s.prog_cards, *s.prog_marks, *s.leaders, *s.leader_side, *map(tuple, s.roman_won),
+           *map(tuple, s.druid_won))
+    base = _TOTALS.get(key)
+    if base is None:
+        all_stats = [stats(s, o) for o in range(s.np)]
+        base = []
+        for seat in range(s.n):
+            out = breakdown_from_stats(s, seat, all_stats)
+            base.append(out["total"] - out["I"])
+        if len(_TOTALS) >= _TOTALS_MAX:
+            _TOTALS.clear()
+        base = _TOTALS[key] = tuple(base)
+    strength, hands = s.strength, s.hands
+    return [b + (strength[seat] + sum(hands[seat])) // 5 for seat, b in enumerate(base)]

@@ -18,6 +18,7 @@ from . import board as G
 from .actions import Act
 from .board import B, D, F, N, S
 from .data import CeltaeData
+from .scoring import totals
 
 # phases of the main sequence
 LEADER, SETUP_DISCARD, START, AREA, REFRESH, SWAP, EXTRA, FARM_PICK, BUILD_COLOUR, BUILD_PAY, \
@@ -913,9 +914,7 @@ class CeltaeState(State):
 
     # -- results -------------------------------------------------------------------------------------
     def scores(self) -> list[int]:
-        from .scoring import score_breakdown
-
-        return [score_breakdown(self, s)["total"] for s in range(self.n)]
+        return totals(self)
 
     def score_breakdown(self, seat: int) -> dict[str, int]:
         """Points of ``seat`` in each final-scoring category A..K, and the total."""

@@ -71,7 +71,6 @@ from ..celtae.actions import ACT_VERBS, card_name
 from ..celtae.board import CORNER_NAMES
 from ..celtae.data import get
 from ..celtae.observe import _flip_view, progress_text
-from ..celtae.scoring import breakdown_from_stats, stats
 from ..celtae.state import C_SX_CARD, C_SX_MOVED, P_FLIP, PHASE_TEXT
 from .encoding import Encoder
 
@@ -289,6 +288,12 @@ class CeltaeEncoder(Encoder):
         self._target = (list(self.targets.values()).index(target) if target in self.targets.values() else -1)
         self._discs = len(d.disc_costs)
         self._board_memo: list[tuple[Any, np.ndarray] | None] = [None] * 5
+        # the live vector: parts 0-4 board, 5 common counts, 6.. one per seat, then the turn's scalars
+        self._live = np.zeros(self.size, dtype=np.float32)
+        self._live_parts: list[list[Any]] = [[None, None] for _ in range(7 + SEATS)]  # [key, indices set]
+        self._live_scores: list[int] | None = None
+        self._part_memo: list[dict[tuple, tuple[np.ndarray, np.ndarray]]] = [{} for _ in range(7 + SEATS)]
+        self._scratch = np.zeros(self.size, dtype=np.float32)
 
     def _board_ones(self, state: Any) -> list[np.ndarray]:
         """Entries set to 1 by the board (areas, markets, citadels, stack tops, garrisons).
@@ -351,106 +356,180 @@ class CeltaeEncoder(Encoder):
             ones.append(found)
         return ones
 
-    def encode_state(self, state: Any, seat: int | None, out: np.ndarray | None = None) -> np.ndarray:  # noqa: C901
+    def encode_state(self, state: Any, seat: int | None, out: np.ndarray | None = None) -> np.ndarray:
         """``encode(state.observation(seat))``, read straight from the state into ``out``.
 
         Every value is written as the observation path writes it (the same float32
-        arithmetic), so the two agree bit for bit.
+        arithmetic), so the two agree bit for bit. The board, the common counts and each
+        seat's own part are kept with the numbers they came from and reused while those
+        numbers are unchanged (a step changes one or two of them): only the turn's
+        scalars and the scores are written every time.
         """
         if not hasattr(self, "_off"):
             self._prepare_state_encoding()
         if seat is not None:
             state._check_seat(seat)
         if out is None:
-            out = np.zeros(self.size, dtype=np.float32)
-        elif out.dtype != np.float32 or out.shape != (self.size,) or not out.flags.c_contiguous:
+            out = np.empty(self.size, dtype=np.float32)
+        elif out.dtype != np.float32 or out.shape != (self.size,):
             out[:] = self.encode_state(state, seat)
             return out
-        else:
-            out.fill(0.0)
-        w = memoryview(out)  # item writes through the buffer: cheaper than NumPy's per-call indexing
+        v = self._live  # the last vector encoded: each part below is rewritten only if it changed
+        live = self._live_parts
+        for number, part in enumerate(self._board_ones(state)):
+            slot = live[number]
+            if slot[1] is not part:
+                if slot[1] is not None:
+                    v[slot[1]] = 0.0
+                v[part] = 1.0
+                slot[1] = part
+        self._put(5, self._common_key(state), state, seat, self._write_common)
+        revealed = state.flip_revealed
+        flipping = revealed or any(p[0] == P_FLIP for p in state.pending)  # what the flip view reads
+        for s in range(state.n):
+            own = seat == s
+            key = (s, tuple(state.hands[s]) if own else None, tuple(state.known[s]), state.strength[s],
+                   state.tokens[s], state.discs[s], state.cubes[s], state.bonus_owner.count(s), tuple(state.active[s]),
+                   tuple(state.tribe[s]), tuple(state.roman_won[s]), tuple(state.druid_won[s]), state.leaders[s],
+                   state.leader_side[s], flipping and (state.flip_choice[s], own or bool(revealed)))
+            self._put(6 + s, key, state, seat, self._write_seat)
+        ctx = state.ctx
+        turn_key = None if state.solo else (  # the solo part is written every time
+            seat, state.current_player(), state.turn, state.phase, tuple(state.pending[0]) if state.pending else None,
+            state.stage, state.marker, ctx[1], ctx[2], state.token_supply)
+        self._put(6 + SEATS, turn_key, state, seat, self._write_turn)
+        scores = state.scores()
+        if scores != self._live_scores:
+            at = self._off["scores"]
+            v[at:at + len(scores)] = scores
+            v[at:at + len(scores)] /= 50
+            self._live_scores = scores
+        out[:] = v
+        return out
+
+    def _put(self, number: int, key: tuple | None, state: Any, seat: int | None, write: Any) -> None:
+        """Part ``number`` of the live vector set to what ``write`` gives for ``key`` (if it changed).
+
+        A part's entries (indices, values) are written once into a scratch vector by
+        ``write(state, seat, memoryview, scratch, number)`` and remembered by key; ``None``
+        means "not memoised": written every time.
+        """
+        slot = self._live_parts[number]
+        if key is not None and slot[0] == key:
+            return
+        memo = self._part_memo[number]
+        hit = None if key is None else memo.get(key)
+        if hit is None:
+            scratch = self._scratch
+            write(state, seat, memoryview(scratch), scratch, number)
+            idx = np.flatnonzero(scratch)
+            hit = (idx, scratch[idx])
+            scratch[idx] = 0.0
+            if key is not None:
+                if len(memo) >= 256:
+                    memo.clear()
+                memo[key] = hit
+        v = self._live
+        if slot[1] is not None:
+            v[slot[1]] = 0.0
+        v[hit[0]] = hit[1]
+        slot[0], slot[1] = key, hit[0]
+
+    @staticmethod
+    def _common_key(state: Any) -> tuple:
+        """What the common part reads (bag, deck, stacks, track, progress, Teutates, leaders, discard)."""
+        return (tuple(state.bag), len(state.deck), *map(len, state.roman), *map(len, state.druid),
+                *state.druid_supply, state.track, tuple(state.prog_cards), tuple(state.prog_marks),
+                None if state.solo else state.teutates, tuple(state.offered) if state.phase <= 1 else None,
+                tuple(sorted(state.discard)))
+
+    def _write_common(self, state: Any, seat: int | None, w: memoryview, out: np.ndarray, _number: int) -> None:
         off = self._off
         d = state.data
-        ones: list[int] = []
-        at_i: list[int] = []
-        at_v: list[float] = []
-        for part in self._board_ones(state):
-            out[part] = 1.0
-        at = off["bag"]
         bag = state.bag
-        at_i += range(at, at + 4)
-        at_v += (bag[0] / 16, bag[1] / 16, bag[2] / 16, bag[3] / 16)
-        at_i.append(off["deck_size"])
-        at_v.append(len(state.deck) / 60)
+        at = off["bag"]
+        w[at], w[at + 1], w[at + 2], w[at + 3] = bag[0] / 16, bag[1] / 16, bag[2] / 16, bag[3] / 16
+        w[off["deck_size"]] = len(state.deck) / 60
         at = off["stacks"]
         sizes = [len(s) / 5 for s in state.roman] + [len(s) / 5 for s in state.druid] + [
             n / 5 for n in state.druid_supply]
-        at_i += range(at, at + len(sizes))
-        at_v += sizes
-        at_i.append(off["track"])
-        at_v.append(state.track / 12)
+        for i, x in enumerate(sizes):
+            w[at + i] = x
+        w[off["track"]] = state.track / 12
         at = off["progress_card"]
         marks_at = off["progress_marks"]
         width = len(self.progress) + 1
         cards = d.progress_cards
         for i, c in enumerate(state.prog_cards):
             w[at + i * width + 1 + self._progress_index[c]] = 1.0
-            at_i += (marks_at + 2 * i, marks_at + 2 * i + 1)
-            at_v += (state.prog_marks[i] / 3, cards[c][3] / 3)
-        ones += [at + i * width for i in range(len(state.prog_cards), 8)]
-        teutates = None if state.solo else state.teutates
-        if teutates is not None:
-            at_i += (off["teutates"], off["teutates"] + 1)
-            at_v += (1.0, teutates / 3)
+            w[marks_at + 2 * i] = state.prog_marks[i] / 3
+            w[marks_at + 2 * i + 1] = cards[c][3] / 3
+        for i in range(len(state.prog_cards), 8):
+            w[at + i * width] = 1.0
+        if not state.solo:
+            w[off["teutates"]] = 1.0
+            w[off["teutates"] + 1] = state.teutates / 3
         if state.phase <= 1:
             at = off["offered_leaders"]
-            ones += [at + self._leader_index[i] for i in state.offered]
-        hand_at, seen_at, known_at = off["hand"], off["hand_seen"], off["known_cards"]
-        player_at, active_at, tribe_at = off["player"], off["active"], off["tribe"]
-        roman_at, druid_at = off["roman_won"], off["druid_won"]
-        leader_at, flip_at = off["leader"], off["leader_flip"]
-        roman_width, leader_width = len(self.roman), len(self.leaders) + 1
-        revealed = bool(state.flip_revealed)
+            for i in state.offered:
+                w[at + self._leader_index[i]] = 1.0
+        at = off["discard"]
+        if state.discard:
+            counts = [0] * 12
+            for card in state.discard:
+                counts[card] += 1
+            out[at:at + 12] = counts
+            out[at:at + 12] /= 5
+
+    def _write_seat(self, state: Any, seat: int | None, w: memoryview, out: np.ndarray, number: int) -> None:
+        s = number - 6
+        off = self._off
+        d = state.data
+        if seat == s:
+            w[off["hand_seen"] + s] = 1.0
+            at = off["hand"] + s * 12
+            for k, c in enumerate(state.hands[s]):
+                if c:
+                    w[at + k] = c / 5
+        at = off["known_cards"] + s * 12
+        for k, c in enumerate(state.known[s]):
+            if c:
+                w[at + k] = c / 5
+        discs = state.discs[s]
         costs = d.disc_costs
-        druid_points: list[int] = []
-        for s in range(state.n):
-            if seat == s:
-                w[seen_at + s] = 1.0
-                row = state.hands[s]
-                at_i += [hand_at + s * 12 + k for k, c in enumerate(row) if c]
-                at_v += [c / 5 for c in row if c]
-            row = state.known[s]
-            if any(row):
-                at_i += [known_at + s * 12 + k for k, c in enumerate(row) if c]
-                at_v += [c / 5 for c in row if c]
-            discs = state.discs[s]
-            cost = costs[discs] if discs < len(costs) else None
-            at_i += range(player_at + s * 9, player_at + s * 9 + 9)
-            at_v += (state.strength[s] / 20, state.tokens[s] / 10, discs / 9, (self._discs - discs) / 9,
-                     cost is not None, (cost or 0) / 5, state.cubes[s] / 4, state.bonus_owner.count(s) / 4, 1.0)
-            active = [t for t in range(4) for _ in range(state.active[s][t])]
-            if len(active) > MAX_ACTIVE:
-                raise ValueError(f"seat {s} has {len(active)} active workers; the encoding holds {MAX_ACTIVE}")
-            for i in range(MAX_ACTIVE):
-                w[active_at + (s * MAX_ACTIVE + i) * 6 + (1 + active[i] if i < len(active) else 0)] = 1.0
-            row = state.tribe[s]
-            at_i += [tribe_at + s * 5 + t for t, c in enumerate(row) if c]
-            at_v += [c / 8 for c in row if c]
-            won = state.roman_won[s]
-            if won:
-                counts: dict[int, int] = {}
-                for tile in won:
-                    k = roman_at + s * roman_width + self._roman_index[tile]
-                    counts[k] = counts.get(k, 0) + 1
-                at_i += counts
-                at_v += counts.values()
-            druid_points += (druid_at + s * 2 + d.druid_tiles[t][0] - 1 for t in state.druid_won[s])
-            lid = state.leaders[s]
-            w[leader_at + s * leader_width + (0 if lid < 0 else 1 + self._leader_index[lid])] = 1.0
-            if state.leader_side[s] == 1:
-                w[flip_at + s * 6] = 1.0
-            view = _flip_view(state, state.flip_choice[s], seat == s or revealed)
-            w[flip_at + s * 6 + 1 + self._flip_index[view]] = 1.0
+        cost = costs[discs] if discs < len(costs) else None
+        at = off["player"] + s * 9
+        for i, x in enumerate((state.strength[s] / 20, state.tokens[s] / 10, discs / 9, (self._discs - discs) / 9,
+                               cost is not None, (cost or 0) / 5, state.cubes[s] / 4,
+                               state.bonus_owner.count(s) / 4, 1.0)):
+            w[at + i] = x
+        active = [t for t in range(4) for _ in range(state.active[s][t])]
+        if len(active) > MAX_ACTIVE:
+            raise ValueError(f"seat {s} has {len(active)} active workers; the encoding holds {MAX_ACTIVE}")
+        at = off["active"]
+        for i in range(MAX_ACTIVE):
+            w[at + (s * MAX_ACTIVE + i) * 6 + (1 + active[i] if i < len(active) else 0)] = 1.0
+        at = off["tribe"] + s * 5
+        for t, c in enumerate(state.tribe[s]):
+            if c:
+                w[at + t] = c / 8
+        at = off["roman_won"] + s * len(self.roman)
+        for tile in state.roman_won[s]:
+            w[at + self._roman_index[tile]] += 1.0
+        at = off["druid_won"] + s * 2
+        for t in state.druid_won[s]:
+            out[at + d.druid_tiles[t][0] - 1] += 1.0 / 5  # float32 sums, as the observation path adds them
+        lid = state.leaders[s]
+        w[off["leader"] + s * (len(self.leaders) + 1) + (0 if lid < 0 else 1 + self._leader_index[lid])] = 1.0
+        flip_at = off["leader_flip"]
+        if state.leader_side[s] == 1:
+            w[flip_at + s * 6] = 1.0
+        view = _flip_view(state, state.flip_choice[s], seat == s or bool(state.flip_revealed))
+        w[flip_at + s * 6 + 1 + self._flip_index[view]] = 1.0
+
+    def _write_turn(self, state: Any, seat: int | None, w: memoryview, _out: np.ndarray, _number: int) -> None:
+        """The turn's scalars (seat to move, phase, pending, stage, marker, action, tokens) and the solo part."""
+        off = self._off
         cur = state.current_player()
         if seat is not None:
             w[off["seat"] + seat] = 1.0
@@ -476,43 +555,24 @@ class CeltaeEncoder(Encoder):
         w[off["marker"] + state.marker] = 1.0
         ctx = state.ctx
         w[off["action"] + (0 if ctx[1] < 0 else 1 + 2 * ctx[1] + ctx[2])] = 1.0
-        at_i.append(off["token_supply"])
-        at_v.append(state.token_supply / 10)
+        w[off["token_supply"]] = state.token_supply / 10
         if state.solo:
             card, steps, _quarter, kind, region, _swap = (state.last_sx + [-1] * 6)[:6]
             last = not (card is None or kind < 0)
             target = self._target
             at = off["solo"]
-            at_i += range(at, at + 15)
-            at_v += (1.0, (state.sx_side + 1) / 2, (state.sx_quarter + 1) / 4, state.discs[1] / 9,
-                     state.cubes[1] / 4, len(state.roman_won[1]) / 5, len(state.druid_won[1]) / 5,
-                     state.tribe[1][4] / 10, state.bonus_owner.count(1) / 4, state.sx_discarded_markers / 4,
-                     target == 0, target == 1, target == 2, (steps if last else 0) / 3, last)
+            for i, x in enumerate((
+                    1.0, (state.sx_side + 1) / 2, (state.sx_quarter + 1) / 4, state.discs[1] / 9,
+                    state.cubes[1] / 4, len(state.roman_won[1]) / 5, len(state.druid_won[1]) / 5,
+                    state.tribe[1][4] / 10, state.bonus_owner.count(1) / 4, state.sx_discarded_markers / 4,
+                    target == 0, target == 1, target == 2, (steps if last else 0) / 3, last)):
+                w[at + i] = x
             w[off["solo_worker"] + (0 if state.sx_worker < 0 else 1 + state.sx_worker)] = 1.0
             if last:
                 w[off["solo_last"] + (0 if card < 0 else 1 + card)] = 1.0
                 w[off["solo_last"] + 14 + 2 * kind + region] = 1.0
             drawn = ctx[C_SX_CARD] if state.turn == 1 and ctx[C_SX_MOVED] and ctx[C_SX_CARD] >= 0 else -1
             w[off["solo_drawn"] + 1 + drawn] = 1.0
-        for i in ones:
-            w[i] = 1.0
-        for i, v in zip(at_i, at_v, strict=True):
-            w[i] = v
-        for k in druid_points:
-            out[k] += 1.0 / 5  # float32 sums, as the observation path adds them
-        at = off["discard"]
-        if state.discard:
-            counts = [0] * 12
-            for card in state.discard:
-                counts[card] += 1
-            out[at:at + 12] = counts
-            out[at:at + 12] /= 5
-        all_stats = [stats(state, o) for o in range(state.np)]  # state.scores(), gathering stats once
-        scores = [breakdown_from_stats(state, s, all_stats)["total"] for s in range(state.n)]
-        at = off["scores"]
-        out[at:at + len(scores)] = scores
-        out[at:at + len(scores)] /= 50
-        return out
 
     # -- decode --------------------------------------------------------------------------
     def decode(self, vector: np.ndarray) -> dict[str, Any]:

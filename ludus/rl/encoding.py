@@ -39,6 +39,9 @@ class ActionMap:
                 raise ValueError(f"{game!r}.all_actions() lists {text} twice")
             self.index[action] = i
             self._by_text[text] = i
+        # by the identity of the listed objects (held in self.actions, so no other object has their id):
+        # the games hand out these very instances as legal actions, and a look-up by id skips hashing them
+        self._by_id: dict[int, int] = {id(a): i for i, a in enumerate(self.actions)}
 
     def __len__(self) -> int:
         return len(self.actions)
@@ -80,11 +83,10 @@ class ActionMap:
             hit = self._by_list.get(id(source))
             if hit is not None and hit[0] is source:
                 return hit[1]
-        index = self.index
         try:
-            found = np.fromiter((index[a] for a in legal), dtype=np.intp, count=len(legal))
-        except KeyError:
-            found = np.fromiter((self.to_index(a) for a in legal), dtype=np.intp, count=len(legal))
+            found = np.fromiter(map(self._by_id.__getitem__, map(id, legal)), dtype=np.intp, count=len(legal))
+        except KeyError:  # an equal action that is not one of the listed objects
+            found = np.fromiter(map(self.to_index, legal), dtype=np.intp, count=len(legal))
         found.flags.writeable = False
         if source is not None and len(source) == len(legal):
             if len(self._by_list) >= 4096:
