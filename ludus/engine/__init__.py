@@ -4,7 +4,7 @@ from .action import Action
 from .data import load_data
 from .errors import DataFileError, IllegalActionError, OptionError, RecordError
 from .game import Game, Option
-from .hooks import Hooks
+from .hookspec import Hooks
 from .record import read_record, replay, write_record
 from .registry import game_names, load_game
 from .state import TERMINAL, State

@@ -29,7 +29,8 @@ from typing import Any
 
 from .errors import IllegalActionError, OptionError
 from .game import Game
-from .hooks import SHAPES, HookError, hook, hooks_of
+from .hooks import HookError, hook, hooks_of
+from .hookspec import SHAPES
 from .record import replay
 from .registry import game_class, load_game
 from .state import TERMINAL, State

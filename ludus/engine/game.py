@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from .errors import OptionError
-from .hooks import NONE, Hooks
+from .hookspec import NONE, Hooks
 
 if TYPE_CHECKING:
     from .action import Action
@@ -31,7 +31,7 @@ class Game(ABC):
 
     Subclasses declare ``name`` and ``options``; ``config`` holds every option's value
     (defaults filled in), which is what a record stores. ``hooks`` declares what the game
-    adds for the layers above (renderer, heuristic, encoder ...; see ``ludus.engine.hooks``).
+    adds for the layers above (renderer, heuristic, encoder ...; see ``ludus.engine.hookspec``).
     """
 
     name: ClassVar[str]

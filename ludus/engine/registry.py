@@ -9,7 +9,6 @@ from functools import cache
 from importlib import metadata
 from typing import Any
 
-from . import hooks
 from .errors import OptionError
 from .game import Game
 
@@ -34,7 +33,11 @@ def refresh() -> None:
     """Look for installed games again (after installing one into a running interpreter)."""
     _targets.cache_clear()
     game_class.cache_clear()
-    hooks.clear_cache()
+
+
+def registered(name: str) -> bool:
+    """Whether an installed package registers a game under ``name`` (loaded or not)."""
+    return name in _targets()
 
 
 def game_names() -> list[str]:

@@ -10,7 +10,7 @@ import pytest
 import ludus
 from ludus.engine import Hooks
 from ludus.engine.conformance import ConformanceError, check_hooks
-from ludus.engine.hooks import SHAPES, HookError, clear_cache, hook, hooks_of
+from ludus.engine.hooks import SHAPES, HookError, hook, hooks_of
 
 
 @pytest.mark.parametrize("name", ludus.game_names())
@@ -54,9 +54,7 @@ def fake_module(monkeypatch):
     """A module ``fake_hooks`` whose functions the test gives it."""
     module = types.ModuleType("fake_hooks")
     monkeypatch.setitem(sys.modules, "fake_hooks", module)
-    clear_cache()
-    yield module
-    clear_cache()
+    return module
 
 
 def _declaring(monkeypatch, **hooks):

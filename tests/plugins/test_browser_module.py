@@ -10,7 +10,6 @@ pytest.importorskip("fastapi")
 from fastapi.testclient import TestClient  # noqa: E402
 
 from ludus.engine import Hooks  # noqa: E402
-from ludus.engine.hooks import clear_cache  # noqa: E402
 
 
 @pytest.fixture
@@ -40,7 +39,6 @@ def test_a_plugins_board_module_is_served_from_its_package(client, tmp_path, mon
     monkeypatch.syspath_prepend(str(tmp_path / "site"))
     game = type(__import__("ludus").load_game("garum"))
     monkeypatch.setattr(game, "hooks", Hooks(browser="fake_board:board.js"))
-    clear_cache()
     assert _boards(client)["garum"] == "/plugins/garum/board.js"
     served = client.get("/plugins/garum/board.js")
     assert served.status_code == 200 and "javascript" in served.headers["content-type"]
