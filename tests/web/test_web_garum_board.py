@@ -2,7 +2,8 @@
 phone widths: the panels (projected score, workers and pile left, every worker's line) follow each
 move; the picked tile narrows the move list and is previewed once, with the bonuses it covers;
 the keyboard stays on the board and the page does not scroll after a move; on a 390-px phone the
-row and column targets are at least 44 px; axe-core finds nothing serious. Screenshots go to
+row and column targets are at least 44 px; the bot's last tile is marked; axe-core finds nothing
+serious. Screenshots go to
 screenshots/garum-board-*.png."""
 
 from __future__ import annotations
@@ -62,6 +63,28 @@ def _check_panels(page) -> None:
     for on_page, in_view in shown["workers"] + shown["piles"]:
         assert on_page in (in_view, "shared"), shown
     assert shown["lines"] == shown["viewLines"], shown
+
+
+def _check_last_move(page, board) -> bool:
+    """The bot's (seat 2's) last turn is marked on the board: its tiles' fish carry data-last-move="1"."""
+    log = page.evaluate("window.ludusGame.view.log")
+    run = []
+    for entry in reversed(log):
+        if entry["seat"] == 1:
+            run.append(entry["action"])
+        elif run:
+            break
+    places = [a for a in run if a.startswith("c")]  # two turns in a row when the amphora passes to it
+    if not places:
+        return False
+    expected = []
+    for place in places:
+        cetarium, slot = (int(x) for x in place.split()[0][1:].split("."))
+        expected += [f"{cell // board.size},{cell % board.size}" for cell in board.slot_cells[cetarium, slot]]
+    page.wait_for_function(f"{BODY}.boardVersion === {BODY}.version && document.querySelector('#board svg g.fish.last-move')")
+    marked = page.eval_on_selector_all('#board svg g.fish[data-last-move="1"]', "(ns) => ns.map((n) => n.dataset.cell)")
+    assert sorted(marked) == sorted(expected), (places, marked)
+    return True
 
 
 def _board_kept(page, before_top: float) -> None:
@@ -168,12 +191,15 @@ def test_whole_garum_game_by_board_and_panel_clicks(browser, server, screenshots
     rng = random.Random(23)
     clicked = set()
     lines_seen = 0
+    marks = 0
+    board = ludus.load_game("garum", **OPTIONS[size]).board
     for _ in range(200):
         if wait_turn(page) == "over":
             break
         _check_panels(page)
         phase = page.evaluate(f"{BODY}.phase")
         if phase == "place":
+            marks += _check_last_move(page, board)
             _place(page, rng, shots)
         elif phase == "worker":
             _worker(page, rng, phone, shots)
@@ -185,7 +211,7 @@ def test_whole_garum_game_by_board_and_panel_clicks(browser, server, screenshots
         raise AssertionError("the game does not end")
     page.locator("[data-testid=game-over]").wait_for()
     _check_panels(page)
-    assert clicked == {"place", "worker"} and lines_seen > 0
+    assert clicked == {"place", "worker"} and lines_seen > 0 and marks > 5
     record = httpx.get(f"{server}/api/games/{game_id}/record").json()
     final = ludus.replay(record)
     # the projection of the finished board is the final score, seat by seat

@@ -79,6 +79,8 @@ const plus = (n) => (n > 0 ? `+${n}` : String(n));
  * every worker's line with its fish. The live score counts bonuses only until the end.
  */
 export function panels(view) {
+  seenView = view;
+  markLastMoves();
   projected = view.panels || null;
   const obs = view.observation;
   if (!projected || !obs?.colours) return null;
@@ -469,6 +471,64 @@ export function hands(obs) {
     el("span", {class: "hand"}, c.hand.map((f) => tip(el("span", {class: "tile-btn", "aria-label": `tile ${f}`, tabindex: 0},
       tileSvg(f)), tileText(f)))),
     el("span", {class: "hint"}, `pile ${c.pile} · vilicus ${c.vilicus} · dominus ${c.dominus} · bonus ${c.bonus}`))));
+}
+
+// -- the last move of every other seat -----------------------------------------------------------
+let seenView = null; // the latest view: its log says what each other seat did last
+let watching = false;
+
+/** Each other seat's last turn: its trailing run of entries in the server's ordered log. */
+export function lastTurns(log, me) {
+  const out = new Map();
+  for (let i = log.length - 1; i >= 0; i--) {
+    const s = log[i].seat;
+    if (s === me || s < 0 || out.has(s)) continue;
+    const run = [];
+    for (let j = i; j >= 0 && log[j].seat === s; j--) run.unshift(log[j].action);
+    out.set(s, run);
+  }
+  return out;
+}
+
+/**
+ * Mark on the board's drawing (the server's SVG, redrawn at each change) the pieces of each other
+ * seat's last turn: the fish of its tile, its worker, the cetarium it chose, with data-last-move="<seat>"
+ * and a short animation (css/garum.css). Watches the board so that every redraw is marked.
+ */
+function markLastMoves() {
+  const wrap = document.getElementById("board");
+  if (!wrap) return;
+  if (!watching) {
+    watching = true;
+    new MutationObserver(markLastMoves).observe(wrap, {childList: true});
+  }
+  const root = wrap.querySelector(".board-svg > svg");
+  const view = seenView;
+  if (!root || !view?.log || root.dataset.lastMarked === String(view.version)) return;
+  root.dataset.lastMarked = String(view.version);
+  for (const old of root.querySelectorAll(".last-move")) { // a newer view on a drawing not yet redrawn
+    old.classList.remove("last-move");
+    old.removeAttribute("data-last-move");
+  }
+  const obs = view.observation;
+  const tag = (node, s) => {
+    if (!node) return;
+    node.setAttribute("data-last-move", String(s));
+    node.classList.add("last-move");
+  };
+  for (const [s, run] of lastTurns(view.log, view.seat)) {
+    for (const action of run) {
+      let m;
+      if ((m = action.match(PLACE)) && cetariumAt(obs, Number(m[1]))) {
+        const [x, y] = slotOrigin(obs, Number(m[1]), Number(m[2]));
+        for (let i = 0; i < 4; i++) tag(root.querySelector(`g.fish[data-cell="${y + Math.floor(i / 2)},${x + (i % 2)}"]`), s);
+      } else if ((m = action.match(WORKER))) {
+        tag(root.querySelector(`g.worker[data-line="${m[2]}${m[3]}"]`), s);
+      } else if ((m = action.match(CHOOSE))) {
+        tag(root.querySelector(`g.cetarium-number[data-cetarium="${m[1]}"]`), s);
+      }
+    }
+  }
 }
 
 // -- the move log --------------------------------------------------------------------------------
