@@ -138,9 +138,21 @@ CATEGORIES = {
 }
 
 
+@cache
 def rules_help() -> dict[str, Any]:
-    """What the browser's rules help and tooltips show: leaders, scoring categories, cards."""
+    """What the browser's rules help and tooltips show: leaders, scoring categories, cards, the
+    citadels' bonus tiles (their numbers from the data files)."""
+    from .data import load
+
+    d = load()
     return {
+        "bonus": {
+            "token": "gain 1 bonus token: spend it later as 1 extra worker of your choice, or to act on any "
+                     "action space as if the marker were beside it",
+            "recruit": "recruit 1 worker from your active pool, then refill to 3 active workers from the centre",
+            "draw": f"draw any {d.draw_count} cards, free, from this region's market",
+            "strength": f"gain {d.strength_gain} strength points",
+        },
         "leaders": {name: list(texts) for name, texts in leader_texts().items()},
         "categories": {k: {"name": name, "text": text} for k, (name, text) in CATEGORIES.items()},
         "colours": {"O": "orange", "P": "pink", "U": "purple", "T": "teal"},

@@ -66,6 +66,7 @@ def panels(state: Any, seat: int | None) -> dict[str, Any]:
     return projection(state)
 
 
+@cache
 def rules_help() -> dict[str, Any]:
     """What the browser's rules help and tooltips show: each board's chart and bonus points."""
     from .data import BOARDS, load_board

@@ -58,6 +58,7 @@ def test_rules_dialogs_show_leaders_categories_and_charts(page, server, screensh
         assert ld["A"]["text"] in item.inner_text() and ld["B"]["text"] in item.inner_text()
     assert more.locator(".rules-categories dt").count() == 11
     assert "warrior" in more.inner_text() and "fortress" in more.inner_text()
+    assert more.locator(".rules-bonus li").count() == 4
     page.screenshot(path=str(screenshots / "celtae-rules-help.png"))
     page.keyboard.press("Escape")
 
@@ -95,6 +96,8 @@ def test_celtae_board_shows_categories_and_tooltips(page, server, screenshots):
         assert f"I {cats['I']}" in shown
     card = page.locator("[data-key^=market-][data-tip]").first
     assert "card: pays for" in card.get_attribute("data-tip")
+    citadel = page.locator("[data-key^=citadel-][data-tip]").first.get_attribute("data-tip")
+    assert "citadel" in citadel and "Its bonus tile (" in citadel
     progress = page.locator("[data-key^=progress-][data-tip]").first
     assert progress.get_attribute("data-tip").startswith("Progress card: ")
     stack = page.locator("[data-key=roman-N]")

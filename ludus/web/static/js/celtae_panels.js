@@ -15,6 +15,7 @@ export const LEADERS = help.leaders || {};
 const CATEGORIES = help.categories || {};
 const COLOURS = help.colours || {O: "orange", P: "pink", U: "purple", T: "teal"};
 const ICONS = help.icons || {w: "warrior", t: "trap", f: "fortress"};
+const BONUS = help.bonus || {};
 
 let categories = null; // the latest view's categories A..K per seat (with "total")
 installTooltips();
@@ -57,9 +58,13 @@ export function decorate(root, obs) {
     const name = n.textContent.split(" · ")[0];
     return LEADERS[name] ? leaderTip(name) : null;
   });
-  each("[data-key^='citadel-']", (n) => `${n.getAttribute("aria-label")}: build a disc here by paying cards of its `
-    + "colour (builders make it cheaper); the first builder takes its bonus tile; once the citadel is complete "
-    + "every disc on it scores 1 point (A)");
+  each("[data-key^='citadel-']", (n) => {
+    const [, region, letter] = n.dataset.key.split("-");
+    const citadel = obs.citadels?.find((c) => c.region === region && c.colour === COLOURS[letter]);
+    const bonus = citadel && BONUS[citadel.bonus] ? ` Its bonus tile (${citadel.bonus}): ${BONUS[citadel.bonus]}.` : "";
+    return `${n.getAttribute("aria-label")}: build a disc here by paying cards of its colour (builders make it `
+      + `cheaper); once the citadel is complete every disc on it scores 1 point (A).${bonus}`;
+  });
   each("[data-key^='roman-']", (n) => `${n.getAttribute("aria-label")}: the top tile shows its points and the `
     + "strength that beats it; defeat it in battle (cards of one icon, soldiers multiply) and keep it: its points (D)");
   each("[data-key^='druid-']", (n) => `${n.getAttribute("aria-label")}: the top tile shows its points and the `

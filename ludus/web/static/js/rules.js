@@ -110,6 +110,8 @@ function celtaeHelp(help) {
     Object.entries(help.icons || {}).map(([k, v]) => el("span", {}, el("code", {}, k), ` ${v} `)),
     "(a card is written colour + icon: Ow is an orange warrior). Build with cards of the citadel's colour; fight ",
     "with cards of one icon; a garrison space takes a card with its icon."));
+  out.push(el("h3", {}, "Bonus tiles"), el("ul", {class: "rules-bonus"}, Object.entries(help.bonus || {}).map(([k, text]) =>
+    el("li", {}, el("strong", {}, k), ` — ${text}`))));
   out.push(el("h3", {}, "Leaders"), el("ul", {class: "rules-leaders"}, Object.entries(help.leaders || {}).map(([n, [a, b]]) =>
     el("li", {"data-leader": n}, el("strong", {}, n), ` — A: ${a} B: ${b}`))));
   return out;
