@@ -99,3 +99,25 @@ def poll(page, expression: str, timeout: float = 15.0) -> object:
         if time.monotonic() > deadline:
             raise TimeoutError(f"still false after {timeout} s: {expression}")
         time.sleep(0.05)
+
+
+def api_game(server: str, game: str, players: int = 2, moves: int | None = None, seed: int = 1) -> tuple[str, dict]:
+    """A game of human seats created through the API and played ``moves`` random moves in (to its
+    end when None) over HTTP: (game id, seat tokens)."""
+    import httpx
+
+    created = httpx.post(f"{server}/api/games", json={"game": game, "options": {"players": players},
+                                                      "seats": ["human"] * players}).json()
+    gid, tokens = created["id"], {s["seat"]: s["token"] for s in created["seats"] if "token" in s}
+    rng = random.Random(seed)
+    with httpx.Client(base_url=server) as http:
+        while moves is None or moves > 0:
+            view = http.get(f"/api/games/{gid}").json()
+            if view["terminal"]:
+                break
+            auth = {"Authorization": f"Bearer {tokens[view['current_player']]}"}
+            legal = http.get(f"/api/games/{gid}", headers=auth).json()["legal_actions"]
+            http.post(f"/api/games/{gid}/actions", json={"action": rng.choice(legal), "version": view["version"]},
+                      headers=auth)
+            moves = None if moves is None else moves - 1
+    return gid, tokens

@@ -5,27 +5,15 @@ import random
 
 import httpx
 import pytest
-from browser_helpers import BODY
+from browser_helpers import BODY, api_game
 
 import ludus
 
 
-def finished_game(server, game, players=2, seed=1):
-    """A game played to its end through the API by random moves: (id, record)."""
-    created = httpx.post(f"{server}/api/games", json={"game": game, "options": {"players": players},
-                                                      "seats": ["human"] * players}).json()
-    gid, tokens = created["id"], {s["seat"]: s["token"] for s in created["seats"]}
-    rng = random.Random(seed)
-    with httpx.Client(base_url=server) as http:
-        while True:
-            view = http.get(f"/api/games/{gid}").json()
-            if view["terminal"]:
-                break
-            auth = {"Authorization": f"Bearer {tokens[view['current_player']]}"}
-            legal = http.get(f"/api/games/{gid}", headers=auth).json()["legal_actions"]
-            http.post(f"/api/games/{gid}/actions", json={"action": rng.choice(legal), "version": view["version"]},
-                      headers=auth)
-        return gid, http.get(f"/api/games/{gid}/record").json()
+def finished_game(server, game, seed=1):
+    """A 2-seat game played to its end by random moves: (id, record)."""
+    gid, _ = api_game(server, game, seed=seed)
+    return gid, httpx.get(f"{server}/api/games/{gid}/record").json()
 
 
 @pytest.mark.parametrize("game", ["garum", "celtae"])
