@@ -85,33 +85,41 @@ class GarumState(State):
 
     # -- whose turn --------------------------------------------------------------------
     def current_colour(self) -> int | None:
-        seating = self.game.seating
         if self.phase == "ghost":
-            return seating.ghost
+            return self.game.seating.ghost
         if self.phase in ("place", "worker"):
-            order = seating.turn_colours
-            return order[(self.amphora + self.turn) % len(order)]
+            return self._turn_colour()
         return None
+
+    def _turn_colour(self) -> int:
+        """The colour whose turn it is (in the place and worker phases)."""
+        order = self.game.seating.turn_colours
+        return order[(self.amphora + self.turn) % len(order)]
+
+    def _ghost(self) -> int:
+        """The ghost colour (3 players: the ghost phase and its tile exist only then)."""
+        ghost = self.game.seating.ghost
+        assert ghost is not None, "no ghost colour with this number of players"
+        return ghost
 
     def current_player(self) -> int:
         if self.phase == "over":
             return TERMINAL
         seating = self.game.seating
         if self.phase in ("place", "worker"):
-            return seating.owner[self.current_colour()]  # type: ignore[return-value]
+            return seating.owner[self._turn_colour()]  # type: ignore[return-value]
         return seating.owner[seating.turn_colours[self.amphora]]  # type: ignore[return-value]
 
     # -- legal actions -------------------------------------------------------------------
     def _legal_actions(self) -> list[Action]:
         phase = self.phase
         if phase == "place":
-            colour = self.current_colour()
+            colour = self._turn_colour()
             return self.game.placements(self.cetarium, self.slots[self.cetarium], colour, self.hands[colour])
         if phase == "worker":
-            return self._worker_actions(self.current_colour())
+            return self._worker_actions(self._turn_colour())
         if phase == "ghost":
-            return self.game.placements(self.cetarium, self.slots[self.cetarium], self.game.seating.ghost,
-                                        [self.ghost_tile])
+            return self.game.placements(self.cetarium, self.slots[self.cetarium], self._ghost(), [self.ghost_tile])
         if phase == "choose":
             return [choose(c) for c in self.game.board.cetaria if EMPTY in self.slots[c]]
         return []
@@ -174,7 +182,7 @@ class GarumState(State):
         if isinstance(action, Place):
             self._place(action)
         elif isinstance(action, Worker):
-            colour = self.current_colour()
+            colour = self._turn_colour()
             self.workers[action.line] = [colour, action.kind]
             self.pool[self.game.pool_owner(colour)][action.dominus] -= 1
             self._end_turn()
@@ -192,7 +200,7 @@ class GarumState(State):
 
     def _place(self, action: Place) -> None:
         game = self.game
-        colour = game.seating.ghost if self.phase == "ghost" else self.current_colour()
+        colour = self._ghost() if self.phase == "ghost" else self._turn_colour()
         if self.phase == "ghost":
             tile = self.ghost_tile
             self.ghost_tile = 0
@@ -216,7 +224,7 @@ class GarumState(State):
             self._end_turn()
 
     def _end_turn(self) -> None:
-        colour = self.current_colour()
+        colour = self._turn_colour()
         pile = self.piles[colour]
         if pile:
             self.hands[colour].append(pile.pop())
@@ -309,8 +317,9 @@ class GarumState(State):
         for c, sp in enumerate(species):
             pool = self.pool[game.pool_owner(c)]
             # one worker set for a player's two colours (ruling 15 option): the same counts, said once
-            partner = next((species[o].colour for o in seating.colours_of(seating.owner[c]) if o != c),
-                           None) if shared else None
+            owner = seating.owner[c] if shared else None
+            partner = None if owner is None else next(
+                (species[o].colour for o in seating.colours_of(owner) if o != c), None)
             colours.append({
                 "colour": sp.letter, "name": sp.colour, "species": sp.name,
                 "player": seating.owner[c], "ghost": c == seating.ghost,
@@ -348,7 +357,7 @@ class GarumState(State):
             "phase": self.phase,
             "current_player": self.current_player(),
             "current_colour": None if current is None else SPECIES[current],
-            "ghost_tile": game.fish_text(seating.ghost, self.ghost_tile) if self.ghost_tile else None,
+            "ghost_tile": game.fish_text(self._ghost(), self.ghost_tile) if self.ghost_tile else None,
             "placed": [{"colour": SPECIES[c], "cetarium": cet, "slot": slot, "fish": f}
                        for c, _t, cet, slot, f in self.placed],
             "lines": [{"line": board.line_name(line), "colour": SPECIES[c], "kind": k,
