@@ -304,5 +304,5 @@ def test_the_example_plugin_game_gets_hints_with_a_generic_reason(pig):
     hints = {h["action"]: h for h in hint(state, n=2, seed=1)}
     assert set(hints) == {"roll", "hold"}
     assert hints["hold"]["why"].startswith(f"hold: scores +{turn_total} now")
-    assert hints["hold"]["value"] == turn_total  # pig has no heuristic: the score margin, all public
+    assert hints["hold"]["value"] == turn_total  # banked, nothing left at risk: pig's heuristic is the margin
     assert "expected margin over the best rival" in hints["roll"]["why"]
