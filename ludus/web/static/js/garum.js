@@ -68,7 +68,8 @@ export function describeSeat(obs, seat) {
   const chips = obs.colours.filter((c) => c.player === seat).map((c) => chip(c.colour, `${c.name} (${c.species})`));
   const now = projected?.seats?.[seat];
   if (now === undefined || obs.phase === "over") return chips;
-  return [...chips, el("span", {class: "hint", "data-testid": `seat-projected-${seat}`}, ` ${now} if it ended now`)];
+  return [...chips, " ", tip(el("span", {class: "hint", "data-testid": `seat-projected-${seat}`}, `projected ${now}`),
+    `${now} points if the game ended now: bonuses plus every worker's line as the board stands`)];
 }
 
 const plus = (n) => (n > 0 ? `+${n}` : String(n));
