@@ -25,7 +25,8 @@ export function parseSvg(text) {
 }
 
 /**
- * Put a board into `wrap`: `svgText` from the server if given, else the module's own drawing.
+ * Put a board into `wrap`: `svgText` from the server if given (or its parseSvg() element), else
+ * the module's own drawing.
  * Returns {root, box}: box is where overlays go ([x, y, w, h] in the root's units) or null.
  */
 export function showBoard(wrap, module, obs, svgText) {
@@ -39,7 +40,7 @@ export function showBoard(wrap, module, obs, svgText) {
     holder.replaceChildren(own);
     return {root: own, box: null, units: [16, 16]};
   }
-  let root = parseSvg(svgText);
+  let root = svgText instanceof SVGElement ? svgText : parseSvg(svgText); // parsed ahead (a replay's next step)
   if (root) {
     holder.append(root);
     const box = module.boardBox(root);

@@ -5,12 +5,13 @@
 // step is then shown from memory, without asking the server again.
 
 import {api, ApiError, apiText, applyPatch} from "./api.js";
-import {gameModule, showBoard} from "./board.js";
+import {gameModule, parseSvg, showBoard} from "./board.js";
 import {rulesButton} from "./rules.js";
 import {el, fill, say, seatName} from "./util.js";
 
 const $ = (id) => document.getElementById(id);
-const viewer = {record: null, step: 0, steps: 0, views: [], boards: [], module: null, timer: null, playing: false};
+const viewer = {record: null, step: 0, steps: 0, views: [], boards: [], module: null, timer: null, playing: false,
+  ahead: null}; // ahead: {step, node}, the next step's board already parsed
 
 function message(text, kind = "error") {
   say($("message"), text, kind);
@@ -89,7 +90,9 @@ function show(step) {
   $("slider").setAttribute("aria-valuetext", `step ${step} of ${viewer.steps}`);
   $("where").textContent = `Step ${step} / ${viewer.steps}${data.action ? `: ${data.action}` : " (start)"}${data.terminal ? " — game over" : ""}`;
   document.body.dataset.step = String(step);
-  showBoard($("board"), viewer.module, data.observation, viewer.boards[step] ?? null);
+  const ahead = viewer.ahead?.step === step ? viewer.ahead.node : null;
+  showBoard($("board"), viewer.module, data.observation, ahead || (viewer.boards[step] ?? null));
+  parseAhead(step + 1);
   viewer.module.fillSummary($("summary"), data.observation);
   fill($("scores"), el("thead", {}, el("tr", {}, el("th", {}, "Seat"), el("th", {}, viewer.module.words.seatInfo || "Pieces"),
     el("th", {class: "num"}, "Points"))),
@@ -111,6 +114,16 @@ function show(step) {
     const item = current.getBoundingClientRect();
     if (item.top < box.top || item.bottom > box.bottom) $("log").scrollTop += item.top - box.top - (box.height - item.height) / 2;
   }
+}
+
+/** Parse the next step's board while the browser is idle: stepping forward then only swaps it in. */
+function parseAhead(step) {
+  viewer.ahead = null;
+  if (!viewer.boards[step]) return;
+  const idle = window.requestIdleCallback || ((fn) => setTimeout(fn, 0));
+  idle(() => {
+    if (viewer.step === step - 1 && !viewer.ahead) viewer.ahead = {step, node: parseSvg(viewer.boards[step])};
+  });
 }
 
 // -- autoplay ---------------------------------------------------------------------------------
