@@ -20,8 +20,9 @@ class Shape:
 
 
 SHAPES: dict[str, Shape] = {
-    "renderer": Shape("module", (("render_text", 1),), (("render_svg", 1), ("panels", 2), ("rules_help", 0)),
-                      "boards for the CLI and the browser; panels and rules help for the browser"),
+    "renderer": Shape("module", (("render_text", 1),),
+                      (("render_svg", 1), ("panels", 2), ("rules_help", 0), ("log_detail", 2)),
+                      "boards for the CLI and the browser; panels, rules help and move-log details for the browser"),
     "heuristic": Shape("module", (("evaluate", 2),), (("evaluate_all", 1), ("evaluate_actions", 2)),
                        "position values for greedy, ISMCTS and hints"),
     "explainer": Shape("module", (("explain", 5),), (("canonical", 2),), "the reason a hint gives"),
