@@ -294,6 +294,11 @@ class CeltaeEncoder(Encoder):
         self._live_scores: list[int] | None = None
         self._part_memo: list[dict[tuple, tuple[np.ndarray, np.ndarray]]] = [{} for _ in range(7 + SEATS)]
         self._scratch = np.zeros(self.size, dtype=np.float32)
+        blocks = self.blocks
+        common = (blocks["bag"].start, blocks["offered_leaders"].stop)
+        seats = (blocks["hand"].start, blocks["leader_flip"].stop)
+        turn = (blocks["seat"].start, blocks["solo_drawn"].stop)
+        self._part_span = [(0, self.size)] * 5 + [common] + [seats] * SEATS + [turn]  # where each part writes
 
     def _board_ones(self, state: Any) -> list[np.ndarray]:
         """Entries set to 1 by the board (areas, markets, citadels, stack tops, garrisons).
@@ -422,7 +427,9 @@ class CeltaeEncoder(Encoder):
         if hit is None:
             scratch = self._scratch
             write(state, seat, memoryview(scratch), scratch, number)
-            idx = np.flatnonzero(scratch)
+            lo, hi = self._part_span[number]
+            idx = scratch[lo:hi].nonzero()[0]
+            idx += lo
             hit = (idx, scratch[idx])
             scratch[idx] = 0.0
             if key is not None:
@@ -665,9 +672,12 @@ class CeltaeEncoder(Encoder):
 
 
 def _snapshot(value: Any) -> Any:
-    """A copy of nested lists and tuples deep enough that later changes to the state do not reach it."""
+    """A copy of nested lists and tuples deep enough that later changes to the state do not reach it
+    (the board's lists hold either numbers or lists, never both: a list of numbers is copied whole)."""
     if isinstance(value, list | tuple):
-        return type(value)(_snapshot(v) for v in value)
+        if value and isinstance(value[0], list | tuple):
+            return type(value)(map(_snapshot, value))
+        return type(value)(value)
     return value
 
 
