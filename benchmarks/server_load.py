@@ -172,7 +172,7 @@ class PrivatePostgres:
 class Stats:
     latencies: list[float] = field(default_factory=list)
     errors: Counter = field(default_factory=Counter)
-    acks: list[tuple[str, int, str]] = field(default_factory=list)  # game, version after, action
+    acks: list[tuple[str, int, str]] = field(default_factory=list)  # game, ply it was played at, action
     finals: dict[str, dict[str, Any]] = field(default_factory=dict)
     pushes: Counter = field(default_factory=Counter)
     ws_saw_end: set[str] = field(default_factory=set)
@@ -271,8 +271,8 @@ class Client:
                 continue
             if got.status_code == 200:
                 self.stats.latency("http", time.perf_counter() - started)
+                self.stats.acks.append((gid, view["ply"], action))
                 view = got.json()
-                self.stats.acks.append((gid, view["version"], action))
             else:
                 self.stats.errors[f"action {got.status_code}"] += 1
                 view = None
@@ -324,7 +324,7 @@ class Client:
                             latest[mover] = message
                             if message["version"] > view["version"]:
                                 self.stats.latency("ws", time.perf_counter() - started)
-                                self.stats.acks.append((gid, message["version"], action))
+                                self.stats.acks.append((gid, view["ply"], action))
                                 break
             except (OSError, TimeoutError, websockets.exceptions.WebSocketException):
                 self.stats.errors["websocket reconnect attempts"] += 1
@@ -386,8 +386,8 @@ async def run(args: argparse.Namespace, servers: list[Server]) -> Stats:
 def check_records(servers: list[Server], stats: Stats) -> tuple[int, int, int]:
     """Replay every stored record; count bad finals and acknowledged actions missing from records."""
     by_game: dict[str, list[tuple[int, str]]] = {}
-    for gid, version, action in stats.acks:
-        by_game.setdefault(gid, []).append((version, action))
+    for gid, ply, action in stats.acks:
+        by_game.setdefault(gid, []).append((ply, action))
     bad = missing = 0
     with httpx.Client(base_url=servers[-1].base, timeout=30) as http:
         for gid, acked in by_game.items():
@@ -395,7 +395,7 @@ def check_records(servers: list[Server], stats: Stats) -> tuple[int, int, int]:
             if r.status_code != 200:
                 view = http.get(f"/api/games/{gid}").json()
                 actions_known = view["ply"]
-                missing += sum(1 for version, _ in acked if version > actions_known)
+                missing += sum(1 for ply, _ in acked if ply >= actions_known)
                 bad += gid in stats.finals
                 continue
             record = r.json()
@@ -403,9 +403,10 @@ def check_records(servers: list[Server], stats: Stats) -> tuple[int, int, int]:
             final = stats.finals.get(gid)
             if final is not None and (not state.is_terminal() or state.scores() != final["scores"]):
                 bad += 1
-            # no undo in this benchmark: version n is the n-th action
-            missing += sum(1 for version, action in acked
-                           if version > len(record["actions"]) or record["actions"][version - 1] != action)
+            # no undo in this benchmark: an action acknowledged at ply n is the record's n-th (from 0);
+            # the versions also count the single-choice steps the server played for a seat
+            missing += sum(1 for ply, action in acked
+                           if ply >= len(record["actions"]) or record["actions"][ply] != action)
     return len(by_game), bad, missing
 
 
