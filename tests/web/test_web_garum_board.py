@@ -88,13 +88,16 @@ def _check_last_move(page, board) -> bool:
 
 
 def _board_kept(page, before_top: float) -> None:
-    """After a move: the keyboard is still on the board and the board has not moved on the screen
-    (the end screen takes the focus when the game is over)."""
-    if page.evaluate(f"{BODY}.terminal") == "true":
+    """After a move: the keyboard is still on the board and the board has not moved on the screen.
+    Read in one go: the bots' last moves may end the game at any moment, and the end screen then
+    takes the focus (and its place above the board)."""
+    now = page.evaluate(f"""({{over: {BODY}.terminal === 'true' || !!document.querySelector('[data-testid=game-over]'),
+      onBoard: !!document.activeElement.closest('#board'), top: {BOARD_TOP},
+      focused: document.activeElement.outerHTML.slice(0, 120)}})""")
+    if now["over"]:
         return
-    assert page.evaluate("!!document.activeElement.closest('#board')"), page.evaluate(
-        "document.activeElement.outerHTML.slice(0, 120)")
-    assert abs(page.evaluate(BOARD_TOP) - before_top) < 2
+    assert now["onBoard"], now["focused"]
+    assert abs(now["top"] - before_top) < 2, now
 
 
 def _place(page, rng: random.Random, shots: dict[str, str] | None) -> None:
