@@ -603,7 +603,8 @@ export function fillSummary(node, obs) {
   const order = obs.aureus?.order;
   const toggle = el("button", {type: "button", class: "garum-zoom-toggle", "data-testid": "zoom",
     "aria-pressed": String(zoom), onclick: () => { zoom = !zoom; zoomedOn = null; applyZoom(obs); toggle.setAttribute("aria-pressed", String(zoom)); }},
-  zoom ? "Whole board" : "Zoom in");
+  "Zoom the board");
+  tip(toggle, "Zoomed: every row and column a finger wide, the board scrolling sideways; off: the whole board");
   fill(node,
     el("div", {class: "row"}, toggle,
       el("span", {}, `Board: ${obs.board} · round ${obs.round}/${obs.rounds} · revealed aureus: ${obs.aureus.revealed.join(", ") || "—"}`)),
