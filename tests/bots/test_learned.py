@@ -23,8 +23,8 @@ def _options(game: str, players: int) -> dict:
     return {"players": players, **({"difficulty": "normal"} if game == "celtae" and players == 1 else {})}
 
 
-def test_models_are_shipped_for_two_player_garum() -> None:
-    assert ("garum", "2") in set(CONFIGS)
+def test_models_are_shipped_for_two_player_garum_and_celtae_and_celtae_solo() -> None:
+    assert {("garum", "2"), ("celtae", "2"), ("celtae", "1")} <= set(CONFIGS)
 
 
 def test_shipped_weights_stay_under_five_megabytes() -> None:
