@@ -179,6 +179,7 @@ function renderInteraction() {
     legal,
     board: page.board,
     selection: page.selection,
+    afterSkip: myTurn() ? view.after_skip : null, // the move's targets past the optional steps (then: skip)
     setSelection(sel) {
       page.selection = sel;
       renderInteraction();
@@ -307,13 +308,14 @@ async function downloadRecord() {
 }
 
 // -- acting ---------------------------------------------------------------------------------
-async function play(action) {
+async function play(action, then = []) {
   if (page.busy) return;
   if (!token) { message("You are watching: open the game with your seat's link to play."); return; }
   page.busy = true;
   document.body.dataset.busy = "true";
   try {
-    const view = await sendAction({action, version: page.view.version});
+    const view = await sendAction(then.length ? {action, version: page.view.version, then}
+      : {action, version: page.view.version}); // then: more actions, all or nothing (skip + move)
     message("");
     page.seen = page.module.noteMove(page.seen, action);
     saveSeen();
