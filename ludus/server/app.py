@@ -373,7 +373,7 @@ def create_app(database_url: str | None = None, *, bot_seconds: float = DEFAULT_
               summary="Play an action (notation) from the view at `version`")
     async def act(game_id: str, body: schemas.ActionBody,
                   token: Token) -> JSONResponse:
-        return JSONResponse(await run(service.act, game_id, token, body.action, body.version))
+        return JSONResponse(await run(service.act, game_id, token, body.action, body.version, body.then))
 
     @app.post("/api/games/{game_id}/undo", response_model=schemas.View, responses=ERRORS,
               summary="Take back the seat's last decision of its current turn")
@@ -483,7 +483,7 @@ def create_app(database_url: str | None = None, *, bot_seconds: float = DEFAULT_
                 return new_token
             if "action" in message:
                 body = schemas.ActionBody.model_validate(message)
-                await run(service.act, sub.game_id, token, body.action, body.version)
+                await run(service.act, sub.game_id, token, body.action, body.version, body.then)
                 return token
             error(422, "unknown message: send {'token'} or {'action', 'version'}")
         except ValidationError as exc:
