@@ -29,7 +29,7 @@ const RULES = {
     (<kbd>R</kbd>), then click a highlighted quarter of the cetarium; <kbd>Esc</kbd> cancels.
     For a worker choose vilicus or dominus, then click a highlighted line, or pass. The panel
     <em>If the game ended now</em> scores every worker's line as it stands; hover, focus or press a piece
-    for a while to read what it is. On a phone, <em>Zoom in</em> makes every row and column a finger wide.</p>`,
+    for a while to read what it is. On a phone, <em>Zoom the board</em> makes every row and column a finger wide.</p>`,
   celtae: `
     <h2>Celtae in short</h2>
     <p><strong>Goal:</strong> the most points from citadels, bonus tiles, druids, Roman armies, garrisons,
