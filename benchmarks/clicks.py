@@ -112,7 +112,7 @@ def play(browser, base: str, players: int, kind: str, seed: int, shots: Path | N
                 for tag, w, h in sizes:
                     page.set_viewport_size({"width": w, "height": h})
                     time.sleep(0.3)
-                    page.locator("[data-testid=optional-steps]").scroll_into_view_if_needed()
+                    page.evaluate("window.scrollTo(0, 0)")
                     page.screenshot(path=str(shots / f"celtae-optional-steps-{tag}.png"))
                 page.set_viewport_size({"width": 1366, "height": 850})
                 sizes = []

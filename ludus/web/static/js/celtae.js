@@ -550,7 +550,7 @@ const SENTENCES = {
   flip: () => "flipped the leader to side B",
   keep: () => "kept the leader on side A",
   decided: () => "decided about the leader (secret until all have decided)",
-  done: () => "went on",
+  done: () => "passed",
 };
 
 /** One plain sentence for a logged action; the notation stays in the entry for the curious. */
