@@ -142,7 +142,7 @@ def breakdown_from_stats(state: CeltaeState, seat: int, all_stats: list[dict]) -
 
 
 _TOTALS: dict[tuple, tuple[int, ...]] = {}
-_TOTALS_MAX = 4_096
+_TOTALS_MAX = 1_024  # entries of about 1 KiB; consecutive steps share their layout
 
 
 def totals(state: CeltaeState) -> list[int]:

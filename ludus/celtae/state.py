@@ -15,10 +15,10 @@ from ..engine.errors import IllegalActionError
 from ..engine.state import TERMINAL, State
 from . import actions as A
 from . import board as G
+from . import scoring
 from .actions import Act
 from .board import B, D, F, N, S
 from .data import CeltaeData
-from .scoring import totals
 
 # phases of the main sequence
 LEADER, SETUP_DISCARD, START, AREA, REFRESH, SWAP, EXTRA, FARM_PICK, BUILD_COLOUR, BUILD_PAY, \
@@ -914,7 +914,7 @@ class CeltaeState(State):
 
     # -- results -------------------------------------------------------------------------------------
     def scores(self) -> list[int]:
-        return totals(self)
+        return scoring.totals(self)
 
     def score_breakdown(self, seat: int) -> dict[str, int]:
         """Points of ``seat`` in each final-scoring category A..K, and the total."""

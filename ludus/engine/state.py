@@ -44,7 +44,7 @@ class State(ABC):
     def rng(self) -> random.Random:
         """The state's own random stream (a clone shares it until one of the two first draws)."""
         if self._rng_shared:
-            own = random.Random(0)  # seeded at once: Random() would read the OS entropy pool
+            own = random.Random.__new__(random.Random)  # no seeding (setstate below sets it all)
             own.setstate(self._rng.getstate())
             self._rng, self._rng_shared = own, False
         return self._rng

@@ -213,16 +213,9 @@ def test_solo_win_against_the_difficulty_target(difficulty, target, monkeypatch)
     assert s.winners() == ([0] if s.scores()[0] >= target else [])
     from ludus.celtae import scoring
 
-    real = scoring.score_breakdown
-
-    def fake(state, seat, value=target):
-        out = real(state, seat)
-        out["total"] = value
-        return out
-
-    monkeypatch.setattr(scoring, "score_breakdown", fake)
+    monkeypatch.setattr(scoring, "totals", lambda state: [target])  # what state.scores() adds up
     assert s.winners() == [0] and s.returns() == [1.0]
-    monkeypatch.setattr(scoring, "score_breakdown", lambda st, seat: dict(fake(st, seat), total=target - 1))
+    monkeypatch.setattr(scoring, "totals", lambda state: [target - 1])
     assert s.winners() == [] and s.returns() == [0.0]
 
 
