@@ -138,13 +138,17 @@ export function panels(view) {
 
 export function status(view) {
   const obs = view.observation;
-  if (view.terminal) return "";
+  // a turn whose timer ran out, said at once (until that seat decides again), not only in the log
+  const news = view.notices?.length
+    ? el("span", {class: "garum-notice", role: "status", "data-testid": "notice"}, view.notices.join(" · ")) : null;
+  if (view.terminal) return news || "";
   const who = obs.current_colour ? [" · colour ", chip(obs.current_colour, SPECIES[obs.current_colour].colour)] : [];
   const doing = {
     place: "place a tile", worker: "place a worker or pass", ghost: "place the ghost's tile",
     choose: "choose the round's cetarium",
   }[obs.phase] || obs.phase;
   return [
+    news, // first: the timer's note (game.js adds after the status) then follows the phase
     `Round ${obs.round}/${obs.rounds}`,
     obs.cetarium ? ` · cetarium ${obs.cetarium}` : "",
     ...who,
