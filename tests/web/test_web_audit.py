@@ -9,8 +9,12 @@
 """
 
 
+import re
+
 import httpx
-from browser_helpers import BODY, poll
+from browser_helpers import BODY, api_game, poll
+
+import ludus
 
 
 def _create(server: str, game: str, options: dict, seats: list[str]) -> tuple[str, dict[int, str]]:
@@ -31,4 +35,72 @@ def test_a_timed_out_garum_turn_is_said_on_the_page(page, server, screenshots):
     view = page.evaluate("window.ludusGame.view")
     assert notice.inner_text() == " · ".join(view["notices"])
     page.screenshot(path=str(screenshots / "audit-garum-timed-out-notice.png"))
+    assert page.js_errors == []
+
+
+def _seats_of(record) -> list[int]:
+    """The seat that played each action of ``record`` (the seat to move before it)."""
+    state = ludus.replay(record, upto=0)
+    seats = []
+    for action in record["actions"]:
+        seats.append(state.current_player())
+        state.apply_action(action)
+    return seats
+
+
+def _trailing_run(record, seats, step) -> tuple[int, list[str]]:
+    """The seat of action ``step`` (from 1) and its run of actions ending there."""
+    seat, run = seats[step - 1], []
+    for i in range(step - 1, -1, -1):
+        if seats[i] != seat:
+            break
+        run.insert(0, record["actions"][i])
+    return seat, run
+
+
+def _replay_at(page, step) -> None:
+    page.click(f"#log a[data-step='{step}']")
+    poll(page, f"{BODY}.step === '{step}'")
+
+
+def test_the_replay_marks_each_step_last_move_on_a_garum_board(page, server, screenshots):
+    gid, _ = api_game(server, "garum", seed=3)
+    record = httpx.get(f"{server}/api/games/{gid}/record").json()
+    board = ludus.replay(record, upto=0).game.board
+    seats = _seats_of(record)
+    page.goto(f"{server}/replay?game={gid}")
+    poll(page, f"{BODY}.loaded === 'true' && {BODY}.step === '0'")
+    assert page.locator("#board [data-last-move]").count() == 0  # nothing played yet
+    places = [i + 1 for i, a in enumerate(record["actions"]) if re.match(r"c\d+\.\d ", a)]
+    checked = 0
+    for step in (places[3], places[len(places) // 2], places[-1]):
+        _replay_at(page, step)
+        seat, run = _trailing_run(record, seats, step)
+        expected = sorted(f"{c // board.size},{c % board.size}" for a in run if re.match(r"c\d+\.\d ", a)
+                          for c in board.slot_cells[tuple(int(x) for x in a.split()[0][1:].split("."))])
+        poll(page, f"document.querySelector('#board svg g.fish[data-last-move=\"{seat}\"]') !== null")
+        marked = page.eval_on_selector_all(f'#board svg g.fish[data-last-move="{seat}"]',
+                                           "(ns) => ns.map((n) => n.dataset.cell)")
+        assert sorted(marked) == expected, (step, run)
+        checked += 1
+    page.screenshot(path=str(screenshots / "audit-replay-garum-last-move.png"))
+    assert checked == 3 and page.js_errors == []
+
+
+def test_the_replay_marks_each_step_last_move_on_the_celtae_board(page, server, screenshots):
+    gid, _ = api_game(server, "celtae", seed=4)
+    record = httpx.get(f"{server}/api/games/{gid}/record").json()
+    seats = _seats_of(record)
+    page.goto(f"{server}/replay?game={gid}")
+    poll(page, f"{BODY}.loaded === 'true' && {BODY}.step === '0'")
+    page.wait_for_selector("#board .cb")
+    acts = [i + 1 for i, a in enumerate(record["actions"]) if re.match(r"(farm|build|battle|recruit) ", a)]
+    for step in (acts[2], acts[len(acts) // 2]):
+        _replay_at(page, step)
+        seat, run = _trailing_run(record, seats, step)
+        verb, region = record["actions"][step - 1].split()
+        # the acting seat's panel and the action's own area carry its mark
+        assert page.locator(f"#board [data-key='seat-{seat}'][data-last-move='{seat}']").count() == 1
+        assert page.locator(f"#board [data-key='act-{verb}-{region}'][data-last-move='{seat}']").count() == 1
+    page.screenshot(path=str(screenshots / "audit-replay-celtae-last-move.png"))
     assert page.js_errors == []

@@ -489,8 +489,19 @@ export function lastTurns(log, me) {
   return out;
 }
 
+/**
+ * A view whose log marks each seat's last turn on the next drawing, for a page without a live view
+ * (the replay viewer: its step's actions with the seat of each; no notices there).
+ */
+export function lastMoveLog(view) {
+  lastLog = view.log || [];
+  notices = view.notices || [];
+}
+
 function markLastMoves(root, obs, log) {
+  // the newest turn first (lastTurns' order): a piece two seats used keeps the latest seat's mark
   const tag = (key, s) => root.querySelectorAll(`[data-key="${key}"]`).forEach((n) => {
+    if (n.dataset.lastMove !== undefined) return;
     n.dataset.lastMove = String(s);
     n.classList.add("last-move");
   });

@@ -536,6 +536,15 @@ function markLastMoves() {
   }
 }
 
+/**
+ * A view whose log marks each seat's last turn on the drawings that follow, for a page without a
+ * live view (the replay viewer: its step's actions, seats from the steps before; `seat` null).
+ */
+export function lastMoveLog(view) {
+  seenView = view;
+  markLastMoves();
+}
+
 // -- the move log --------------------------------------------------------------------------------
 // The server's ordered log only (view.log): each entry's acting colour, round and sentence come from
 // the server (ludus/garum/render.py log_detail), so nothing is rebuilt from the board by guessing.

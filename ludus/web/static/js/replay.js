@@ -10,7 +10,7 @@ import {rulesButton} from "./rules.js";
 import {el, fill, say, seatName} from "./util.js";
 
 const $ = (id) => document.getElementById(id);
-const viewer = {record: null, step: 0, steps: 0, views: [], boards: [], module: null, timer: null, playing: false,
+const viewer = {record: null, step: 0, steps: 0, views: [], log: [], boards: [], module: null, timer: null, playing: false,
   ahead: null}; // ahead: {step, node}, the next step's board already parsed
 
 function message(text, kind = "error") {
@@ -66,7 +66,9 @@ async function open(text, label, gameId = null) {
     return;
   }
   message(`Replaying ${label}.`, "info");
-  Object.assign(viewer, {record, module, views: loaded.views, boards: loaded.boards, steps: loaded.whole.steps});
+  // who played each action: the seat to move in the step before it
+  const log = record.actions.map((action, i) => ({seat: loaded.views[i].current_player, action}));
+  Object.assign(viewer, {record, module, log, views: loaded.views, boards: loaded.boards, steps: loaded.whole.steps});
   $("rules").replaceChildren(rulesButton(loaded.whole.game));
   $("slider").max = String(viewer.steps);
   $("viewer").hidden = false;
@@ -90,6 +92,8 @@ function show(step) {
   $("slider").setAttribute("aria-valuetext", `step ${step} of ${viewer.steps}`);
   $("where").textContent = `Step ${step} / ${viewer.steps}${data.action ? `: ${data.action}` : " (start)"}${data.terminal ? " — game over" : ""}`;
   document.body.dataset.step = String(step);
+  // each seat's last turn up to this step is marked on the board, as on a live page
+  viewer.module.lastMoveLog?.({version: step, seat: null, observation: data.observation, log: viewer.log.slice(0, step)});
   const ahead = viewer.ahead?.step === step ? viewer.ahead.node : null;
   showBoard($("board"), viewer.module, data.observation, ahead || (viewer.boards[step] ?? null));
   parseAhead(step + 1);
