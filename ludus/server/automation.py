@@ -28,8 +28,9 @@ from typing import Any
 
 from .errors import ServerError
 from .limits import ServerLimits
+from .runtime import BotJob, Runtime, TurnClock
 from .seatbots import fallback_action
-from .service import BotJob, GameService, Runtime, TurnClock
+from .service import GameService
 
 log = logging.getLogger("ludus.server")
 
@@ -61,8 +62,8 @@ class BotTask:
     """One bot turn in the scheduler: ``started`` gets the time it began, ``done`` its action."""
 
     job: BotJob
-    started: Future = field(default_factory=Future)
-    done: Future = field(default_factory=Future)
+    started: Future[float] = field(default_factory=Future)
+    done: Future[Any] = field(default_factory=Future)
 
     @property
     def slow(self) -> bool:
@@ -145,10 +146,10 @@ class Automation:
         self.bot_pace = bot_pace_from_env() if bot_pace is None else bot_pace
         self.scheduler = BotScheduler(self.limits.bot_workers)
         self.loop: asyncio.AbstractEventLoop | None = None
-        self._running: dict[str, asyncio.Task] = {}
+        self._running: dict[str, asyncio.Task[None]] = {}
         self._again: set[str] = set()
-        self._timers: dict[str, tuple[int, asyncio.Task]] = {}
-        self._sweeper: asyncio.Task | None = None
+        self._timers: dict[str, tuple[int, asyncio.Task[None]]] = {}
+        self._sweeper: asyncio.Task[None] | None = None
         self._closing = False
 
     def kick(self, game_id: str) -> None:

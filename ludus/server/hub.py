@@ -20,10 +20,10 @@ import orjson
 from starlette.responses import JSONResponse as _StarletteJSON
 
 from . import patches
-from .service import timed_view_text, view_of
+from .views import timed_view_text, view_of
 
 if TYPE_CHECKING:
-    from .service import Runtime
+    from .runtime import Runtime
 
 log = logging.getLogger("ludus.server")
 QUEUE_SIZE = 64
@@ -45,7 +45,7 @@ class JSONResponse(_StarletteJSON):
 class Subscriber:
     game_id: str
     seat: int | None
-    queue: asyncio.Queue = field(default_factory=lambda: asyncio.Queue(QUEUE_SIZE))
+    queue: asyncio.Queue[Any] = field(default_factory=lambda: asyncio.Queue(QUEUE_SIZE))
     patches: bool = False  # the client applies JSON patches after the first view (patches.py)
 
     def push(self, view: dict[str, Any] | str) -> None:

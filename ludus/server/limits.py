@@ -16,7 +16,7 @@ import re
 import threading
 import time
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, fields
 from typing import Any
 
@@ -37,7 +37,7 @@ def env_fields(cls: type, prefix: str, overrides: dict[str, Any]) -> dict[str, A
     for f in fields(cls):
         raw = os.environ.get(f"{prefix}{f.name.upper()}")
         if raw is not None:
-            kind = type(f.default)
+            kind: Callable[[str], Any] = type(f.default)
             values[f.name] = kind(raw) if kind is not str else raw
     values.update(overrides)
     return values

@@ -182,7 +182,7 @@ def replay_steps(record: dict[str, Any], svg_of: Callable[[dict[str, Any]], str 
             raise RecordError(f"action {step} ({text!r}) cannot be replayed: {exc}") from None
         new = _as_json(step_view(step))
         answer["patches"].append(diff(view, new))
-        if first_svg is not None:
+        if svg_of is not None and last_svg is not None:  # drawn from the first step on
             drawn = svg_of(new["observation"]) or ""
             answer["svg_patches"].append(svg_splices(last_svg, drawn))
             last_svg = drawn

@@ -5,13 +5,15 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING, Any
 
+import orjson
+
 import ludus
 from ludus.engine.hooks import hook
 
+from .runtime import Runtime, play_forced
+
 if TYPE_CHECKING:
     from ludus.engine import State
-
-    from .service import Runtime
 
 MAX_SKIPS = 6  # optional steps passed over to reach a move's targets (the request's sequence stays short)
 
@@ -21,7 +23,8 @@ def optional_skip(state: State) -> str | None:
     skip = hook(state.game, "optional_skip")  # games whose optional steps a move skips declare one
     if skip is None or state.is_terminal():
         return None
-    return skip(state)
+    found: str | None = skip(state)
+    return found
 
 
 def skip_targets(state: State) -> dict[str, Any] | None:
@@ -32,8 +35,6 @@ def skip_targets(state: State) -> dict[str, Any] | None:
     Nothing is offered if passing over would show anything new (the engine's undo barrier moves),
     so the targets never tell what the seat could not see.
     """
-    from .service import play_forced
-
     skip = optional_skip(state)
     if skip is None:
         return None
@@ -130,7 +131,7 @@ def game_turns(state: State) -> list[dict[str, Any]]:
         return []
     from ludus.celtae.observe import solitairix_turns
 
-    return solitairix_turns(state)
+    return solitairix_turns(state)  # type: ignore[arg-type]  # a Celtae state, by the game's name
 
 
 def notices(rt: Runtime) -> list[str]:
@@ -203,3 +204,33 @@ def seat_view(rt: Runtime, seat: int | None) -> dict[str, Any]:
         "turn_deadline": turn_deadline(rt),
         "server_time": time.time(),
     }
+
+
+def view_text(rt: Runtime, seat: int | None) -> str:
+    """``seat_view`` as JSON text (without ``server_time``), made once per seat and change of the
+    game (caller holds ``rt.lock``).
+
+    Several readers see the same state (the seat that moved, every WebSocket of the seat, polling
+    clients). Kept as text, not as a dictionary: a thousand games' cached views as dictionaries were
+    hundreds of thousands of young objects that every garbage collection of the younger generations
+    walked (pauses of 100-300 ms under load); a string is one object the collector never visits.
+    """
+    key = (rt.version, rt.row.meta_version, len(rt.timeouts))
+    if rt.views_key != key:
+        rt.views, rt.views_key = {}, key
+    text = rt.views.get(seat)
+    if text is None:
+        text = rt.views[seat] = orjson.dumps(seat_view(rt, seat), option=orjson.OPT_NON_STR_KEYS).decode()
+    return text
+
+
+def timed_view_text(rt: Runtime, seat: int | None) -> str:
+    """``view_text`` with the current ``server_time`` (what a client receives)."""
+    text = view_text(rt, seat)
+    stamp = f'{{"server_time":{time.time()!r}'
+    return stamp + "}" if text == "{}" else f"{stamp},{text[1:]}"
+
+
+def view_of(rt: Runtime, seat: int | None) -> dict[str, Any]:
+    """The view of ``seat`` with ``server_time``: a fresh dictionary the caller may change."""
+    return orjson.loads(timed_view_text(rt, seat))  # type: ignore[no-any-return]

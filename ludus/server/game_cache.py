@@ -1,0 +1,201 @@
+"""The service's games in memory: a cache of what the database holds, checked against the game row's
+versions before each use, and the steps every change shares (seat checks, storing actions, telling
+listeners)."""
+
+from __future__ import annotations
+
+import logging
+import re
+import secrets
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import Any
+
+import ludus
+from ludus.engine import State
+
+from .errors import Forbidden, NotFound, Unauthorized
+from .limits import ServerLimits
+from .runtime import Runtime, advance
+from .seatbots import DEFAULT_SECONDS
+from .security import token_matches
+from .storage import GameRow, Store
+
+log = logging.getLogger("ludus.server")
+
+GAME_ID = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
+CACHE_SIZE = 2000
+
+
+class GameCache:
+    """The runtimes of recently used games (at most ``CACHE_SIZE``), each synced with its row."""
+
+    def __init__(self, store: Store, bot_seconds: float = DEFAULT_SECONDS,
+                 limits: ServerLimits | None = None) -> None:
+        self.store = store
+        self.limits = limits or ServerLimits()
+        self.bot_seconds = min(bot_seconds, self.limits.bot_max_seconds)
+        self.instance = secrets.token_hex(6)
+        self._runtimes: OrderedDict[str, Runtime] = OrderedDict()
+        self._registry_lock = threading.Lock()
+        self.listeners: list[Callable[[Runtime], None]] = []
+
+    # -- the cache ---------------------------------------------------------------
+    def _get(self, game_id: str) -> Runtime:
+        if not isinstance(game_id, str) or not GAME_ID.match(game_id):
+            raise NotFound(f"no game {game_id!r}")
+        with self._registry_lock:
+            rt = self._runtimes.get(game_id)
+            if rt is None:
+                rt = self._runtimes[game_id] = Runtime(game_id)
+                self._evict()
+            self._runtimes.move_to_end(game_id)
+            return rt
+
+    def _evict(self) -> None:
+        for key in list(self._runtimes)[: max(0, len(self._runtimes) - CACHE_SIZE)]:
+            rt = self._runtimes[key]
+            if rt.lock.acquire(blocking=False):
+                try:
+                    del self._runtimes[key]
+                finally:
+                    rt.lock.release()
+
+    def _forget(self, game_id: str) -> None:
+        with self._registry_lock:
+            rt = self._runtimes.get(game_id)
+            if rt is not None and rt.row is None:
+                del self._runtimes[game_id]
+
+    def _sync(self, rt: Runtime, conn: Any, row: GameRow | None) -> None:
+        """Bring ``rt`` up to what the database holds (caller holds ``rt.lock``)."""
+        if row is None:
+            self._forget(rt.id)
+            raise NotFound(f"no game {rt.id!r}")
+        if rt.row is None or rt.row.meta_version != row.meta_version:
+            rt.seats = self.store.seats(conn, rt.id)
+        if rt.state is not None and rt.version != row.version and (
+            row.version - rt.version == row.num_actions - len(rt.owners) > 0
+        ):
+            self._append_new(rt, conn, row)
+        if rt.state is None or rt.version != row.version:
+            self._reload(rt, conn, row)
+        rt.row = row
+
+    def _append_new(self, rt: Runtime, conn: Any, row: GameRow) -> None:
+        """Only appends since our version (an undo changes the version but not by as many
+        actions): apply just the new actions."""
+        added = self.store.actions(conn, rt.id, start=len(rt.owners))
+        state = rt.state.clone()
+        forced = advance(state, [text for _, text in added])
+        rt.state = state
+        rt.owners = rt.owners + [seat for seat, _ in added]
+        rt.forced = rt.forced + forced
+        rt.version = row.version
+        if row.turn_seconds is not None:
+            rt.timeouts = self.store.timed_out_plies(conn, rt.id)
+
+    def _reload(self, rt: Runtime, conn: Any, row: GameRow) -> None:
+        """Replay the stored actions, from our state if it is a prefix of them, else from the start."""
+        stored = self.store.actions(conn, rt.id)
+        texts = [a for _, a in stored]
+        state = rt.state
+        if state is None or state.history() != texts[: len(state.history())]:
+            game = ludus.load_game(row.game, **row.config)
+            state = game.new_initial_state(seed=row.seed)
+        else:
+            state = state.clone()
+        kept = len(state.history())
+        forced = rt.forced[:kept] + advance(state, texts[kept:])
+        rt.state = state
+        rt.owners = [seat for seat, _ in stored]
+        rt.forced = forced
+        rt.version = row.version
+        rt.timeouts = self.store.timed_out_plies(conn, rt.id) if row.turn_seconds is not None else {}
+
+    def _read(self, game_id: str) -> Runtime:
+        """The runtime, synced (caller must then take ``rt.lock`` to read it consistently)."""
+        rt = self._get(game_id)
+        with rt.lock:
+            if rt.state is not None and rt.row is not None:
+                versions = self.store.versions(game_id)
+                if versions == (rt.version, rt.row.meta_version):
+                    return rt  # the cache is current: no transaction needed
+            with self.store.read() as conn:
+                self._sync(rt, conn, self.store.game(conn, game_id))
+        return rt
+
+    def _sync_after(self, rt: Runtime) -> None:
+        """Reload seats after a committed seat change, then tell listeners."""
+        with self.store.read() as conn:
+            self._sync(rt, conn, self.store.game(conn, rt.id))
+        self._changed(rt)
+
+    def _changed(self, rt: Runtime) -> None:
+        """Tell the listeners (WebSocket hub, bot driver); called after commit under ``rt.lock``."""
+        for listener in self.listeners:
+            try:
+                listener(rt)
+            except Exception:  # a listener's failure must not undo a committed change
+                log.exception("change listener failed for game %s", rt.id)
+
+    # -- seats and tokens ----------------------------------------------------------------
+    def _seat_of(self, rt: Runtime, token: str | None) -> int:
+        if token is None:
+            raise Unauthorized("this needs a seat token: send 'Authorization: Bearer <token>'")
+        found = None
+        for s in rt.seats:
+            if token_matches(token, s.token_hash):
+                found = s.seat  # no early exit: every seat is compared
+        if found is None:
+            raise Unauthorized("the token does not belong to any seat of this game")
+        return found
+
+    def _mover(self, rt: Runtime, token: str | None) -> int:
+        seat = self._seat_of(rt, token)
+        if rt.seats[seat].left_to is not None:
+            raise Forbidden(f"seat {seat} left this game; {rt.seats[seat].left_to} plays it now")
+        if rt.state.is_terminal():
+            raise Forbidden("the game is over")
+        self._not_abandoned(rt)
+        current = rt.state.current_player()
+        if current != seat:
+            raise Forbidden(f"it is not seat {seat}'s turn: seat {current} is to move")
+        return seat
+
+    def _not_abandoned(self, rt: Runtime) -> None:
+        if rt.abandoned:
+            raise Forbidden(f"this game was abandoned: nobody moved in it for {self.limits.expire_days:g} days")
+
+    def _expiry_seconds(self) -> float:
+        return self.limits.expire_days * 86400
+
+    # -- storing changes -----------------------------------------------------------------
+    def _payload(self, game_id: str, version: int, meta: int) -> str:
+        return f"{game_id} {version} {meta} {self.instance}"
+
+    def _commit_moves(self, rt: Runtime, conn: Any, row: GameRow, moves: list[tuple[int, str]], new: State,
+                      timed_out_to: str | None = None) -> float:
+        """Store the actions that led to ``new`` (one version each; ``timed_out_to`` marks the first);
+        returns the time of the last."""
+        at = 0.0
+        for i, (seat, text) in enumerate(moves):
+            version = row.version + 1 + i
+            last = i == len(moves) - 1
+            status = "over" if last and new.is_terminal() else "playing"
+            at = self.store.append_action(conn, rt.id, len(rt.owners) + i, seat, text, version, status,
+                                          timed_out_to if i == 0 else None)
+        self.store.notify(conn, self._payload(rt.id, row.version + len(moves), row.meta_version))
+        return at
+
+    def _adopt(self, rt: Runtime, row: GameRow, moves: list[tuple[int, str]], forced: list[bool], new: State,
+               at: float) -> None:
+        """The cache follows committed actions (the last stored at ``at``)."""
+        rt.state = new
+        rt.owners = [*rt.owners, *(seat for seat, _ in moves)]
+        rt.forced = [*rt.forced, *forced]
+        rt.version = row.version + len(moves)
+        rt.row = GameRow(row.id, row.game, row.config, row.seed, row.turn_seconds, rt.version,
+                         row.meta_version, len(rt.owners), "over" if new.is_terminal() else "playing", at,
+                         row.hints)

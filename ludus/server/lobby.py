@@ -1,0 +1,185 @@
+"""Creating, listing and joining games: checking what the creator asked for before anything is stored."""
+
+from __future__ import annotations
+
+import secrets
+import time
+from typing import Any
+
+import ludus
+from ludus.engine import Game, OptionError
+
+from .errors import Conflict, Unprocessable
+from .game_cache import GameCache
+from .hints import hints_option
+from .limits import TooManyRequests
+from .runtime import play_forced, public_options
+from .schemas import display_name
+from .seatbots import bot_names, canonical_kind
+from .security import hash_token, new_game_id, new_token
+from .storage import GameRow, SeatRow
+
+MAX_TURN_SECONDS = 7 * 24 * 3600
+
+
+class Lobby(GameCache):
+    """The service's part that makes games and seats people in them."""
+
+    def create(self, game: str, options: dict[str, Any], seat_kinds: list[str],
+               claim: list[int] | None = None, names: list[str | None] | None = None) -> dict[str, Any]:
+        if game not in ludus.game_names():
+            raise Unprocessable(f"unknown game {game!r}; known games: {', '.join(ludus.game_names())}")
+        options = dict(options)
+        hints = hints_option(options)
+        turn_seconds = self._turn_seconds(options.pop("turn_seconds", None))
+        seat_kinds = _canonical_kinds(seat_kinds)
+        loaded = _load_game(game, options, len(seat_kinds))
+        humans = [i for i, kind in enumerate(seat_kinds) if kind == "human"]
+        if claim is None:
+            claim = humans
+        for i in claim:
+            if i not in humans:
+                raise Unprocessable(f"claim: seat {i} is not a human seat")
+        names = _seat_names(names, seat_kinds)
+        if any(kind != "human" for kind in seat_kinds):
+            self._room_for_bots()
+        tokens = {i: new_token() for i in claim}
+        seed = secrets.randbits(63)
+        state = loaded.new_initial_state(seed=seed)
+        row = GameRow(new_game_id(), game, dict(loaded.config), seed, turn_seconds, 0, 0, 0,
+                      "over" if state.is_terminal() else "playing", hints=hints)
+        seat_rows = [
+            SeatRow(i, kind, hash_token(tokens[i]) if i in tokens else None, i in tokens, None, names[i])
+            for i, kind in enumerate(seat_kinds)
+        ]
+        rt = self._get(row.id)
+        with rt.lock:
+            rt.row, rt.seats, rt.state, rt.version, rt.owners, rt.forced = row, seat_rows, state, 0, [], []
+            moves = play_forced(state)  # a single-choice start is played before anyone sees it
+
+            def work(conn: Any) -> float:
+                at = self.store.insert_game(conn, row, seat_rows)
+                return self._commit_moves(rt, conn, row, moves, state) if moves else at
+
+            row.turn_started = self.store.transact(work)
+            if moves:
+                self._adopt(rt, row, moves, [True] * len(moves), state, row.turn_started)
+            self._changed(rt)
+        return {
+            "id": row.id,
+            "game": game,
+            "options": rt.public_options(),
+            "seats": [
+                {"seat": i, "kind": kind, "name": names[i], **({"token": tokens[i]} if i in tokens else {})}
+                for i, kind in enumerate(seat_kinds)
+            ],
+        }
+
+    def _turn_seconds(self, turn_seconds: Any) -> float | None:
+        """The turn timer asked for, checked against the server's range (None: no timer)."""
+        if turn_seconds is None:
+            return None
+        if (not isinstance(turn_seconds, int | float) or isinstance(turn_seconds, bool)
+                or not 0 < turn_seconds <= MAX_TURN_SECONDS):  # range first: 10**400 is no float
+            raise Unprocessable(f"turn_seconds must be a number of seconds in (0, {MAX_TURN_SECONDS}]")
+        if turn_seconds < self.limits.min_turn_seconds:
+            raise Unprocessable(f"turn_seconds must be at least {self.limits.min_turn_seconds:g} on this server")
+        return turn_seconds
+
+    def _room_for_bots(self) -> None:
+        """Refuse a game with bots while the server already runs its limit of them."""
+        with self.store.read() as conn:
+            playing = self.store.count_bot_games(conn)
+        if playing >= self.limits.max_bot_games:
+            raise TooManyRequests(f"this server already runs {playing} unfinished games with bots (its "
+                                  f"limit): try again later, or play with human seats", retry_after=60)
+
+    def join(self, game_id: str, name: str | None = None) -> dict[str, Any]:
+        try:
+            name = display_name(name)
+        except ValueError as exc:
+            raise Unprocessable(f"name: {exc}") from None
+        rt = self._get(game_id)
+        with rt.lock:
+
+            def work(conn: Any) -> tuple[int, str]:
+                row = self.store.lock_game(conn, game_id)
+                self._sync(rt, conn, row)
+                if rt.state.is_terminal():
+                    raise Conflict("the game is over")
+                if rt.abandoned:
+                    raise Conflict("this game was abandoned")
+                free = [s for s in rt.seats if s.free]
+                if not free:
+                    raise Conflict("no free seat in this game")
+                seat, token = free[0].seat, new_token()
+                meta = rt.row.meta_version + 1
+                self.store.update_seat(conn, game_id, seat, meta, claimed=True, token_hash=hash_token(token),
+                                       name=name)
+                self.store.notify(conn, self._payload(game_id, rt.row.version, meta))
+                return seat, token
+
+            seat, token = self.store.transact(work)
+            self._sync_after(rt)
+            return {"id": game_id, "seat": seat, "token": token}
+
+    def open_games(self, limit: int | None = None, offset: int = 0) -> list[dict[str, Any]]:
+        """One page of joinable games, newest first (idle ones about to expire are left out)."""
+        limit = self.limits.lobby_page if limit is None else limit
+        if not 1 <= limit <= self.limits.lobby_page or not 0 <= offset <= 1_000_000:
+            raise Unprocessable(f"limit must be from 1 to {self.limits.lobby_page}, offset from 0 to 1000000")
+        with self.store.read() as conn:
+            found = self.store.open_games(conn, limit, offset, idle_since=time.time() - self._expiry_seconds())
+        return [{
+            "id": row.id, "game": row.game, "options": public_options(row),
+            "seats": [{"seat": s.seat, "kind": s.kind, "name": s.name, "free": s.free, "bot": s.bot}
+                      for s in seat_rows],
+            "free_seats": sum(s.free for s in seat_rows),
+        } for row, seat_rows in found]
+
+
+def _canonical_kinds(seat_kinds: list[str]) -> list[str]:
+    """Each seat's kind as stored: 'human' or a bot's canonical spec, never as sent."""
+    out = []
+    for i, kind in enumerate(seat_kinds):
+        try:
+            out.append(canonical_kind(kind))
+        except ValueError as exc:
+            raise Unprocessable(
+                f"seat {i}: {kind[:40]!r} is neither 'human' nor a bot ({exc}); bots: {', '.join(bot_names())}"
+            ) from None
+    return out
+
+
+def _load_game(game: str, options: dict[str, Any], seats: int) -> Game:
+    """The game with ``options`` (players: one per seat unless given), refused unless it has ``seats`` seats."""
+    try:
+        game_class = ludus.engine.registry.game_class(game)
+        if "players" in {o.name for o in game_class.options} and "players" not in options:
+            options["players"] = seats
+        loaded = ludus.load_game(game, **options)
+    except OptionError as exc:
+        raise Unprocessable(str(exc)) from None
+    except TypeError as exc:
+        raise Unprocessable(f"bad options for {game}: {exc}") from None
+    if loaded.num_players != seats:
+        raise Unprocessable(f"this {game} configuration has {loaded.num_players} seats, but {seats} were given")
+    return loaded
+
+
+def _seat_names(names: list[str | None] | None, seat_kinds: list[str]) -> list[str | None]:
+    """The display name of each seat (``schemas.display_name``); only a human seat takes one."""
+    if names is None:
+        return [None] * len(seat_kinds)
+    if len(names) != len(seat_kinds):
+        raise Unprocessable(f"names: give one per seat ({len(seat_kinds)}), not {len(names)}")
+    out = []
+    for i, (name, kind) in enumerate(zip(names, seat_kinds, strict=True)):
+        try:
+            name = display_name(name)
+        except ValueError as exc:
+            raise Unprocessable(f"names: seat {i}: {exc}") from None
+        if name is not None and kind != "human":
+            raise Unprocessable(f"names: seat {i} is a bot ({kind}); only a person's seat takes a name")
+        out.append(name)
+    return out

@@ -1,0 +1,148 @@
+"""Playing, taking back and leaving: each change one transaction under the game row's lock, the cache
+following only after the commit."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import ludus
+from ludus.engine import IllegalActionError, State
+
+from .errors import Conflict, Forbidden, Unprocessable
+from .game_cache import GameCache
+from .runtime import Runtime, play_forced
+from .seatbots import standin_name
+from .storage import GameRow
+from .views import skipped_plies, view_of
+
+MAX_SEQUENCE = 8  # actions one request may play, all or nothing (an optional step skipped, then the move)
+
+
+class Moves(GameCache):
+    """The service's part that changes a game at a seat's request."""
+
+    def act(self, game_id: str, token: str | None, action: str, version: int | None,
+            then: list[str] | tuple[str, ...] = ()) -> dict[str, Any]:
+        """Play ``action`` and then each of ``then``, all or nothing, each checked when its turn comes.
+
+        The seat must stay to move through the sequence. Every single-choice step after each of
+        them is played for its seat (and marked so in the log), so a sequence names only decisions.
+        """
+        sequence = [action, *then]
+        if len(sequence) > MAX_SEQUENCE:
+            raise Unprocessable(f"at most {MAX_SEQUENCE} actions at once, got {len(sequence)}")
+        rt = self._get(game_id)
+        with rt.lock:
+
+            def work(conn: Any) -> tuple[GameRow, int, State, list[tuple[int, str]], list[bool], float]:
+                self._sync(rt, conn, self.store.lock_game(conn, game_id))
+                row = rt.row
+                seat = self._mover(rt, token)
+                if version != rt.version:
+                    raise Conflict(f"stale version {version}: the game is at version {rt.version}")
+                new, moves, forced = _played(rt.state, seat, sequence)
+                return row, seat, new, moves, forced, self._commit_moves(rt, conn, row, moves, new)
+
+            row, seat, new, moves, forced, at = self.store.transact(work)
+            self._adopt(rt, row, moves, forced, new, at)
+            if rt.idle_seat == seat:
+                rt.idle_seat = None
+            self._changed(rt)
+            return view_of(rt, seat)
+
+    def undo(self, game_id: str, token: str | None, version: int | None) -> dict[str, Any]:
+        rt = self._get(game_id)
+        with rt.lock:
+
+            def work(conn: Any) -> tuple[GameRow, int, int, State, float]:
+                self._sync(rt, conn, self.store.lock_game(conn, game_id))
+                row = rt.row
+                seat = self._mover(rt, token)
+                if version is not None and version != rt.version:
+                    raise Conflict(f"stale version {version}: the game is at version {rt.version}")
+                keep, why = undo_point(rt, seat)
+                if why:
+                    raise Unprocessable(f"nothing to undo: {why}")
+                previous = ludus.replay(rt.record(), upto=keep)
+                at = self.store.truncate_actions(conn, game_id, keep, row.version + 1)
+                self.store.notify(conn, self._payload(game_id, row.version + 1, row.meta_version))
+                return row, seat, keep, previous, at
+
+            row, seat, keep, previous, at = self.store.transact(work)
+            rt.state = previous
+            rt.owners = rt.owners[:keep]
+            rt.forced = rt.forced[:keep]
+            rt.version = row.version + 1
+            rt.row = GameRow(row.id, row.game, row.config, row.seed, row.turn_seconds, rt.version,
+                             row.meta_version, keep, "playing", at, row.hints)  # an undo starts the turn again
+            self._changed(rt)
+            return view_of(rt, seat)
+
+    def leave(self, game_id: str, token: str | None) -> dict[str, Any]:
+        rt = self._get(game_id)
+        with rt.lock:
+
+            def work(conn: Any) -> tuple[int, str]:
+                self._sync(rt, conn, self.store.lock_game(conn, game_id))
+                seat = self._seat_of(rt, token)
+                if rt.seats[seat].left_to is not None:
+                    raise Forbidden(f"seat {seat} has already left")
+                if rt.state.is_terminal():
+                    raise Forbidden("the game is over")
+                self._not_abandoned(rt)
+                bot = standin_name()
+                meta = rt.row.meta_version + 1
+                self.store.update_seat(conn, game_id, seat, meta, left_to=bot)
+                self.store.notify(conn, self._payload(game_id, rt.row.version, meta))
+                return seat, bot
+
+            seat, bot = self.store.transact(work)
+            self._sync_after(rt)
+            return {"id": game_id, "seat": seat, "bot": bot}
+
+
+def _played(state: State, seat: int, sequence: list[str]) -> tuple[State, list[tuple[int, str]], list[bool]]:
+    """A copy of ``state`` after ``seat`` plays ``sequence`` (each followed by its single-choice steps):
+    the copy, each action played as (seat, notation), and whether it was played for its seat."""
+    new = state.clone()
+    moves: list[tuple[int, str]] = []
+    forced: list[bool] = []
+    for i, text in enumerate(sequence):
+        where = f"action {i + 1} of {len(sequence)} ({str(text)[:40]!r}): " if len(sequence) > 1 else ""
+        if new.is_terminal() or new.current_player() != seat:
+            raise Unprocessable(f"{where}seat {seat} is no longer to move; nothing was played")
+        try:
+            new.apply_action(text)
+        except IllegalActionError as exc:
+            raise Unprocessable(f"{where}{exc}" + ("; nothing was played" if i else "")) from None
+        moves.append((seat, new.history()[-1]))
+        auto = play_forced(new)
+        moves += auto
+        forced += [False] + [True] * len(auto)
+    return new, moves, forced
+
+
+def undo_point(rt: Runtime, seat: int) -> tuple[int, str | None]:
+    """How many actions stay when the seat takes back its last decision, or why it may not.
+
+    The last decision is the seat's last action that was not played for it: the single-choice
+    steps after it go with it (left in place, the server would only play them again), and so
+    do the optional steps the seat skipped by making that move (``skips``), back to the
+    decision the seat was last shown. The engine decides how far back anything may go
+    (``undo_barrier()``): only the seat's own decisions since its turn began or something
+    was last shown. The answer depends on the actions alone, so asking again never gives another.
+    """
+    owners, forced = rt.owners, rt.forced
+    keep = len(owners)
+    while keep and owners[keep - 1] == seat and forced[keep - 1]:
+        keep -= 1
+    if keep == 0 or owners[keep - 1] != seat:
+        return keep, "the last decision is not this seat's own"
+    keep -= 1  # the decision itself
+    barrier = rt.state.undo_barrier()
+    if barrier > keep:
+        return keep, "the turn's earlier decisions are settled (new information was revealed or the turn began)"
+    skips = skipped_plies(rt, barrier, keep)
+    while keep > barrier and owners[keep - 1] == seat and (forced[keep - 1] or keep - 1 in skips):
+        keep -= 1
+    return keep, None

@@ -1,0 +1,118 @@
+"""One game in memory (``Runtime``), the jobs handed to the bot driver, and playing actions on a state
+the way the server does (every single-choice step played for its seat)."""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+from typing import Any
+
+from ludus.engine import State
+
+from .seatbots import DEFAULT_SECONDS
+from .storage import GameRow, SeatRow
+
+MAX_FORCED = 10_000  # single-choice steps played in a row before the server gives up (a game must move on)
+
+
+@dataclass
+class Runtime:
+    """One game in memory: its row, seats, current state and who made each action.
+
+    ``row`` and ``state`` are None only until the first sync with the database; every reader
+    gets the runtime from the service's cache after that sync, so they are typed as present.
+    """
+
+    id: str
+    lock: threading.RLock = field(default_factory=threading.RLock)
+    row: GameRow = None  # type: ignore[assignment]  # None until the first sync
+    seats: list[SeatRow] = field(default_factory=list)
+    state: State = None  # type: ignore[assignment]  # None until the first sync
+    version: int = -1
+    owners: list[int] = field(default_factory=list)
+    forced: list[bool] = field(default_factory=list)  # per ply: it was the only legal action (played for the seat)
+    log_details: Any = None  # views.log_details' cache: (a state at the end of the list, the list)
+    idle_seat: int | None = None  # a human seat whose turn timer ran out: a bot plays its turn
+    bots: dict[tuple[int, str], Any] = field(default_factory=dict)
+    published: tuple[int, int] = (-1, -1)
+    timeouts: dict[int, str] = field(default_factory=dict)  # ply -> stand-in that played it (turn timer)
+    views: dict[int | None, str] = field(default_factory=dict)  # JSON texts made at ``views_key``
+    views_key: tuple[int, int, int] = (-1, -1, -1)
+
+    @property
+    def abandoned(self) -> bool:
+        return self.row is not None and self.row.status == "abandoned"
+
+    def public_options(self) -> dict[str, Any]:
+        return public_options(self.row)
+
+    def record(self) -> dict[str, Any]:
+        return {"game": self.row.game, "config": dict(self.row.config), "seed": self.row.seed,
+                "actions": self.state.history()}
+
+
+def public_options(row: GameRow) -> dict[str, Any]:
+    """The game's options as shown to everyone: its configuration and the server's own options."""
+    options = dict(row.config)
+    if row.turn_seconds is not None:
+        options["turn_seconds"] = row.turn_seconds
+    if row.hints is not None:
+        options["hints"] = row.hints
+    return options
+
+
+def advance(state: State, texts: list[str]) -> list[bool]:
+    """Apply ``texts`` to ``state``; for each, whether it was the only legal action then.
+
+    The server plays every single-choice decision itself, so "only choice" is exactly "played
+    for the seat": a fact of the record, found again whenever the game is loaded.
+    """
+    forced = []
+    for text in texts:
+        forced.append(len(state.legal_actions()) == 1)
+        state.apply_action(text)
+    return forced
+
+
+def play_forced(state: State) -> list[tuple[int, str]]:
+    """Play every decision that has exactly one legal action, whoever's it is: (seat, notation) each.
+
+    Nobody is ever asked a question with one answer; the steps are ordinary actions of the record.
+    """
+    out: list[tuple[int, str]] = []
+    while not state.is_terminal() and len(out) < MAX_FORCED:
+        legal = state.legal_actions()
+        if len(legal) != 1:
+            break
+        seat = state.current_player()
+        state.apply_action(legal[0])
+        out.append((seat, state.history()[-1]))
+    return out
+
+
+@dataclass
+class BotJob:
+    """A bot's turn to think: a private copy of the state, and the version it must still match."""
+
+    game_id: str
+    seat: int
+    version: int
+    state: State
+    bot: Any
+    bot_name: str
+    seconds: float = DEFAULT_SECONDS  # its time budget for this move (capped by the server)
+    timed_out: bool = False  # a stand-in playing the turn of a seat whose turn timer ran out
+
+
+@dataclass
+class TurnClock:
+    """A human seat to move in a game with a turn timer, and when its time runs out.
+
+    ``deadline`` (epoch seconds) is the stored start of the turn plus ``turn_seconds``, so a
+    timer started again after a restart runs out when the first one would have.
+    """
+
+    game_id: str
+    seat: int
+    version: int
+    deadline: float
