@@ -389,6 +389,12 @@ function mainPrompt(obs) {
   return `${what} (that skips the optional steps).`;
 }
 
+/** "done" as the move itself (past the optional steps), named after the area's action. */
+function mainDoneLabel(obs) {
+  return {farm: "Take no card", build: "Build nothing", battle: "Done discarding", recruit: "No recruit"}[
+    (obs.action || "").split(" ")[0]] || "Done";
+}
+
 function optionalLabel(a) {
   if (a === "extra") return "Spend a token as an extra worker";
   return a;
@@ -460,8 +466,12 @@ export function interaction(ctx) {
   loose.map(button), optional.map((o) => (typeof o === "string" ? button(o)
     : el("button", {type: "button", class: "cb-t cb-act legal", "data-board-select": o.select},
       `Swap your ${WORKERS[o.select.slice(5)] || o.select}`)))) : null;
+  // the move's own choices with no piece (Farm: take no card) are one click too, past the optional steps
+  const mainLoose = (main?.loose || []).map((a) => el("button", {type: "button", class: "cb-t cb-act legal",
+    "data-board-action": a, "data-board-skip": JSON.stringify(skip.skip)}, a === "done" ? mainDoneLabel(obs) : a));
   box.replaceChildren(el("p", {class: "cb-prompt-text"}, legal.length ? (main && !sel ? mainPrompt(obs, skip) : prompt(obs, sel)) : ""),
-    steps || el("div", {class: "cb-row"}, loose.map(button),
+    mainLoose.length && !sel ? el("div", {class: "cb-row"}, mainLoose) : null,
+    steps || el("div", {class: "cb-row"}, loose.map(button), sel ? mainLoose : null,
       sel ? el("button", {type: "button", class: "cb-t", "data-cancel": "", "data-testid": "cancel"}, "Cancel (Esc)") : null));
   if (boardFocus && (!document.activeElement || document.activeElement === document.body)) {
     root.querySelector("button.legal")?.focus({preventScroll: true});
