@@ -169,6 +169,7 @@ def test_every_legal_celtae_action_is_reachable_on_the_board(browser, server, sc
         while wait_turn(page) == "mine":
             poll(page, f"Number({BODY}.boardVersion) === {version(page)}")
             view = page.evaluate("(({legal_actions, after_skip}) => ({legal_actions, after_skip}))(window.ludusGame.view)")
+            assert "null" not in page.inner_text("#board .cb-prompt").split(), "a stray null in the prompt"
             alone, after = _reachable(page)
             missing = set(view["legal_actions"]) - alone
             assert not missing, f"legal actions with nothing to click on the board: {sorted(missing)}"

@@ -469,10 +469,12 @@ export function interaction(ctx) {
   // the move's own choices with no piece (Farm: take no card) are one click too, past the optional steps
   const mainLoose = (main?.loose || []).map((a) => el("button", {type: "button", class: "cb-t cb-act legal",
     "data-board-action": a, "data-board-skip": JSON.stringify(skip.skip)}, a === "done" ? mainDoneLabel(obs) : a));
-  box.replaceChildren(el("p", {class: "cb-prompt-text"}, legal.length ? (main && !sel ? mainPrompt(obs, skip) : prompt(obs, sel)) : ""),
+  // (replaceChildren would write a null as the text "null": only nodes go in)
+  box.replaceChildren(...[el("p", {class: "cb-prompt-text"}, legal.length ? (main && !sel ? mainPrompt(obs, skip) : prompt(obs, sel)) : ""),
     mainLoose.length && !sel ? el("div", {class: "cb-row"}, mainLoose) : null,
     steps || el("div", {class: "cb-row"}, loose.map(button), sel ? mainLoose : null,
-      sel ? el("button", {type: "button", class: "cb-t", "data-cancel": "", "data-testid": "cancel"}, "Cancel (Esc)") : null));
+      sel ? el("button", {type: "button", class: "cb-t", "data-cancel": "", "data-testid": "cancel"}, "Cancel (Esc)") : null)]
+    .filter(Boolean));
   if (boardFocus && (!document.activeElement || document.activeElement === document.body)) {
     root.querySelector("button.legal")?.focus({preventScroll: true});
   }
