@@ -115,6 +115,13 @@ FIRST_STEPS = """() => [...document.querySelectorAll('#board [data-board-select]
   select: b.dataset.boardSelect, skip: b.dataset.boardSkip || ''}))"""
 
 
+UNNUMBERED = """() => [...document.querySelectorAll('#board .cb-disc[class*="seat-"]:not(.seat-n), #board .cb-seat')]
+  .filter((n) => { const s = Number(n.className.match(/seat-(\\d)/)[1]);
+    return !(n.classList.contains('cb-seat') ? n.querySelector(`.cb-seat-no, .log-chip, .cb-disc`) || n.textContent.includes(`Seat ${s + 1}`)
+      : n.textContent.trim() === String(s + 1)); })
+  .map((n) => n.outerHTML.slice(0, 80))"""
+
+
 def _reachable(page) -> tuple[set[str], dict[tuple[str, ...], set[str]]]:
     """What the board offers now: actions one click plays by themselves, and per list of skipped
     optional steps the actions played after them; a first step is clicked, its completing targets
@@ -170,6 +177,8 @@ def test_every_legal_celtae_action_is_reachable_on_the_board(browser, server, sc
             poll(page, f"Number({BODY}.boardVersion) === {version(page)}")
             view = page.evaluate("(({legal_actions, after_skip}) => ({legal_actions, after_skip}))(window.ludusGame.view)")
             assert "null" not in page.inner_text("#board .cb-prompt").split(), "a stray null in the prompt"
+            # a seat's disc or cube carries its number (and the CSS a shape per seat), never colour alone
+            assert page.evaluate(UNNUMBERED) == [], "a seat's piece marked by colour alone"
             alone, after = _reachable(page)
             missing = set(view["legal_actions"]) - alone
             assert not missing, f"legal actions with nothing to click on the board: {sorted(missing)}"
