@@ -34,18 +34,31 @@ SECURITY_HEADERS = (
 )
 
 
-class BodyLimit:
-    """Refuse request bodies larger than ``limit`` bytes with 413, whether announced or streamed."""
+class HttpOnly:
+    """ASGI middleware for HTTP requests: anything else (the WebSocket, the lifespan) passes through."""
 
-    def __init__(self, app: ASGIApp, limit: int = MAX_BODY_BYTES, paths: dict[str, int] | None = None) -> None:
+    def __init__(self, app: ASGIApp) -> None:
         self.app = app
-        self.default = limit
-        self.paths = paths or {}
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        await self.http(scope, receive, send)
+
+    async def http(self, scope: Scope, receive: Receive, send: Send) -> None:
+        raise NotImplementedError
+
+
+class BodyLimit(HttpOnly):
+    """Refuse request bodies larger than ``limit`` bytes with 413, whether announced or streamed."""
+
+    def __init__(self, app: ASGIApp, limit: int = MAX_BODY_BYTES, paths: dict[str, int] | None = None) -> None:
+        super().__init__(app)
+        self.default = limit
+        self.paths = paths or {}
+
+    async def http(self, scope: Scope, receive: Receive, send: Send) -> None:
         limit = self.paths.get(scope.get("path", ""), self.default)
         if _announced_too_big(scope, limit):
             await _too_large(limit)(scope, receive, send)
@@ -76,19 +89,16 @@ def _announced_too_big(scope: Scope, limit: int) -> bool:
     return False
 
 
-class SlowRequestLog:
+class SlowRequestLog(HttpOnly):
     """Log HTTP requests slower than ``LUDUS_SLOW_REQUEST_MS`` (default 500 ms), as measured inside
     the server, so that a slow client can be told apart from a slow server."""
 
     def __init__(self, app: ASGIApp, threshold_ms: float | None = None) -> None:
-        self.app = app
+        super().__init__(app)
         self.threshold = (threshold_ms if threshold_ms is not None
                           else float(os.environ.get("LUDUS_SLOW_REQUEST_MS", "500"))) / 1000
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
+    async def http(self, scope: Scope, receive: Receive, send: Send) -> None:
         started = time.perf_counter()
         try:
             await self.app(scope, receive, send)
@@ -98,16 +108,10 @@ class SlowRequestLog:
                 log.warning("slow request: %s %s took %.0f ms", scope.get("method"), scope.get("path"), took * 1000)
 
 
-class SecurityHeaders:
+class SecurityHeaders(HttpOnly):
     """Add ``SECURITY_HEADERS`` to every HTTP answer (a route may set its own instead)."""
 
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
+    async def http(self, scope: Scope, receive: Receive, send: Send) -> None:
         api = scope.get("path", "").startswith("/api/")
 
         async def send_with_headers(message: Message) -> None:
@@ -123,17 +127,11 @@ class SecurityHeaders:
         await self.app(scope, receive, send_with_headers)
 
 
-class ErrorIds:
+class ErrorIds(HttpOnly):
     """An unexpected error answers JSON ``{"detail", "error_id"}`` with status 500 and logs its
     traceback under that id, so a user's report leads to the log line without showing internals."""
 
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
+    async def http(self, scope: Scope, receive: Receive, send: Send) -> None:
         started = False
 
         async def tracking(message: Message) -> None:
