@@ -188,7 +188,8 @@ def seat_specs(text: str) -> list[str]:
         except ValueError as exc:
             message = one_line(str(exc))
             if message.startswith("unknown bot"):
-                message = f"unknown seat {spec!r}; use human or a bot: {', '.join(bot_registry.names())}"
+                message = (f"unknown seat {spec!r}; use human, a level ({', '.join(bot_registry.levels())}) "
+                           f"or a bot: {', '.join(bot_registry.names())}")
             raise CLIError(message) from None
     return seats
 

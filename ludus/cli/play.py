@@ -215,8 +215,9 @@ class _Table:
 @click.command()
 @click.argument("game", required=False)
 @click.option("--seed", type=int, help="Seed of the deal (same seed + same moves = same game).")
-@click.option("--seats", help="Comma-separated, one per seat: human or a bot spec (name or name:key=value:...); "
-                              "sets the number of players. Default: human, then greedy bots.")
+@click.option("--seats", help="Comma-separated, one per seat: human, a strength level ("
+                              f"{', '.join(bot_registry.levels())}, weakest first) or a bot spec (name or "
+                              "name:key=value:...); sets the number of players. Default: human, then greedy bots.")
 @click.option("--save", "save_to", type=click.Path(dir_okay=False),
               help="Keep the record here: written at the start, after every decision and on every exit.")
 @click.option("--resume", type=click.Path(dir_okay=False), metavar="RECORD",
@@ -228,6 +229,7 @@ def play(game: str | None, flags: dict[str, Any], extra: tuple[str, ...], seed: 
     """Play GAME at the terminal: hotseat humans and bots.
 
     Example: ludus play garum --seats human,greedy,random --seed 7 --save game.json
+    (or --seats human,expert: a bot by strength level)
     """
     specs = seat_specs(seats) if seats is not None else None
     actors: list[int] = []
