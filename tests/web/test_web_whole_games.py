@@ -23,7 +23,7 @@ def _context(browser, width, height):
 
 
 def test_whole_celtae_solo_game_by_board_clicks_on_a_phone(browser, server, screenshots):
-    from test_web_celtae_board import BODY, check_log, play_by_board_steps, poll, wait_turn
+    from test_web_celtae_board import BODY, check_log, play_by_board_steps, poll, smallest_text_px, wait_turn
 
     ctx, page, errors = _context(browser, 390, 850)
     try:
@@ -39,6 +39,7 @@ def test_whole_celtae_solo_game_by_board_clicks_on_a_phone(browser, server, scre
             decisions += d
             marked += m
             assert page.evaluate("document.documentElement.scrollWidth") <= 390, "the page scrolls sideways"
+            assert smallest_text_px(page) >= 12, "board text under 12 px on a phone"
             if decisions in range(20, 30):
                 page.screenshot(path=str(screenshots / "whole-celtae-solo-phone-mid.png"))
         assert decisions > 20
