@@ -114,8 +114,8 @@ class Lobby(GameCache):
                     raise Conflict("no free seat in this game")
                 seat, token = free[0].seat, new_token()
                 meta = rt.row.meta_version + 1
-                self.store.update_seat(conn, game_id, seat, meta, claimed=True, token_hash=hash_token(token),
-                                       name=name)
+                named = {} if name is None else {"name": name}  # none given: the creator's name for the seat stays
+                self.store.update_seat(conn, game_id, seat, meta, claimed=True, token_hash=hash_token(token), **named)
                 self.store.notify(conn, self._payload(game_id, rt.row.version, meta))
                 return seat, token
 

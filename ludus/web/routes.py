@@ -168,7 +168,7 @@ def _valid_by_players(cls: Any, option: Any) -> dict[str, Any]:
     players = next((o for o in cls.options if o.name == "players"), None)
     if players is None or option.name == "players":
         return {}
-    valid = {}
+    valid: dict[str, list[int]] = {}
     for count in players.choices:
         valid[str(count)] = []
         for i, choice in enumerate(option.choices):

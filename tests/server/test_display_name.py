@@ -52,6 +52,14 @@ def test_a_bad_name_at_create_is_refused_and_creates_nothing(client, bad):
     assert len(client.get("/api/games").json()) == before
 
 
+def test_a_name_the_creator_gave_a_free_seat_stays_unless_the_joiner_gives_one(client):
+    body = client.post("/api/games", json={"game": "garum", "seats": ["human", "human", "human"], "claim": [0],
+                                           "names": ["Ann", "Bo", "Cy"]}).json()
+    assert client.post(f"/api/games/{body['id']}/join").status_code == 200
+    assert client.post(f"/api/games/{body['id']}/join", json={"name": "Cleo"}).status_code == 200
+    assert [s["name"] for s in _seats(client, body["id"])] == ["Ann", "Bo", "Cleo"]
+
+
 def test_a_bad_name_at_join_is_refused_and_the_seat_stays_free(client):
     body = client.post("/api/games", json={"game": "garum", "seats": ["human", "human"], "claim": [0]}).json()
     r = client.post(f"/api/games/{body['id']}/join", json={"name": "x\x07"})
