@@ -3,6 +3,7 @@ tests leave out: Celtae solo on a 390-px phone, and Garum on the Troia board (16
 and phone widths. Screenshots: screenshots/whole-*.png."""
 
 import random
+import statistics
 
 import httpx
 import pytest
@@ -74,10 +75,18 @@ def test_whole_garum_game_on_troia_by_board_clicks(browser, server, screenshots,
         board = ludus.load_game("garum", **options).board
         rng = random.Random(41)
         marks = turns = 0
+        # every click on a board or panel piece, counted in the page: clicks per turn (tile to worker)
+        page.evaluate("""() => { window.pieceClicks = 0; document.addEventListener('click', (e) => {
+          if (e.target.closest('[data-board-action], [data-board-select]')) window.pieceClicks++; }, true); }""")
+        per_turn, started = [], None
         while wait_turn(page) == "mine":
             _check_panels(page)
             phase = page.evaluate(f"{BODY}.phase")
             if phase == "place":
+                clicks = page.evaluate("window.pieceClicks")
+                if started is not None:
+                    per_turn.append(clicks - started)
+                started = clicks
                 marks += _check_last_move(page, board)
                 _place(page, rng, None)
             elif phase == "worker":
@@ -89,6 +98,9 @@ def test_whole_garum_game_on_troia_by_board_clicks(browser, server, screenshots,
                 page.screenshot(path=str(screenshots / f"whole-garum-troia-{size}-mid.png"))
             assert turns < 300, "the game does not end"
         page.locator("[data-testid=game-over]").wait_for()
+        assert per_turn and min(per_turn) >= 2  # a tile and its place at least
+        print(f"\nGarum Troia {size}: clicks per turn median {statistics.median(per_turn)}, "
+              f"mean {statistics.mean(per_turn):.1f} over {len(per_turn)} turns")
         record = httpx.get(f"{server}/api/games/{created['id']}/record").json()
         final = ludus.replay(record)
         assert final.game.board.rounds == 16 and page.locator("#log .log-round").count() == 16
