@@ -123,6 +123,30 @@ class Lobby(GameCache):
             self._sync_after(rt)
             return {"id": game_id, "seat": seat, "token": token}
 
+    def rename(self, game_id: str, token: str | None, name: str | None) -> dict[str, Any]:
+        """The token's seat takes the display name ``name`` (None or blank: none), e.g. a person who
+        came by an invite link; the same name again changes nothing."""
+        try:
+            name = display_name(name)
+        except ValueError as exc:
+            raise Unprocessable(f"name: {exc}") from None
+        rt = self._get(game_id)
+        with rt.lock:
+
+            def work(conn: Any) -> int:
+                self._sync(rt, conn, self.store.lock_game(conn, game_id))
+                seat = self._seat_of(rt, token)
+                self._not_abandoned(rt)
+                if rt.seats[seat].name != name:
+                    meta = rt.row.meta_version + 1
+                    self.store.update_seat(conn, game_id, seat, meta, name=name)
+                    self.store.notify(conn, self._payload(game_id, rt.row.version, meta))
+                return seat
+
+            seat = self.store.transact(work)
+            self._sync_after(rt)
+            return {"id": game_id, "seat": seat, "name": name}
+
     def open_games(self, limit: int | None = None, offset: int = 0) -> list[dict[str, Any]]:
         """One page of joinable games, newest first (idle ones about to expire are left out)."""
         limit = self.limits.lobby_page if limit is None else limit

@@ -1,8 +1,8 @@
-"""The HTTP routes of games: create, list, join, view, act, undo, leave, hint, record."""
+"""The HTTP routes of games: create, list, join, name, view, act, undo, leave, hint, record."""
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Query
+from fastapi import FastAPI, Query
 
 from . import schemas
 from .hints import HintAnswer, HintDesk
@@ -12,59 +12,65 @@ from .routing import ERRORS, Token, run
 from .service import GameService
 
 
-def games_router(service: GameService, limits: ServerLimits, hints: HintDesk) -> APIRouter:
-    """The routes over ``service``; the lobby's page size and the hint count come from the server's limits."""
-    router = APIRouter()
+def add_game_routes(app: FastAPI, service: GameService, limits: ServerLimits, hints: HintDesk) -> None:
+    """The routes over ``service``; the lobby's page size and the hint count come from the server's limits.
 
-    @router.post("/api/games", status_code=201, response_model=schemas.GameCreated, responses=ERRORS,
+    Added to the app itself, not through an ``APIRouter``: an included router is one more step of
+    route matching on every request.
+    """
+
+    @app.post("/api/games", status_code=201, response_model=schemas.GameCreated, responses=ERRORS,
                  summary="Create a game")
     async def create_game(body: schemas.CreateGame) -> JSONResponse:
         created = await run(service.create, body.game, body.options, body.seats, body.claim, body.names)
         return JSONResponse(created, status_code=201)
 
-    @router.get("/api/games", response_model=list[schemas.OpenGame], responses=ERRORS,
+    @app.get("/api/games", response_model=list[schemas.OpenGame], responses=ERRORS,
                 summary="Joinable games (a free human seat, still playing), newest first, a page at a time")
     async def open_games(limit: int = Query(limits.lobby_page, ge=1, le=limits.lobby_page),
                          offset: int = Query(0, ge=0, le=1_000_000)) -> JSONResponse:
         return JSONResponse(await run(service.open_games, limit, offset))
 
-    @router.post("/api/games/{game_id}/join", response_model=schemas.Joined, responses=ERRORS,
+    @app.post("/api/games/{game_id}/join", response_model=schemas.Joined, responses=ERRORS,
                  summary="Take the first free human seat")
     async def join(game_id: str, body: schemas.JoinBody | None = None) -> JSONResponse:
         return JSONResponse(await run(service.join, game_id, None if body is None else body.name))
 
-    @router.get("/api/games/{game_id}", response_model=schemas.View, responses=ERRORS,
+    @app.post("/api/games/{game_id}/name", response_model=schemas.Named, responses=ERRORS,
+                 summary="Give the token's seat a display name (null or blank: none)")
+    async def rename(game_id: str, body: schemas.NameBody, token: Token) -> JSONResponse:
+        return JSONResponse(await run(service.rename, game_id, token, body.name))
+
+    @app.get("/api/games/{game_id}", response_model=schemas.View, responses=ERRORS,
                 summary="The view of the token's seat, or the spectator view without a token")
     async def view(game_id: str, token: Token) -> JSONResponse:
         now = service.view_now(game_id, token)  # a current cached view needs no worker thread
         return JSONResponse(now if now is not None else await run(service.view, game_id, token))
 
-    @router.post("/api/games/{game_id}/actions", response_model=schemas.View, responses=ERRORS,
+    @app.post("/api/games/{game_id}/actions", response_model=schemas.View, responses=ERRORS,
                  summary="Play an action (notation) from the view at `version`")
     async def act(game_id: str, body: schemas.ActionBody,
                   token: Token) -> JSONResponse:
         return JSONResponse(await run(service.act, game_id, token, body.action, body.version, body.then))
 
-    @router.post("/api/games/{game_id}/undo", response_model=schemas.View, responses=ERRORS,
+    @app.post("/api/games/{game_id}/undo", response_model=schemas.View, responses=ERRORS,
                  summary="Take back the seat's last decision of its current turn")
     async def undo(game_id: str, token: Token, body: schemas.UndoBody | None = None) -> JSONResponse:
         version = None if body is None else body.version
         return JSONResponse(await run(service.undo, game_id, token, version))
 
-    @router.post("/api/games/{game_id}/leave", response_model=schemas.Left, responses=ERRORS,
+    @app.post("/api/games/{game_id}/leave", response_model=schemas.Left, responses=ERRORS,
                  summary="Leave: a bot plays the seat so the others can finish")
     async def leave(game_id: str, token: Token) -> JSONResponse:
         return JSONResponse(await run(service.leave, game_id, token))
 
-    @router.get("/api/games/{game_id}/hint", response_model=HintAnswer, responses=ERRORS,
+    @app.get("/api/games/{game_id}/hint", response_model=HintAnswer, responses=ERRORS,
                 summary="The best moves for the seat to move, with their values and why (its token only)")
     async def game_hint(game_id: str, token: Token,
                         n: int = Query(3, ge=1, le=hints.settings.most)) -> JSONResponse:
         return JSONResponse(await run(hints.hint, game_id, token, n))
 
-    @router.get("/api/games/{game_id}/record", response_model=schemas.Record, responses=ERRORS,
+    @app.get("/api/games/{game_id}/record", response_model=schemas.Record, responses=ERRORS,
                 summary="The full record (config, seed, actions), once the game is over")
     async def record(game_id: str) -> JSONResponse:
         return JSONResponse(await run(service.record, game_id))
-
-    return router

@@ -87,6 +87,17 @@ class JoinBody(Strict):
                               f"{MAX_NAME_LENGTH} characters, no control characters)")
 
 
+class NameBody(Strict):
+    name: DisplayName = Field(description=f"the seat's display name (at most {MAX_NAME_LENGTH} characters, no "
+                              "control characters; null or blank: none)")
+
+
+class Named(BaseModel):
+    id: str
+    seat: int
+    name: str | None
+
+
 class Joined(BaseModel):
     id: str
     seat: int

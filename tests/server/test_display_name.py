@@ -87,3 +87,19 @@ def test_a_stored_name_is_trimmed_bounded_and_free_of_control_characters(text):
     assert name == name.strip() and 1 <= len(name) <= MAX_NAME_LENGTH
     assert not any(unicodedata.category(c) in ("Cc", "Cf", "Zl", "Zp") for c in name)
     assert len(name.splitlines()) == 1
+
+
+def test_a_seat_names_itself_with_its_token_and_only_itself(client):
+    body = client.post("/api/games", json={"game": "garum", "seats": ["human", "human"]}).json()
+    tokens = [s["token"] for s in body["seats"]]
+    url = f"/api/games/{body['id']}/name"
+    r = client.post(url, json={"name": " Dana "}, headers={"Authorization": f"Bearer {tokens[1]}"})
+    assert r.status_code == 200 and r.json() == {"id": body["id"], "seat": 1, "name": "Dana"}
+    assert [s["name"] for s in _seats(client, body["id"])] == [None, "Dana"]
+    assert client.post(url, json={"name": "Eve"}).status_code == 401  # no token: nobody's seat
+    bad = client.post(url, json={"name": "a\x1bb"}, headers={"Authorization": f"Bearer {tokens[0]}"})
+    assert bad.status_code == 422
+    cleared = client.post(url, json={"name": ""}, headers={"Authorization": f"Bearer {tokens[1]}"})
+    assert cleared.status_code == 200
+    assert [s["name"] for s in _seats(client, body["id"])] == [None, None]
+

@@ -168,3 +168,23 @@ def test_switching_games_starts_from_the_new_games_defaults(strict_page, server)
     page.select_option("#opt-players", label="1")
     page.check("[data-testid=game-garum]")
     assert page.eval_on_selector("#opt-players", "s => s.selectedOptions[0].textContent") == "4"  # Garum's default
+
+
+def test_an_invited_person_names_their_seat_on_the_game_page(browser, strict_page, server):
+    page = strict_page
+    _form(page, server, "garum", 2, "human", name="Ann")
+    page.click("[data-testid=create]")
+    page.wait_for_url("**/games/**")
+    invite = page.input_value("[data-testid=invite-1]")
+    context = browser.new_context()
+    try:
+        guest = context.new_page()
+        guest.goto(invite)
+        poll(guest, f"{BODY}.seat === '1'")
+        assert guest.input_value("[data-testid=seat-name]") == ""
+        guest.fill("[data-testid=seat-name]", "Dana")
+        guest.click("[data-testid=seat-name-save]")
+        poll(guest, "document.querySelector('.seat-name-form [role=status]').textContent.includes('Dana')")
+        poll(page, "document.getElementById('seats').textContent.includes('Dana, Seat 2')")  # the creator sees it live
+    finally:
+        context.close()

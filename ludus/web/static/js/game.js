@@ -8,6 +8,7 @@
 import {api, ApiError, applyPatch, boardSvg, dropToken, gameUrl, meta, takeToken, tokens, wsUrl} from "./api.js";
 import {gameModule, setOverlay, showBoard} from "./board.js";
 import {initHints} from "./hint.js";
+import {initSeatName} from "./seatname.js";
 import {rulesButton} from "./rules.js";
 import {download, el, fill, say, seatName} from "./util.js";
 
@@ -530,6 +531,7 @@ async function start() {
   render(view);
   renderInvites();
   initHints({page, gameId, token: () => token, button: $("hint"), box: $("hint-box")});
+  initSeatName({page, gameId, token: () => token, form: $("seat-name-form")});
   connect();
 }
 
