@@ -201,5 +201,6 @@ def test_every_legal_celtae_action_is_reachable_on_the_board(browser, server, sc
     finally:
         ctx.close()
     assert errors == []
+    print(f"\n{players} player(s): {decisions} decisions audited, kinds met: {' '.join(sorted(kinds))}")
     # the games met the kinds of decision the issue names (a 3-player game: citadels and fights contested)
     assert {"leader", "move", "farm", "take"} <= kinds and len(kinds) >= 10, sorted(kinds)
