@@ -30,8 +30,8 @@ from .middleware import (
     internal_error,
     log_unexpected,
 )
-from .routes_games import games_router
-from .routes_ws import MAX_WS_MESSAGE, ws_router
+from .routes_games import add_game_routes
+from .routes_ws import MAX_WS_MESSAGE, add_ws_route
 from .routing import BEARER, ERRORS, Token
 from .seatbots import DEFAULT_SECONDS
 from .service import GameService
@@ -85,8 +85,8 @@ def create_app(database_url: str | None = None, *, bot_seconds: float = DEFAULT_
     mount_docs(app)
     add_error_handlers(app)
     hints = app.state.hints = HintDesk(service)  # ludus.server.hints: the seat to move asks for its best moves
-    app.include_router(games_router(service, limits, hints))
-    app.include_router(ws_router(service, hub))
+    add_game_routes(app, service, limits, hints)
+    add_ws_route(app, service, hub)
     _mount_web(app)
     return app
 

@@ -13,7 +13,7 @@ import contextlib
 import json
 from typing import Any
 
-from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, WebSocket, WebSocketDisconnect
 from pydantic import ValidationError
 
 from . import schemas
@@ -26,10 +26,10 @@ from .service import GameService
 MAX_WS_MESSAGE = 16 * 1024
 
 
-def ws_router(service: GameService, hub: Hub) -> APIRouter:
-    router = APIRouter()
+def add_ws_route(app: FastAPI, service: GameService, hub: Hub) -> None:
+    """The game's WebSocket route over ``service`` and ``hub``."""
 
-    @router.websocket("/api/games/{game_id}/ws")
+    @app.websocket("/api/games/{game_id}/ws")
     async def game_ws(websocket: WebSocket, game_id: str) -> None:
         """Live views: the current view at once, then one after every change.
 
@@ -39,8 +39,6 @@ def ws_router(service: GameService, hub: Hub) -> APIRouter:
         back as ``{"error": {"status", "detail"}}``.
         """
         await GameSocket(service, hub, websocket, game_id).serve()
-
-    return router
 
 
 class GameSocket:
