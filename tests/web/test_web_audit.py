@@ -204,3 +204,19 @@ def test_every_legal_celtae_action_is_reachable_on_the_board(browser, server, sc
     print(f"\n{players} player(s): {decisions} decisions audited, kinds met: {' '.join(sorted(kinds))}")
     # the games met the kinds of decision the issue names (a 3-player game: citadels and fights contested)
     assert {"leader", "move", "farm", "take"} <= kinds and len(kinds) >= 10, sorted(kinds)
+
+
+def test_a_solo_replay_marks_only_the_last_turn(page, server):
+    """In a solo game every action is seat 1's: the replay marks its last turn (from its move), not the game."""
+    gid, _ = api_game(server, "celtae", players=1, seed=5)
+    record = httpx.get(f"{server}/api/games/{gid}/record").json()
+    page.goto(f"{server}/replay?game={gid}")
+    poll(page, f"{BODY}.loaded === 'true' && {BODY}.step === '0'")
+    page.wait_for_selector("#board .cb")
+    acts = [i + 1 for i, a in enumerate(record["actions"]) if re.match(r"(farm|build|battle|recruit) ", a)]
+    for step in (acts[3], acts[len(acts) // 2]):
+        _replay_at(page, step)
+        verb, region = record["actions"][step - 1].split()
+        marked = page.eval_on_selector_all("#board [data-key^='act-'][data-last-move='0']", "(ns) => ns.map((n) => n.dataset.key)")
+        assert marked == [f"act-{verb}-{region}"]
+    assert page.js_errors == []

@@ -96,6 +96,7 @@ function disc(owner, label = null) {
 let live = null; // the latest interaction context: play() and setSelection()
 let lastLog = []; // the server's ordered log of the view being drawn (moveLog keeps it)
 let notices = []; // the view's news for a person (a turn whose timer ran out), shown atop the board
+let oneTurn = false; // mark only each seat's last main turn (from its move), not its whole run of actions
 
 let boardFocus = false; // the last decision was clicked or keyed on the board: keep the keyboard there
 
@@ -483,7 +484,7 @@ export function interaction(ctx) {
 
 // -- the last move of the other seats ----------------------------------------------------------
 /** Each other seat's last turn: its trailing run of entries in the server's ordered log. */
-export function lastTurns(log, me) {
+export function lastTurns(log, me, turnOnly = false) {
   const out = new Map();
   const seen = new Set();
   for (let i = log.length - 1; i >= 0; i--) {
@@ -493,6 +494,7 @@ export function lastTurns(log, me) {
     let j = i;
     while (j >= 0 && (log[j].seat === s || (log[j].seat !== me && /^(progress|flip|keep|decided)/.test(log[j].action)))) {
       if (log[j].seat === s) run.unshift(log[j].action);
+      if (turnOnly && log[j].seat === s && /^(move|anywhere) ?/.test(log[j].action)) break; // its turn began here
       j--;
     }
     out.set(s, run);
@@ -508,6 +510,7 @@ export function lastTurns(log, me) {
 export function lastMoveLog(view) {
   lastLog = view.log || [];
   notices = view.notices || [];
+  oneTurn = true; // a replay's seat may move many times in a row (solo: always): its last turn only
 }
 
 function markLastMoves(root, obs, log) {
@@ -518,13 +521,16 @@ function markLastMoves(root, obs, log) {
     n.classList.add("last-move");
   });
   const sx = obs.solitairix?.last_turn;
-  if (sx) { // Solitairix plays inside the human's turns: its last turn is in the observation
+  const solitairix = () => { // Solitairix plays inside the human's turns: its last turn is in the observation
+    if (!sx) return;
     tag("solitairix", 1);
     tag(`area-${areaOf(sx.action)}`, 1);
     tag(`act-${sx.action.replace(" ", "-")}`, 1);
-  }
-  if (!log?.length) return;
-  for (const [s, run] of lastTurns(log, obs.seat)) {
+  };
+  // on a live page the log's runs are the other seats' (never the solo human's): Solitairix's turn is
+  // the newest; in a replay the human's own run is drawn and its current turn is the newer one
+  if (!oneTurn) solitairix();
+  for (const [s, run] of lastTurns(log || [], obs.seat, oneTurn)) {
     let region = null;
     tag(`seat-${s}`, s);
     if (obs.solo && s === 1) tag("solitairix", s);
@@ -545,6 +551,7 @@ function markLastMoves(root, obs, log) {
       else if (verb === "progress") tag(`progress-${Number(x) - 1}`, s);
     }
   }
+  if (oneTurn) solitairix();
 }
 
 // -- the log -----------------------------------------------------------------------------------
