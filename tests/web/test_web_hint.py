@@ -53,13 +53,16 @@ def test_hint_marks_the_best_moves_on_the_board(strict_page, server, screenshots
     page.screenshot(path=str(screenshots / f"hint-{tag}.png"), full_page=True)
     best = actions[0]
     before = int(page.evaluate(f"{BODY}.version"))
-    exact = page.locator(f".hint-mark[data-board-action='{best}']")
-    for _ in range(3):  # the marked steps lead to the move itself (Garum: tile, orientation, quarter)
+    exact_css = f".hint-mark[data-board-action='{best}']"
+    exact = page.locator(exact_css)
+    step_css = f"{FIRST}:not([aria-pressed='true'])"  # a step not taken yet
+    for _ in range(4):  # the marked steps lead to the move itself (Garum: tile, orientation, quarter)
         if exact.count():
             break
-        page.evaluate(f"window.hintStep = document.querySelector({FIRST!r})")
-        page.locator(FIRST).first.click()
-        poll(page, f"document.querySelector({FIRST!r}) && document.querySelector({FIRST!r}) !== window.hintStep")
+        page.evaluate(f"window.hintStep = document.querySelector({step_css!r})")
+        page.locator(step_css).first.click()
+        poll(page, f"document.querySelector({exact_css!r}) || "
+                   f"((e) => e && e !== window.hintStep)(document.querySelector({step_css!r}))")
     assert exact.count(), "following the marks never reached the hinted move"
     exact.first.click()
     poll(page, f"Number({BODY}.version) > {before}")
