@@ -17,9 +17,9 @@ heuristic, so that rivals start out playing their heuristic moves (``expand``).
 Two presets. "learned" (the default) scores leaves with the learned value model of the
 game and player count (``ludus.bots.learned``: a small network over the position and the
 heuristic's values, trained on self-play to predict final margins) and orders the root's
-actions by it, searching only the best ``width``; "classic" is the search as it was before
-the model, leaves scored by the heuristic alone. Where no model is shipped (or NumPy is
-missing) "learned" plays as "classic".
+actions by it (their prior visits; ``width`` can also cut the search to the best few);
+"classic" is the search as it was before the model, leaves scored by the heuristic alone.
+Where no model is shipped (or NumPy is missing) "learned" plays as "classic".
 """
 
 from __future__ import annotations
@@ -34,7 +34,6 @@ from . import learned
 from .greedy import heuristic, heuristic_actions, heuristic_all, heuristic_expansion_players
 
 PRESETS = ("learned", "classic")
-WIDTH = 8  # root actions the "learned" preset searches, best first by the model
 
 
 class _Node:
@@ -86,23 +85,24 @@ class ISMCTSBot:
       ``preset`` ("learned" or "classic"): leaf values and root ordering by the learned model
         of the game and player count (heuristic ones where there is none), or by the
         heuristic alone, as before the model.
-      ``width`` (None: 8 where a learned model is used, else every action): the root actions
-        searched, the best by their one-ply value (learned, else heuristic); 0 searches all.
+      ``width`` (0): the root actions searched, the best by their one-ply value (learned, else
+        heuristic); 0 searches all. Off by default: on 2-player Garum at 1,300 iterations the
+        learned preset won 52 % of 20 games against greedy with width 8 and 72 % without.
     Games without a ``ludus.bots.heuristics_<game>`` module always play rollouts to the end.
     """
 
     def __init__(self, seed: int | None = None, iterations: int = 300, seconds: float | None = None,
                  exploration: float = 0.1, rollout: str = "random", cutoff: int | None = 0,
                  sample: int = 3, scale: float = 8.0, prior: bool = True, expand: str = "auto",
-                 preset: str = "learned", width: int | None = None) -> None:
+                 preset: str = "learned", width: int = 0) -> None:
         if rollout not in ("random", "greedy-light"):
             raise ValueError(f"rollout must be 'random' or 'greedy-light', not {rollout!r}")
         if expand not in ("auto", "random", "heuristic"):
             raise ValueError(f"expand must be 'auto', 'random' or 'heuristic', not {expand!r}")
         if preset not in PRESETS:
             raise ValueError(f"preset must be one of {', '.join(PRESETS)}, not {preset!r}")
-        if width is not None and width < 0:
-            raise ValueError("width must be None or >= 0")
+        if width < 0:
+            raise ValueError("width must be >= 0")
         if iterations < 1:
             raise ValueError("iterations must be at least 1")
         if cutoff is not None and cutoff < 0:
@@ -118,7 +118,7 @@ class ISMCTSBot:
         self.prior = bool(prior)
         self.expand = expand
         self.preset = preset
-        self.width = width  # None: WIDTH where a model is used, else every action
+        self.width = int(width)
         self.net: learned.ValueModel | None = None  # the model of the game being searched, if any
         self.last_iterations = 0  # iterations run by the last ``step``, for benchmarks
 
@@ -137,7 +137,7 @@ class ISMCTSBot:
         self.net = self.model(state.game) if evaluate is not None else None
         heuristic_tree = self.expansion(state.game) == "heuristic" and evaluate is not None
         keep = None
-        width = self.searched_width()
+        width = self.width
         if evaluate is not None and (self.net is not None or width) and (self.prior or width):
             keep = self._seed_root(root, state.resample(seat, self.rng), evaluate, self.prior, width)
         elif self.prior and evaluate is not None and not heuristic_tree:
@@ -167,12 +167,6 @@ class ISMCTSBot:
     def model(self, game: Any) -> learned.ValueModel | None:
         """The learned value model this bot uses in ``game`` (None: "classic", or none shipped)."""
         return learned.load(game.name, game.num_players) if self.preset == "learned" else None
-
-    def searched_width(self) -> int:
-        """Root actions searched in the game being searched (0: all)."""
-        if self.width is not None:
-            return self.width
-        return WIDTH if self.net is not None else 0
 
     def _seed_root(self, root: _Node, world: State, evaluate: Any, prior: bool = True,
                    width: int = 0) -> frozenset | None:

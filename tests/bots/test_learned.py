@@ -111,3 +111,14 @@ def test_training_is_reproducible_from_its_seed() -> None:
     other, _ = train.train(data, 2, seed=4, hidden=8, holdout=0.2, target=None)
     assert not np.array_equal(first["w1"], other["w1"])
     assert ValueModel(first).predict(data["x"][0]).shape == (2,)
+
+
+def test_self_play_data_is_the_same_for_the_same_seed() -> None:
+    from ludus.bots.learned import train
+
+    task = {"game": "garum", "players": 2, "seed": 7, "rate": 0.3, "noise": 1.0, "explore": 0.1}
+    first, second = train.play_positions(task), train.play_positions(task)
+    assert np.array_equal(first["x"], second["x"]) and np.array_equal(first["y"], second["y"])
+    assert first["x"].shape[1:] == (2, len(learned.features(ludus.load_game("garum", players=2)
+                                                              .new_initial_state(seed=0), [0.0, 0.0])[0]))
+    assert np.allclose(first["y"].sum(axis=1), 0.0)  # 2 players: one seat's margin is the other's loss
