@@ -206,8 +206,9 @@ def test_every_legal_celtae_action_is_reachable_on_the_board(browser, server, sc
     assert {"leader", "move", "farm", "take"} <= kinds and len(kinds) >= 10, sorted(kinds)
 
 
-def test_a_solo_replay_marks_only_the_last_turn(page, server):
-    """In a solo game every action is seat 1's: the replay marks its last turn (from its move), not the game."""
+def test_a_solo_replay_marks_only_the_last_turn_and_lists_sentences(page, server, screenshots):
+    """In a solo game every action is seat 1's: the replay marks its last turn (from its move), not the
+    game; its move list is in sentences like the game page's log."""
     gid, _ = api_game(server, "celtae", players=1, seed=5)
     record = httpx.get(f"{server}/api/games/{gid}/record").json()
     page.goto(f"{server}/replay?game={gid}")
@@ -219,4 +220,15 @@ def test_a_solo_replay_marks_only_the_last_turn(page, server):
         verb, region = record["actions"][step - 1].split()
         marked = page.eval_on_selector_all("#board [data-key^='act-'][data-last-move='0']", "(ns) => ns.map((n) => n.dataset.key)")
         assert marked == [f"act-{verb}-{region}"]
+    # the move list reads as the game page's log: sentences, seats from 1, rounds, notation on request
+    items = page.locator("#log li")
+    assert items.count() == len(record["actions"])
+    assert "Seat 1 chose" in items.first.inner_text() and "as leader" in items.first.inner_text()
+    assert page.locator("#log .log-round").count() > 3 and "Seat 0" not in page.inner_text("#log")
+    assert page.locator("#log .log-notation:visible").count() == 0
+    page.check("[data-testid=log-notation]")
+    assert page.locator("#log .log-notation:visible").count() == len(record["actions"])
+    page.uncheck("[data-testid=log-notation]")
+    page.locator("#board [data-key^='act-'][data-last-move='0']").scroll_into_view_if_needed()
+    page.screenshot(path=str(screenshots / "audit-replay-celtae-solo-last-turn.png"))
     assert page.js_errors == []

@@ -19,6 +19,7 @@ export {panels} from "./celtae_panels.js";
 export const name = "celtae";
 export const ownBoard = true; // drawn here from the observation: no server SVG per change
 export const serverLog = true; // the log is the server's, to the end of the game
+export const replaySentences = true; // moveLog makes its sentences from the actions alone (the replay viewer's list)
 export const words = {hands: "Your cards", seatInfo: "Leader", placeholder: "e.g. move 2, farm N, done"};
 
 // Final Scoring in the rulebook, letter by letter.

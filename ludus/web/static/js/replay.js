@@ -72,8 +72,15 @@ async function open(text, label, gameId = null) {
   $("rules").replaceChildren(rulesButton(loaded.whole.game));
   $("slider").max = String(viewer.steps);
   $("viewer").hidden = false;
-  fill($("log"), record.actions.map((a, i) => el("li", {},
-    el("a", {href: `#step-${i + 1}`, "data-step": i + 1, onclick: (e) => { e.preventDefault(); pause(); go(i + 1); }}, a))));
+  // the moves in sentences where the game's module can say them from the actions (seats from 1, rounds,
+  // notation on request), else in notation
+  const entries = module.replaySentences ? module.moveLog(loaded.views[0].observation, {}, {log, seat: null, seats: null}) : null;
+  const said = Array.isArray(entries) && entries.length === record.actions.length ? entries : null;
+  fill($("log"), record.actions.map((a, i) => {
+    const [round, line] = said ? module.logItem(said[i]) : [null, a];
+    return el("li", {}, round,
+      el("a", {href: `#step-${i + 1}`, "data-step": i + 1, onclick: (e) => { e.preventDefault(); pause(); go(i + 1); }}, line));
+  }));
   document.body.dataset.loaded = "true";
   go(0);
 }
