@@ -89,14 +89,20 @@ def test_the_replay_marks_each_step_last_move_on_a_garum_board(page, server, scr
     assert checked == 3 and page.js_errors == []
 
 
-def test_the_replay_marks_each_step_last_move_on_the_celtae_board(page, server, screenshots):
-    gid, _ = api_game(server, "celtae", seed=4)
+def _celtae_replay(page, server, players, seed) -> tuple[dict, list[int]]:
+    """A finished random Celtae game opened in the replay viewer: its record, and the steps (from 1)
+    that perform an area's action."""
+    gid, _ = api_game(server, "celtae", players=players, seed=seed)
     record = httpx.get(f"{server}/api/games/{gid}/record").json()
-    seats = _seats_of(record)
     page.goto(f"{server}/replay?game={gid}")
     poll(page, f"{BODY}.loaded === 'true' && {BODY}.step === '0'")
     page.wait_for_selector("#board .cb")
-    acts = [i + 1 for i, a in enumerate(record["actions"]) if re.match(r"(farm|build|battle|recruit) ", a)]
+    return record, [i + 1 for i, a in enumerate(record["actions"]) if re.match(r"(farm|build|battle|recruit) ", a)]
+
+
+def test_the_replay_marks_each_step_last_move_on_the_celtae_board(page, server, screenshots):
+    record, acts = _celtae_replay(page, server, players=2, seed=4)
+    seats = _seats_of(record)
     for step in (acts[2], acts[len(acts) // 2]):
         _replay_at(page, step)
         seat, run = _trailing_run(record, seats, step)
@@ -209,12 +215,7 @@ def test_every_legal_celtae_action_is_reachable_on_the_board(browser, server, sc
 def test_a_solo_replay_marks_only_the_last_turn_and_lists_sentences(page, server, screenshots):
     """In a solo game every action is seat 1's: the replay marks its last turn (from its move), not the
     game; its move list is in sentences like the game page's log."""
-    gid, _ = api_game(server, "celtae", players=1, seed=5)
-    record = httpx.get(f"{server}/api/games/{gid}/record").json()
-    page.goto(f"{server}/replay?game={gid}")
-    poll(page, f"{BODY}.loaded === 'true' && {BODY}.step === '0'")
-    page.wait_for_selector("#board .cb")
-    acts = [i + 1 for i, a in enumerate(record["actions"]) if re.match(r"(farm|build|battle|recruit) ", a)]
+    record, acts = _celtae_replay(page, server, players=1, seed=5)
     for step in (acts[3], acts[len(acts) // 2]):
         _replay_at(page, step)
         verb, region = record["actions"][step - 1].split()
