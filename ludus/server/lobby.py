@@ -95,10 +95,7 @@ class Lobby(GameCache):
                                   f"limit): try again later, or play with human seats", retry_after=60)
 
     def join(self, game_id: str, name: str | None = None) -> dict[str, Any]:
-        try:
-            name = display_name(name)
-        except ValueError as exc:
-            raise Unprocessable(f"name: {exc}") from None
+        name = _checked_name(name)
         rt = self._get(game_id)
         with rt.lock:
 
@@ -126,10 +123,7 @@ class Lobby(GameCache):
     def rename(self, game_id: str, token: str | None, name: str | None) -> dict[str, Any]:
         """The token's seat takes the display name ``name`` (None or blank: none), e.g. a person who
         came by an invite link; the same name again changes nothing."""
-        try:
-            name = display_name(name)
-        except ValueError as exc:
-            raise Unprocessable(f"name: {exc}") from None
+        name = _checked_name(name)
         rt = self._get(game_id)
         with rt.lock:
 
@@ -191,6 +185,14 @@ def _load_game(game: str, options: dict[str, Any], seats: int) -> Game:
     return loaded
 
 
+def _checked_name(name: str | None, where: str = "name") -> str | None:
+    """``schemas.display_name``, a bad name refused with 422 saying where it was."""
+    try:
+        return display_name(name)
+    except ValueError as exc:
+        raise Unprocessable(f"{where}: {exc}") from None
+
+
 def _seat_names(names: list[str | None] | None, seat_kinds: list[str]) -> list[str | None]:
     """The display name of each seat (``schemas.display_name``); only a human seat takes one."""
     if names is None:
@@ -199,10 +201,7 @@ def _seat_names(names: list[str | None] | None, seat_kinds: list[str]) -> list[s
         raise Unprocessable(f"names: give one per seat ({len(seat_kinds)}), not {len(names)}")
     out = []
     for i, (name, kind) in enumerate(zip(names, seat_kinds, strict=True)):
-        try:
-            name = display_name(name)
-        except ValueError as exc:
-            raise Unprocessable(f"names: seat {i}: {exc}") from None
+        name = _checked_name(name, f"names: seat {i}")
         if name is not None and kind != "human":
             raise Unprocessable(f"names: seat {i} is a bot ({kind}); only a person's seat takes a name")
         out.append(name)
