@@ -33,7 +33,7 @@ def test_whole_celtae_solo_game_by_board_clicks_on_a_phone(browser, server, scre
         game_id = page.url.split("/games/")[1].split("?")[0].split("#")[0]
         page.wait_for_selector("#board .cb")
         rng = random.Random(31)
-        decisions = marked = 0
+        decisions = marked = wheres = 0
         while wait_turn(page) == "mine":
             # each decision: every legal action on the board, targets >= 44 px, no one-answer question
             d, m = play_by_board_steps(page, rng, True, 10, [])
@@ -43,7 +43,16 @@ def test_whole_celtae_solo_game_by_board_clicks_on_a_phone(browser, server, scre
             assert smallest_text_px(page) >= 12, "board text under 12 px on a phone"
             if decisions in range(20, 30):
                 page.screenshot(path=str(screenshots / "whole-celtae-solo-phone-mid.png"))
-        assert decisions > 20
+            if wait_turn(page) == "mine" and page.locator("[data-testid=show-where]").count():
+                # one tap on "Show where" brings the decision's first piece into sight, the keyboard on it
+                page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+                page.click("[data-testid=show-where]")
+                poll(page, """(() => { const b = document.activeElement, r = b.getBoundingClientRect();
+                  return b.classList.contains('legal') && r.top >= 0 && r.bottom <= innerHeight; })()""")
+                if not wheres:
+                    page.screenshot(path=str(screenshots / "whole-celtae-solo-phone-show-where.png"))
+                wheres += 1
+        assert decisions > 20 and wheres > 0
         assert marked > 0, "Solitairix's last turn was never marked on the board"
         page.locator("[data-testid=game-over]").wait_for()
         record = httpx.get(f"{server}/api/games/{game_id}/record").json()

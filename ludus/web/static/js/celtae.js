@@ -471,8 +471,12 @@ export function interaction(ctx) {
   // the move's own choices with no piece (Farm: take no card) are one click too, past the optional steps
   const mainLoose = (main?.loose || []).map((a) => el("button", {type: "button", class: "cb-t cb-act legal",
     "data-board-action": a, "data-board-skip": JSON.stringify(skip.skip)}, a === "done" ? mainDoneLabel(obs) : a));
+  // a phone shows a part of the board at a time: one tap brings the decision's first piece into sight
+  const far = [...root.querySelectorAll("button.legal")].find((b) => !b.closest(".cb-prompt"));
+  const where = far ? el("button", {type: "button", class: "cb-where", "data-testid": "show-where",
+    onclick: () => { far.scrollIntoView({block: "center"}); far.focus({preventScroll: true}); }}, "Show where") : null;
   // (replaceChildren would write a null as the text "null": only nodes go in)
-  box.replaceChildren(...[el("p", {class: "cb-prompt-text"}, legal.length ? (main && !sel ? mainPrompt(obs, skip) : prompt(obs, sel)) : ""),
+  box.replaceChildren(...[where, el("p", {class: "cb-prompt-text"}, legal.length ? (main && !sel ? mainPrompt(obs, skip) : prompt(obs, sel)) : ""),
     mainLoose.length && !sel ? el("div", {class: "cb-row"}, mainLoose) : null,
     steps || el("div", {class: "cb-row"}, loose.map(button), sel ? mainLoose : null,
       sel ? el("button", {type: "button", class: "cb-t", "data-cancel": "", "data-testid": "cancel"}, "Cancel (Esc)") : null)]
