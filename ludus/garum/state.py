@@ -24,6 +24,7 @@ if TYPE_CHECKING:
 
 EMPTY = -1
 HOLE = -2
+_CELL_CHARS = SPECIES + " ."  # [v] for v in 0..3 a species, [-1] EMPTY ".", [-2] HOLE " "
 PHASES = ("choose", "place", "worker", "ghost", "over")
 
 
@@ -307,9 +308,9 @@ class GarumState(State):
         board = game.board
         seating = game.seating
         size = board.size
-        letters = {EMPTY: ".", HOLE: " "}
-        fish = ["".join(letters.get(v) or SPECIES[v] for v in self.cells[r * size:(r + 1) * size])
-                for r in range(size)]
+        cell_char = _CELL_CHARS.__getitem__  # a cell's value indexes its letter (EMPTY -1, HOLE -2)
+        cells = self.cells
+        fish = ["".join(map(cell_char, cells[r * size:(r + 1) * size])) for r in range(size)]
         mine = () if seat is None else seating.colours_of(seat)
         colours = []
         species = game.tiles.species

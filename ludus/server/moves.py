@@ -23,11 +23,22 @@ class Moves(GameCache):
 
     def act(self, game_id: str, token: str | None, action: str, version: int | None,
             then: list[str] | tuple[str, ...] = ()) -> dict[str, Any]:
-        """Play ``action`` and then each of ``then``, all or nothing, each checked when its turn comes.
+        """Play ``action`` and then each of ``then``, all or nothing, each checked when its turn comes;
+        the seat's new view.
 
         The seat must stay to move through the sequence. Every single-choice step after each of
         them is played for its seat (and marked so in the log), so a sequence names only decisions.
         """
+        view: dict[str, Any] = self._act(game_id, token, action, version, then, answer=True)
+        return view
+
+    def play(self, game_id: str, token: str | None, action: str, version: int | None,
+             then: list[str] | tuple[str, ...] = ()) -> None:
+        """``act`` without making the seat's view: a WebSocket's answer is the view pushed to it."""
+        self._act(game_id, token, action, version, then, answer=False)
+
+    def _act(self, game_id: str, token: str | None, action: str, version: int | None,
+             then: list[str] | tuple[str, ...], answer: bool) -> Any:
         sequence = [action, *then]
         if len(sequence) > MAX_SEQUENCE:
             raise Unprocessable(f"at most {MAX_SEQUENCE} actions at once, got {len(sequence)}")
@@ -48,7 +59,7 @@ class Moves(GameCache):
             if rt.idle_seat == seat:
                 rt.idle_seat = None
             self._changed(rt)
-            return view_of(rt, seat)
+            return view_of(rt, seat) if answer else None
 
     def undo(self, game_id: str, token: str | None, version: int | None) -> dict[str, Any]:
         rt = self._get(game_id)

@@ -132,7 +132,7 @@ class GameSocket:
                 return
             if "action" in message:
                 body = schemas.ActionBody.model_validate(message)
-                await run(self.service.act, sub.game_id, self.token, body.action, body.version, body.then)
+                await run(self.service.play, sub.game_id, self.token, body.action, body.version, body.then)
                 return
             error(422, "unknown message: send {'token'} or {'action', 'version'}")
         except ValidationError as exc:

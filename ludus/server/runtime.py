@@ -32,6 +32,7 @@ class Runtime:
     owners: list[int] = field(default_factory=list)
     forced: list[bool] = field(default_factory=list)  # per ply: it was the only legal action (played for the seat)
     log_details: Any = None  # views.log_details' cache: (a state at the end of the list, the list)
+    panels: Any = None  # views.public_panels' cache: (version, the panels) — the same for every seat
     idle_seat: int | None = None  # a human seat whose turn timer ran out: a bot plays its turn
     bots: dict[tuple[int, str], Any] = field(default_factory=dict)
     published: tuple[int, int] = (-1, -1)

@@ -88,12 +88,13 @@ def log_details(rt: Runtime) -> list[dict[str, Any]] | None:
     if cached is None or len(cached[1]) > len(history) or cached[0].history() != history[:len(cached[1])]:
         game = ludus.load_game(rt.row.game, **rt.row.config)
         cached = (game.new_initial_state(seed=rt.row.seed), [])
-    state, details = cached[0].clone(), list(cached[1])
-    for text in history[len(details):]:
-        details.append(detail(state, text))
-        state.apply_action(text)
-    rt.log_details = (state, details)
-    return details
+    if len(cached[1]) < len(history):  # extended on a copy: the cache stays whole if a detail fails
+        state, details = cached[0].clone(), list(cached[1])
+        for text in history[len(details):]:
+            details.append(detail(state, text))
+            state.apply_action(text)
+        cached = rt.log_details = (state, details)
+    return cached[1]  # type: ignore[no-any-return]
 
 
 def seat_log(rt: Runtime, seat: int | None) -> list[dict[str, Any]]:
@@ -170,6 +171,15 @@ def game_panels(state: Any, seat: int | None) -> dict[str, Any] | None:
     return panels(state, seat) if callable(panels) else None
 
 
+def public_panels(rt: Runtime) -> dict[str, Any] | None:
+    """``game_panels`` of the game as it stands, made once per version: both games' panels are
+    public facts, the same for every seat (a spectator's are computed)."""
+    key = (rt.version, rt.row.meta_version)
+    if rt.panels is None or rt.panels[0] != key:
+        rt.panels = (key, game_panels(rt.state, None))
+    return rt.panels[1]  # type: ignore[no-any-return]
+
+
 def seat_view(rt: Runtime, seat: int | None) -> dict[str, Any]:
     """The view of ``seat`` (None: a spectator). ``legal_actions`` only for the seat to move.
 
@@ -195,7 +205,7 @@ def seat_view(rt: Runtime, seat: int | None) -> dict[str, Any]:
         "scores": list(state.scores()),
         "winners": state.winners() if terminal else [],
         "observation": state.observation(seat),
-        "panels": game_panels(state, seat),
+        "panels": public_panels(rt),
         "legal_actions": [str(a) for a in state.legal_actions()] if to_move else [],
         "after_skip": skip_targets(state) if to_move else None,
         "log": seat_log(rt, seat),
