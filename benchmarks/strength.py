@@ -29,12 +29,17 @@ from ludus.arena.solo import solo_challenge
 
 
 def interval(values: list[float]) -> tuple[float, float]:
-    """Mean and half-width of its 95 % normal interval (at least the Wilson width of the mean)."""
+    """Mean and half-width of its 95 % interval: normal for shares with ties, Wilson's (about the
+    mean, at least as wide) for wins and losses only, so that 0 of n still gets a width."""
     n = len(values)
     mean = statistics.fmean(values)
+    if all(v in (0.0, 1.0) for v in values):
+        z2 = 1.96 ** 2
+        centre = (mean + z2 / (2 * n)) / (1 + z2 / n)
+        half = 1.96 * math.sqrt(mean * (1 - mean) / n + z2 / (4 * n * n)) / (1 + z2 / n)
+        return mean, abs(centre - mean) + half
     sd = statistics.stdev(values) if n > 1 else 0.0
-    wilson = math.sqrt(max(mean * (1 - mean), 1e-9) / n) if 0 <= mean <= 1 else 0.0
-    return mean, 1.96 * max(sd / math.sqrt(n), wilson if sd == 0 else 0.0)
+    return mean, 1.96 * sd / math.sqrt(n)
 
 
 def greedy_positions(game: Any, count: int, seed: int) -> list[Any]:
