@@ -26,10 +26,14 @@ export function selectLeadsTo(key, action) {
   return !rest || words.slice(1).some((w) => w === rest || w.endsWith(rest));
 }
 
-/** The tile fish (4 letters) of Garum's placement notation, every turn of it. */
+/** The tile fish (4 letters, reading order tl tr bl br) of Garum's placement notation, every
+ * quarter turn of it (as the engine's _rotate: the new tl is the old bl, tr the old tl ...). */
 function turnsOf(fish) {
-  const out = [];
-  for (let i = 0; i < fish.length; i++) out.push(fish.slice(i) + fish.slice(0, i));
+  const out = [fish];
+  for (let i = 0; i < 3; i++) {
+    const f = out[out.length - 1];
+    out.push(f[2] + f[0] + f[3] + f[1]);
+  }
   return out;
 }
 
