@@ -27,7 +27,7 @@ from ludus.engine import OptionError, RecordError
 from ludus.engine.hooks import hook
 from ludus.engine.record import check_record
 from ludus.engine.registry import game_class
-from ludus.server.patches import ReplayCache, gzip_json, replay_steps, svg_response
+from ludus.server.patches import ReplayCache, gzip_json, replay_steps, svg_response, svg_splices
 
 from . import STATIC_DIR
 
@@ -278,6 +278,8 @@ def mount(app: FastAPI) -> None:
         return meta()
 
     cache = SvgCache()
+    served: OrderedDict[tuple[str, int | None], tuple[int, str]] = OrderedDict()  # per game and seat
+    served_lock = threading.Lock()
     replays: OrderedDict[tuple[str, int], dict[str, Any]] = OrderedDict()  # a finished game's steps never change
     replays_lock = threading.Lock()
 
@@ -286,7 +288,10 @@ def mount(app: FastAPI) -> None:
              summary="The board (SVG) of the token's seat view, or of the spectator view without a token")
     def game_svg(game_id: str, request: Request,
                  version: Annotated[int | None, Query(ge=0, le=2**62, description="the version of the view being "
-                                                      "drawn: 409 once the game has moved on")] = None) -> Response:
+                                                      "drawn: 409 once the game has moved on")] = None,
+                 since: Annotated[int | None, Query(ge=0, le=2**62, description="the version of the board the "
+                                                    "client holds: line edits from it, if the server still has it")] = None,
+                 ) -> Response:
         service = getattr(request.app.state, "service", None)
         if service is None:
             return _error(404, "this server holds no games")
@@ -296,6 +301,16 @@ def mount(app: FastAPI) -> None:
         svg = cache.svg(view["observation"])
         if svg is None:
             return _error(404, f"{view['game']} has no SVG renderer yet")
+        key = (game_id, view["seat"])  # the last board this seat (or the spectators) was sent
+        with served_lock:
+            last = served.pop(key, None)
+            served[key] = (view["version"], svg)
+            while len(served) > SVG_CACHE_SIZE:
+                served.popitem(last=False)
+        if since is not None and last is not None and last[0] == since:
+            # the board as line edits of the one this seat holds: a move's update, not the whole board
+            return JSONResponse({"base": since, "version": view["version"], "splices": svg_splices(last[1], svg)},
+                                headers={"Cache-Control": "no-store"})
         return svg_response(svg, request.headers.get("accept-encoding"))
 
     @app.get("/api/games/{game_id}/replay", summary="The public view after `step` actions of a finished game")

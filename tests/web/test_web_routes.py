@@ -99,6 +99,37 @@ def test_the_board_svg_refuses_a_bad_token_or_a_stale_version(served, headers, p
     assert answer.status_code == status and answer.json()["detail"]
 
 
+def test_a_board_update_is_the_lines_that_changed_since_the_board_the_seat_holds(served):
+    gid, tokens = _game(served)
+    auth = {"Authorization": f"Bearer {tokens[0]}"}
+    view = served.get(f"/api/games/{gid}", headers=auth).json()
+    rng = random.Random(3)
+    held = served.get(f"/api/games/{gid}/svg", headers=auth, params={"version": view["version"]})
+    held_version, held_text = view["version"], held.text
+    for _ in range(6):  # moves of both seats; seat 0 follows with line edits of its own board
+        mover = view["current_player"]
+        legal = served.get(f"/api/games/{gid}", headers={"Authorization": f"Bearer {tokens[mover]}"}).json()
+        view = served.post(f"/api/games/{gid}/actions", json={"action": rng.choice(legal["legal_actions"]),
+                                                             "version": legal["version"]},
+                           headers={"Authorization": f"Bearer {tokens[mover]}"}).json()
+        view = served.get(f"/api/games/{gid}", headers=auth).json()
+        answer = served.get(f"/api/games/{gid}/svg", headers=auth,
+                            params={"version": view["version"], "since": held_version})
+        assert answer.headers["content-type"].startswith("application/json")
+        edits = answer.json()
+        assert edits["base"] == held_version and edits["version"] == view["version"]
+        lines = held_text.split("\n")
+        for start, count, new in reversed(edits["splices"]):
+            lines[start:start + count] = new
+        held_version, held_text = view["version"], "\n".join(lines)
+        assert len(answer.content) < len(held_text) / 2  # far less than the whole board
+    whole = served.get(f"/api/games/{gid}/svg", headers=auth, params={"version": view["version"]})
+    assert whole.headers["content-type"].startswith("image/svg+xml") and whole.text == held_text
+    # a board the server no longer knows the seat holds: the whole board again
+    again = served.get(f"/api/games/{gid}/svg", headers=auth, params={"version": view["version"], "since": 0})
+    assert again.headers["content-type"].startswith("image/svg+xml") and again.text == held_text
+
+
 def test_the_board_svg_of_an_unknown_game_is_404(served):
     assert served.get("/api/games/nothing/svg").status_code == 404
 

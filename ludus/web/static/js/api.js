@@ -48,15 +48,26 @@ export async function apiText(method, path, {body, token} = {}) {
  * The SVG of the board as the server shows it to this seat (the spectator without a token), for
  * the view at `version`. Null when the game has no SVG renderer or has moved on meanwhile (a
  * newer view is on its way). The server draws only views it made: no observation is posted.
+ * With `held` ({version, text}: the board this page last drew) the server may answer only the
+ * lines that changed since it.
  */
-export async function boardSvg(gameId, token, version) {
-  const headers = {Accept: "image/svg+xml"};
+export async function boardSvg(gameId, token, version, held = null) {
+  const headers = {Accept: "image/svg+xml, application/json"};
   if (token) headers.Authorization = `Bearer ${token}`;
-  const response = await fetch(`/api/games/${encodeURIComponent(gameId)}/svg?version=${version}`, {headers});
+  const since = held ? `&since=${held.version}` : "";
+  const response = await fetch(`/api/games/${encodeURIComponent(gameId)}/svg?version=${version}${since}`, {headers});
   if (response.status === 404 || response.status === 409) return null;
   if (!response.ok) {
     const body = await response.json().catch(() => null);
     throw new ApiError(response.status, reason(body, response.status));
+  }
+  if ((response.headers.get("content-type") || "").startsWith("application/json")) {
+    // line edits of the board this page holds (`held`), [start, count, lines], from the last to the first
+    const {base, splices} = await response.json();
+    if (!held || base !== held.version) return boardSvg(gameId, token, version);
+    const lines = held.text.split("\n");
+    for (let i = splices.length - 1; i >= 0; i--) lines.splice(splices[i][0], splices[i][1], ...splices[i][2]);
+    return lines.join("\n");
   }
   return response.text();
 }

@@ -237,7 +237,8 @@ async function renderBoard(view) {
   let text = null;
   if (page.hasSvg) {
     try {
-      text = await boardSvg(gameId, token, view.version);
+      text = await boardSvg(gameId, token, view.version, page.heldSvg);
+      if (text !== null) page.heldSvg = {version: view.version, text};
     } catch (exc) {
       message(`The board could not be drawn by the server (${exc.message}); showing a plain drawing.`);
     }
