@@ -18,18 +18,15 @@ from __future__ import annotations
 
 import argparse
 import random
-import socket
 import statistics
 import tempfile
-import threading
 import time
+from pathlib import Path
 
 import httpx
 import uvicorn
+from local_server import start
 from playwright.sync_api import sync_playwright
-
-from ludus.server.app import create_app
-from ludus.server.limits import ServerLimits
 
 CHROMIUM = "/usr/bin/chromium"
 # measured inside the page: the click's time, then the first frame after the board of a newer version
@@ -50,16 +47,8 @@ PROBE = """() => {
 
 def serve() -> tuple[str, uvicorn.Server, tempfile.TemporaryDirectory]:
     tmp = tempfile.TemporaryDirectory()
-    app = create_app(f"sqlite:///{tmp.name}/ludus.db", bot_seconds=0.05, limits=ServerLimits(
-        create_rate="10000/minute", join_rate="10000/minute", ws_per_client=10000))
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    threading.Thread(target=server.run, daemon=True).start()
-    while not server.started:
-        time.sleep(0.05)
-    return f"http://127.0.0.1:{port}", server, tmp
+    server, base = start(Path(tmp.name) / "ludus.db", bot_seconds=0.05)
+    return base, server, tmp
 
 
 def measure(browser, base: str, game: str, clicks: int, seed: int) -> list[float]:

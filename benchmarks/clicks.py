@@ -21,39 +21,18 @@ from __future__ import annotations
 import argparse
 import os
 import random
-import socket
 import statistics
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 
 os.environ.setdefault("LUDUS_BOT_PACE", "0")
 
+from local_server import start  # noqa: E402  (after the pace is set)
+
 BODY = "document.body.dataset"
 TARGETS = "#board [data-board-action]:not([disabled]), #board [data-board-select]:not([disabled])"
-
-
-def start_server(db: Path):
-    import uvicorn
-
-    from ludus.server.app import create_app
-    from ludus.server.limits import ServerLimits
-    from ludus.web import mount
-
-    app = create_app(f"sqlite:///{db}", bot_seconds=0.1,
-                     limits=ServerLimits(create_rate="10000/minute", join_rate="10000/minute", ws_per_client=10000))
-    if not any(getattr(r, "path", None) == "/games/{game_id}" for r in app.routes):
-        mount(app)
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    threading.Thread(target=srv.run, daemon=True).start()
-    while not srv.started:
-        time.sleep(0.05)
-    return srv, f"http://127.0.0.1:{port}"
 
 
 def new_game(base: str, players: int) -> tuple[str, str]:
@@ -137,7 +116,7 @@ def main() -> int:
     from playwright.sync_api import sync_playwright
 
     with tempfile.TemporaryDirectory() as tmp, sync_playwright() as p:
-        srv, base = start_server(Path(tmp) / "ludus.db")
+        srv, base = start(Path(tmp) / "ludus.db", bot_seconds=0.1)
         browser = p.chromium.launch(executable_path=os.environ.get("LUDUS_CHROMIUM", "/usr/bin/chromium"),
                                     args=["--no-sandbox", "--disable-gpu"], headless=True)
         try:
