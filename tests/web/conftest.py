@@ -19,6 +19,19 @@ CHROMIUM_ARGS = [
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "screenshots"
 
 
+@pytest.fixture(scope="module")
+def client():
+    """The browser client's routes alone (``ludus.web.mount`` on a bare FastAPI app), in-process."""
+    import fastapi
+    from fastapi.testclient import TestClient
+
+    from ludus.web import mount
+
+    app = fastapi.FastAPI()
+    mount(app)
+    return TestClient(app)
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

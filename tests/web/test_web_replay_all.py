@@ -8,16 +8,7 @@ import pytest
 import ludus
 
 fastapi = pytest.importorskip("fastapi", reason="the server extra is not installed")
-from fastapi.testclient import TestClient  # noqa: E402
 
-from ludus.web import mount  # noqa: E402
-
-
-@pytest.fixture(scope="module")
-def client():
-    app = fastapi.FastAPI()
-    mount(app)
-    return TestClient(app)
 
 
 def finished(game, seed, **options):

@@ -13,14 +13,7 @@ import ludus
 fastapi = pytest.importorskip("fastapi", reason="the server extra is not installed")
 from fastapi.testclient import TestClient  # noqa: E402
 
-from ludus.web import STATIC_DIR, mount  # noqa: E402
-
-
-@pytest.fixture(scope="module")
-def client():
-    app = fastapi.FastAPI()
-    mount(app)
-    return TestClient(app)
+from ludus.web import STATIC_DIR  # noqa: E402
 
 
 def finished(players=2, seed=5):
