@@ -86,7 +86,7 @@ def log_details(rt: Runtime) -> list[dict[str, Any]] | None:
     history = rt.state.history()
     cached = rt.log_details
     if cached is None or len(cached[1]) > len(history) or cached[0].history() != history[:len(cached[1])]:
-        cached = (rt.state.game.new_initial_state(seed=rt.row.seed), [])  # the game's tables shared
+        cached = rt.log_details = (rt.state.game.new_initial_state(seed=rt.row.seed), [])  # the game's tables shared
     if len(cached[1]) < len(history):  # extended on a copy: the cache stays whole if a detail fails
         state, details = cached[0].clone(), list(cached[1])
         for text in history[len(details):]:
