@@ -306,7 +306,8 @@ export function interaction(ctx) {
       el("div", {class: "hand", role: "group", "aria-label": "tiles in hand"}, tiles.map((f, i) =>
         tip(el("button", {type: "button", class: "tile-btn", "data-tile": i, "data-board-select": `tile-${i + 1}`,
           "aria-pressed": String(chosen === i),
-          "aria-label": `tile ${i + 1}: ${f}`, disabled: !options[i].length, onclick: () => pick(i)},
+          "aria-label": `tile ${i + 1}: ${f}`, "data-fish": options[i].join(" "), // its legal turns
+          disabled: !options[i].length, onclick: () => pick(i)},
         tileSvg(chosen === i ? fish : f), el("span", {}, String(i + 1))), tileText(chosen === i ? fish : f)))),
     );
     if (chosen !== null) {

@@ -26,17 +26,6 @@ export function selectLeadsTo(key, action) {
   return !rest || words.slice(1).some((w) => w === rest || w.endsWith(rest));
 }
 
-/** The tile fish (4 letters, reading order tl tr bl br) of Garum's placement notation, every
- * quarter turn of it (as the engine's _rotate: the new tl is the old bl, tr the old tl ...). */
-function turnsOf(fish) {
-  const out = [fish];
-  for (let i = 0; i < 3; i++) {
-    const f = out[out.length - 1];
-    out.push(f[2] + f[0] + f[3] + f[1]);
-  }
-  return out;
-}
-
 /** The clickable elements of the page that play `action` or begin it. */
 export function targetsOf(action, root = document) {
   const exact = [...root.querySelectorAll("[data-board-action]")].filter((e) => e.getAttribute("data-board-action") === action);
@@ -48,9 +37,9 @@ export function targetsOf(action, root = document) {
   if (place) {
     const turn = [...root.querySelectorAll("[data-orientation]")].filter((e) => e.getAttribute("data-orientation") === place[1]);
     if (turn.length) return turn;
-    const turns = new Set(turnsOf(place[1]));
+    // a hand tile lists the turns it may lie in (data-fish, drawn by the board from the legal moves)
     return [...root.querySelectorAll("[data-tile]:not([disabled])")]
-      .filter((e) => turns.has((e.getAttribute("aria-label") || "").split(": ").pop()));
+      .filter((e) => (e.getAttribute("data-fish") || "").split(" ").includes(place[1]));
   }
   return [];
 }
