@@ -74,11 +74,19 @@ def _follow_texts(before: Any, action: Act, follow: list[Act], seat: int) -> lis
 
 
 def _decision(state: Any, a: Act, seat: int) -> str:
-    d = state.data
+    for words in (_rondel_decision, _card_decision, _worker_decision, _turn_decision):
+        text = words(state, a)
+        if text is not None:
+            return text
+    return str(a)
+
+
+def _rondel_decision(state: Any, a: Act) -> str | None:
+    """The marker's move and the action area chosen."""
     v = a.verb
     if v == "move":
         corner = G.CORNER_NAMES[(state.marker + a.a) % 4]
-        change = d.move_strength[a.a - 1]
+        change = state.data.move_strength[a.a - 1]
         gain = f" ({'+' if change > 0 else ''}{change} strength)" if change else ""
         crosses = any((state.marker + i) % 4 == G.CROSSING_FROM for i in range(a.a))
         return (f"move the action marker {a.a} corner{'s' if a.a > 1 else ''} to {corner}{gain}"
@@ -87,6 +95,13 @@ def _decision(state: Any, a: Act, seat: int) -> str:
         return "spend a bonus token to act on any action area"
     if v == "act":
         return f"{KINDS[a.a]} in the {REGIONS[a.b]}"
+    return None
+
+
+def _card_decision(state: Any, a: Act) -> str | None:
+    """Cards taken, paid or discarded, citadels built on, the Roman Army fought."""
+    d = state.data
+    v = a.verb
     if v == "take":
         row = state.market[state.ctx[C_REGION]]
         return f"take the {card(state, row[a.a])} from market position {a.a + 1}" if row[a.a] >= 0 else str(a)
@@ -101,6 +116,12 @@ def _decision(state: Any, a: Act, seat: int) -> str:
         stack = state.roman[state.ctx[C_REGION]]
         pts, cost = d.roman_tiles[stack[-1]][:2] if stack else (0, 0)
         return f"fight the Roman Army ({pts}-point tile for {cost} strength)"
+    return None
+
+
+def _worker_decision(state: Any, a: Act) -> str | None:
+    """Workers recruited, swapped, taken from the centre or released; the Druid tile."""
+    v = a.verb
     if v == "enlist":
         return f"recruit {_a(WORKERS[a.a])} into your tribe"
     if v == "druid":
@@ -113,6 +134,13 @@ def _decision(state: Any, a: Act, seat: int) -> str:
         return f"take the {WORKERS[state.centre[a.a]]} from the centre"
     if v == "release":
         return f"release {_a(WORKERS[a.a])} from your tribe"
+    return None
+
+
+def _turn_decision(state: Any, a: Act) -> str | None:
+    """The rest: refresh, an extra worker, progress, the leader, done."""
+    d = state.data
+    v = a.verb
     if v == "refresh":
         return f"refresh the action area ({d.refresh_cost} strength)"
     if v == "extra":
@@ -127,7 +155,7 @@ def _decision(state: Any, a: Act, seat: int) -> str:
         return f"choose {d.leaders[a.a]['name']} as your leader"
     if v == "done":
         return "decline (done)"
-    return str(a)
+    return None
 
 
 def _a(noun: str) -> str:

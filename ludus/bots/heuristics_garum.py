@@ -162,6 +162,7 @@ def _lines(game: Any, cells: list[int], slots: dict, owners: dict, which: Any, b
         cets = line_cets[line]
         if not cets:
             continue
+        key: tuple
         if len(cets) == 1:
             key = (line, getters[line](cells), owners[cets[0]])
         elif len(cets) == 2:
@@ -379,8 +380,7 @@ def _place_values(state: Any, actions: list, colour: int, round_: int, out: list
     # on which colours have played into each cetarium it crosses: so a line that misses the slot
     # is worth the same whichever such slot is filled, and one that crosses it the same for any
     # slot on it bringing the same two fish in either order (shared here by all of this turn's slots).
-    context = (game, state, colour, round_, owners, base, occupied, free_lines, {}, {})
-    species = {letter: i for i, letter in enumerate("BGYR")}
+    context: tuple = (game, state, colour, round_, owners, base, occupied, free_lines, {}, {})
     memo = _LINES[board.name, game.config["rotation"]]
     rotation = game.config["rotation"]
     bonus = state.bonus
@@ -396,19 +396,14 @@ def _place_values(state: Any, actions: list, colour: int, round_: int, out: list
         lines_after, touched, recount, fixed_values, pool_parts = filled
         hits = []
         child = None
-        for line, ia, ib, cache, getter, own, segs, child_slots, gain_of in touched:
-            pair = _PAIRS[fish[ia] + fish[ib]]
+        for crossing in touched:
+            cache = crossing[3]
+            pair = _PAIRS[fish[crossing[1]] + fish[crossing[2]]]
             hit = cache.get(pair)
             if hit is None:
                 if child is None:
-                    child = cells[:]
-                    for cell, letter in zip(slot_cells[cet, slot], fish, strict=True):
-                        child[cell] = species[letter]
-                key = (line, getter(child), *own)
-                value = memo.get(key)
-                if value is None:
-                    value = memo[key] = _line_value(board, segs, child, child_slots, rotation)
-                hit = cache[pair] = (line, value, gain_of(value))
+                    child = _placed_cells(cells, slot_cells[cet, slot], fish)
+                hit = cache[pair] = _crossing_hit(board, memo, rotation, child, crossing)
             hits.append(hit)
         values = fixed_values[:]
         for c in recount:
@@ -419,21 +414,48 @@ def _place_values(state: Any, actions: list, colour: int, round_: int, out: list
                     entry = now.get(line)
                     v += (lines_after[line] if entry is None else entry)[c][k]
             values[c] = v
-        for p, (first, n, dominus, gains) in enumerate(pool_parts):
-            more = [g[p] for _l, _v, g in hits if g is not None and g[p] > 0]
-            if not more:
-                if not gains:
-                    continue
-                best = gains[:n]
-            else:
-                best = gains[:n] + more
-                best.sort(reverse=True)
-                best = best[:n]
-            if dominus:
-                best[0] *= 2
-            values[first] += OPTION * sum(best)
+        if pool_parts:
+            _add_options(values, pool_parts, hits)
         out[i] = values
     return out
+
+
+def _add_options(values: list[float], pool_parts: list, hits: list) -> None:
+    """Add each worker pool's options (as ``_colour_values`` counts them) to its first colour's value."""
+    for p, (first, n, dominus, gains) in enumerate(pool_parts):
+        more = [g[p] for _l, _v, g in hits if g is not None and g[p] > 0]
+        if not more:
+            if not gains:
+                continue
+            best = gains[:n]
+        else:
+            best = gains[:n] + more
+            best.sort(reverse=True)
+            best = best[:n]
+        if dominus:
+            best[0] *= 2
+        values[first] += OPTION * sum(best)
+
+
+_SPECIES_INDEX = {letter: i for i, letter in enumerate("BGYR")}
+
+
+def _placed_cells(cells: list[int], slot_cells: tuple[int, ...], fish: str) -> list[int]:
+    """The board's cells once a tile with ``fish`` lies on ``slot_cells``."""
+    child = cells[:]
+    for cell, letter in zip(slot_cells, fish, strict=True):
+        child[cell] = _SPECIES_INDEX[letter]
+    return child
+
+
+def _crossing_hit(board: Any, memo: dict, rotation: bool, child: list[int], entry: tuple) -> tuple:
+    """(line, its value, its gains) for a line crossing the slot, the tile placed (``child``)."""
+    line, _ia, _ib, _cache, getter, own, segs, child_slots, gain_of = entry
+    key = (line, getter(child), *own)
+    value = memo.get(key)
+    if value is None:
+        value = memo[key] = _line_value(board, segs, child, child_slots, rotation)
+    return line, value, gain_of(value)
 
 
 def _fill_slot(context: tuple, cet: int, slot: int) -> tuple:

@@ -296,7 +296,77 @@ def render_svg(observation: dict[str, Any], width: int = 900, **options: Any) ->
     parts.append(_text(448, 356, f"Progress · {o['track']} markers left on the track", 15, bold=True))
     for j, p in enumerate(o["progress"]):
         parts.append(_text(448, 380 + j * 22, f"{j + 1}. {p['card']} — {p['marks']} of {p['slots']} markers", 14))
-    # citadels
+    parts += _citadels_svg(o)
+    parts += _armies_svg(o)
+    # the seats' boards
+    panels = list(enumerate(o["players_info"]))
+    sx = o.get("solitairix")
+    y_seats = 846
+    for s, pl in panels:
+        parts += _seat_board_svg(o, s, pl, 10 + (s % 2) * 495, y_seats + (s // 2) * 262)
+    rows = (len(panels) + (1 if sx else 0) + 1) // 2
+    if sx:
+        k = len(panels)
+        parts += _solitairix_svg(sx, 10 + (k % 2) * 495, y_seats + (k // 2) * 262)
+    H = y_seats + rows * 262
+    height = round(width * H / W)
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{_a(width)}" height="{height}" viewBox="0 0 {W} {H}">'
+            + _rect(0, 0, W, H, "#f7f1e1", "none") + "".join(parts) + "</svg>")
+
+
+def _seat_board_svg(o: dict[str, Any], s: int, pl: dict[str, Any], x0: int, y0: int) -> list[str]:
+    """Seat ``s``'s board at (``x0``, ``y0``): leader, strength and tokens, workers, tiles, hand."""
+    parts = [_rect(x0, y0, 485, 252, "#fff", _SEAT[s % 5], 8), _seat_piece(x0 + 22, y0 + 22, s, 12)]
+    mark = " · to move" if s == o["current_player"] else ""
+    parts.append(_text(x0 + 42, y0 + 28, f"{_seat_name(s)}{mark}", 16, bold=True))
+    parts.append(_text(x0 + 475, y0 + 28, f"{o['scores'][s] if s < len(o['scores']) else 0} points", 16, "end",
+                       bold=True))
+    leader = pl["leader"]
+    side = pl["leader_side"]
+    parts.append(_text(x0 + 12, y0 + 54, f"{leader} · side {side}" if leader else "no leader yet", 14, bold=True))
+    texts = leader_texts().get(leader, ("", "")) if isinstance(leader, str) else ("", "")
+    text = texts[1] if side == "B" else texts[0]
+    parts += [_text(x0 + 12, y0 + 74 + k * 18, line, 14) for k, line in enumerate(_wrap(text, 58)[:2])]
+    cubes = 4 - pl["cubes_placed"] if isinstance(pl["cubes_placed"], int) else "?"
+    parts.append(_text(x0 + 12, y0 + 118, f"strength {pl['strength']} · tokens {pl['tokens']} · discs left "
+                                          f"{pl['discs_left']} · cubes left {cubes} · hand {pl['hand_size']}", 14))
+    parts.append(_text(x0 + 12, y0 + 146, "Active", 14, bold=True))
+    parts += [_worker(x0 + 84 + k * 32, y0 + 141, wk) for k, wk in enumerate(pl["active"])]
+    parts.append(_text(x0 + 12, y0 + 176, "Tribe", 14, bold=True))
+    for k, (wk, n) in enumerate(pl["tribe"].items()):
+        parts.append(_worker(x0 + 84 + k * 60, y0 + 171, wk))
+        parts.append(_text(x0 + 100 + k * 60, y0 + 176, f"x{n}", 14))
+    tiles = " ".join(f"{t[0]}p" for t in pl["roman_tiles"]) or "none"
+    druids = " ".join(f"{t}p" for t in pl["druid_tiles"]) or "none"
+    parts.append(_text(x0 + 12, y0 + 204, f"Roman tiles {tiles} · druid tiles {druids} · bonus tiles "
+                                          f"{pl['bonus_tiles']}", 14))
+    if pl["hand"] is not None:
+        cards = [c for c, n in pl["hand"].items() for _ in range(n if isinstance(n, int) else 1)]
+        parts += [_small_card(x0 + 12 + k * 40, y0 + 212, c) for k, c in enumerate(cards[:11])]
+    else:
+        known = ", ".join(f"{k}x{v}" for k, v in pl["known_cards"].items())
+        parts.append(_text(x0 + 12, y0 + 234, f"{pl['hand_size']} cards in hand"
+                                              + (f" (known: {known})" if known else ""), 14))
+    return parts
+
+
+def _solitairix_svg(sx: dict[str, Any], x0: int, y0: int) -> list[str]:
+    """Solitairix's board at (``x0``, ``y0``): its target, tile, worker, what it has won, its last turn."""
+    parts = [_rect(x0, y0, 485, 252, "#fff", _SEAT[1], 8),
+             _text(x0 + 12, y0 + 28, f"Solitairix · target {sx['target']}", 16, bold=True)]
+    last = sx["last_turn"]
+    lines = [f"tile side {sx['side']} · quarter {sx['quarter']} · worker {sx['worker'] or 'none'}",
+             f"discs {sx['discs_placed']} · cubes {sx['cubes_placed']} · Roman {sx['roman_tiles']}",
+             f"druid tiles {sx['druid_tiles']} · druids {sx['druids']} · bonus {sx['bonus_tiles']}",
+             (f"last turn: card {last['card']}, {last['steps']} step(s), {last['action']}" if last
+              else "no turn yet")]
+    parts += [_text(x0 + 12, y0 + 56 + i * 24, line, 14) for i, line in enumerate(lines)]
+    return parts
+
+
+def _citadels_svg(o: dict[str, Any]) -> list[str]:
+    """Each region's citadels: the seats' discs on their spaces, the bonus and who took it."""
+    parts: list[str] = []
     for r, region in enumerate("NS"):
         x0 = 10 + r * 495
         parts.append(_text(x0, 566, f"{'North' if region == 'N' else 'South'} citadels", 15, bold=True))
@@ -312,7 +382,12 @@ def render_svg(observation: dict[str, Any], width: int = 900, **options: Any) ->
                 owner = cit["bonus_owner"]
                 parts.append(_text(x + 58, y + 98, _seat_name(owner) if isinstance(owner, int) else owner, 14,
                                    "middle", ink, bold=True))
-    # Roman armies, druid orders, garrisons
+    return parts
+
+
+def _armies_svg(o: dict[str, Any]) -> list[str]:
+    """Each region's Roman army and druid order (the tiles on top) and its garrison."""
+    parts: list[str] = []
     for r in (0, 1):
         x0 = 10 + r * 495
         rt, dt = o["roman"][r], o["druid"][r]
@@ -331,58 +406,4 @@ def render_svg(observation: dict[str, Any], width: int = 900, **options: Any) ->
             icon = o["garrison_icons"][j] if j < len(o["garrison_icons"]) else "?"
             parts.append(_text(x + 20, 790, str(icon)[:1].upper(), 14, "middle", bold=True))
             parts.append(_seat_piece(x + 20, 810, sp))
-    # the seats' boards
-    panels = list(enumerate(o["players_info"]))
-    sx = o.get("solitairix")
-    y_seats = 846
-    for s, pl in panels:
-        x0, y0 = 10 + (s % 2) * 495, y_seats + (s // 2) * 262
-        parts.append(_rect(x0, y0, 485, 252, "#fff", _SEAT[s % 5], 8))
-        parts.append(_seat_piece(x0 + 22, y0 + 22, s, 12))
-        mark = " · to move" if s == cur else ""
-        parts.append(_text(x0 + 42, y0 + 28, f"{_seat_name(s)}{mark}", 16, bold=True))
-        parts.append(_text(x0 + 475, y0 + 28, f"{o['scores'][s] if s < len(o['scores']) else 0} points", 16, "end",
-                           bold=True))
-        leader = pl["leader"]
-        side = pl["leader_side"]
-        parts.append(_text(x0 + 12, y0 + 54, f"{leader} · side {side}" if leader else "no leader yet", 14, bold=True))
-        texts = leader_texts().get(leader, ("", "")) if isinstance(leader, str) else ("", "")
-        text = texts[1] if side == "B" else texts[0]
-        parts += [_text(x0 + 12, y0 + 74 + k * 18, line, 14) for k, line in enumerate(_wrap(text, 58)[:2])]
-        cubes = 4 - pl["cubes_placed"] if isinstance(pl["cubes_placed"], int) else "?"
-        parts.append(_text(x0 + 12, y0 + 118, f"strength {pl['strength']} · tokens {pl['tokens']} · discs left "
-                                              f"{pl['discs_left']} · cubes left {cubes} · hand {pl['hand_size']}", 14))
-        parts.append(_text(x0 + 12, y0 + 146, "Active", 14, bold=True))
-        parts += [_worker(x0 + 84 + k * 32, y0 + 141, wk) for k, wk in enumerate(pl["active"])]
-        parts.append(_text(x0 + 12, y0 + 176, "Tribe", 14, bold=True))
-        for k, (wk, n) in enumerate(pl["tribe"].items()):
-            parts.append(_worker(x0 + 84 + k * 60, y0 + 171, wk))
-            parts.append(_text(x0 + 100 + k * 60, y0 + 176, f"x{n}", 14))
-        tiles = " ".join(f"{t[0]}p" for t in pl["roman_tiles"]) or "none"
-        druids = " ".join(f"{t}p" for t in pl["druid_tiles"]) or "none"
-        parts.append(_text(x0 + 12, y0 + 204, f"Roman tiles {tiles} · druid tiles {druids} · bonus tiles "
-                                              f"{pl['bonus_tiles']}", 14))
-        if pl["hand"] is not None:
-            cards = [c for c, n in pl["hand"].items() for _ in range(n if isinstance(n, int) else 1)]
-            parts += [_small_card(x0 + 12 + k * 40, y0 + 212, c) for k, c in enumerate(cards[:11])]
-        else:
-            known = ", ".join(f"{k}x{v}" for k, v in pl["known_cards"].items())
-            parts.append(_text(x0 + 12, y0 + 234, f"{pl['hand_size']} cards in hand"
-                                                  + (f" (known: {known})" if known else ""), 14))
-    rows = (len(panels) + (1 if sx else 0) + 1) // 2
-    if sx:
-        k = len(panels)
-        x0, y0 = 10 + (k % 2) * 495, y_seats + (k // 2) * 262
-        parts.append(_rect(x0, y0, 485, 252, "#fff", _SEAT[1], 8))
-        parts.append(_text(x0 + 12, y0 + 28, f"Solitairix · target {sx['target']}", 16, bold=True))
-        last = sx["last_turn"]
-        lines = [f"tile side {sx['side']} · quarter {sx['quarter']} · worker {sx['worker'] or 'none'}",
-                 f"discs {sx['discs_placed']} · cubes {sx['cubes_placed']} · Roman {sx['roman_tiles']}",
-                 f"druid tiles {sx['druid_tiles']} · druids {sx['druids']} · bonus {sx['bonus_tiles']}",
-                 (f"last turn: card {last['card']}, {last['steps']} step(s), {last['action']}" if last
-                  else "no turn yet")]
-        parts += [_text(x0 + 12, y0 + 56 + i * 24, line, 14) for i, line in enumerate(lines)]
-    H = y_seats + rows * 262
-    height = round(width * H / W)
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{_a(width)}" height="{height}" viewBox="0 0 {W} {H}">'
-            + _rect(0, 0, W, H, "#f7f1e1", "none") + "".join(parts) + "</svg>")
+    return parts

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 from functools import cache
 from html import escape as _html_escape
-from typing import Any
+from typing import Any, NamedTuple
 from xml.sax.saxutils import escape
+
+from .observation_types import GarumObservationLike, WorkerOnLine
 
 SPECIES_NAMES = {"B": "tuna", "G": "mackerel", "Y": "mollusc", "R": "shellfish"}
 COLOUR_NAMES = {"B": "blue", "G": "green", "Y": "yellow", "R": "red"}
@@ -28,7 +30,7 @@ def _bonus_points(board: str) -> tuple[int, int]:
     return b.species_bonus, b.joker_bonus
 
 
-def _bonus_tip(obs: dict[str, Any], kind: str) -> str:
+def _bonus_tip(obs: GarumObservationLike, kind: str) -> str:
     species, joker = _bonus_points(str(obs.get("board")))
     if kind == "*":
         return f"Joker bonus space: any fish placed on it scores {joker} point{'s' * (joker != 1)} for its placer"
@@ -37,7 +39,7 @@ def _bonus_tip(obs: dict[str, Any], kind: str) -> str:
     return f"Bonus space: a {SPECIES_NAMES.get(kind, kind)} ({kind}) placed on it scores {species} points {who}"
 
 
-def _placers(obs: dict[str, Any]) -> dict[tuple[int, int], dict[str, Any]]:
+def _placers(obs: GarumObservationLike) -> dict[tuple[int, int], dict[str, Any]]:
     """Which placement put the fish in each cell: (row, column) -> the ``placed`` entry."""
     grid = obs["grid"]
     block = obs["size"] // len(grid)
@@ -96,115 +98,136 @@ def _paint(text: str, style: str | None, color: bool) -> str:
     return f"{_ANSI[style]}{text}{_RESET}"
 
 
-def _workers_by_line(observation: dict[str, Any]) -> dict[str, dict[str, Any]]:
+def _workers_by_line(observation: GarumObservationLike) -> dict[str, WorkerOnLine]:
     return {w["line"]: w for w in observation.get("workers", [])}
 
 
-def _board_lines(obs: dict[str, Any], color: bool) -> list[str]:
-    size = obs["size"]
-    grid = obs["grid"]
-    block = size // len(grid)  # fish per cetarium side
-    half = block // 2  # fish per tile side
-    fish = obs["fish"]
-    bonus = {tuple(b["cell"]): b["kind"] for b in obs.get("bonuses", [])}
-    workers = _workers_by_line(obs)
-    current = obs.get("cetarium")
-    closed = obs.get("closed") or {}
+class _TextGrid:
+    """The cetarium grid as the text board draws it: which cetaria are real, which is this round's."""
 
-    def real(gr: int, gc: int) -> bool:
+    def __init__(self, obs: GarumObservationLike, color: bool) -> None:
+        self.grid = grid = obs["grid"]
+        self.block = obs["size"] // len(grid)  # fish per cetarium side
+        self.half = self.block // 2  # fish per tile side
+        self.current = current = obs.get("cetarium")
+        self.closed = obs.get("closed") or {}
+        self.color = color
+        self.cur_pos = next(((r, c) for r, row in enumerate(grid) for c, n in enumerate(row) if n and n == current),
+                            None)
+
+    def real(self, gr: int, gc: int) -> bool:
+        grid = self.grid
         return 0 <= gr < len(grid) and 0 <= gc < len(grid) and grid[gr][gc] != 0
 
-    def is_current(gr: int, gc: int) -> bool:
-        return real(gr, gc) and current is not None and grid[gr][gc] == current
+    def is_current(self, gr: int, gc: int) -> bool:
+        return self.real(gr, gc) and self.current is not None and self.grid[gr][gc] == self.current
 
-    cur_pos = next(((r, c) for r, row in enumerate(grid) for c, n in enumerate(row) if n and n == current), None)
-
-    def label_style(axis: str, index: int) -> str | None:
-        if cur_pos is None or index // block != cur_pos[0 if axis == "h" else 1]:
+    def label_style(self, axis: str, index: int) -> str | None:
+        cur_pos = self.cur_pos
+        if cur_pos is None or index // self.block != cur_pos[0 if axis == "h" else 1]:
             return None
-        return "dim" if closed.get(axis) else "hi"
+        return "dim" if self.closed.get(axis) else "hi"
 
-    def row_sep(gr: int, c: int) -> str:
+    def row_sep(self, gr: int, c: int) -> str:
         """The separator before fish column ``c`` (``c == size`` for the right edge)."""
+        block = self.block
         gc = c // block
         if c % block == 0:
-            return "|" if real(gr, gc - 1) or real(gr, gc) else " "
-        if c % half == 0:
-            return ":" if real(gr, gc) else " "
+            return "|" if self.real(gr, gc - 1) or self.real(gr, gc) else " "
+        if c % self.half == 0:
+            return ":" if self.real(gr, gc) else " "
         return ""
 
-    out: list[str] = []
-    pad = " " * 5
-    header = ["   v "]
-    for c in range(size):
-        header.append(" " * len(row_sep(0, c)))
-        label = f"{c + 1:^{_CELL}}"
-        lead = len(label) - len(label.lstrip())
-        number = label.strip()
-        header.append(" " * lead + _paint(number, label_style("v", c), color) + " " * (_CELL - lead - len(number)))
-    out.append("".join(header).rstrip())
-
-    def border(gb: int) -> str:
+    def border(self, gb: int) -> str:
         """The horizontal border above cetarium row ``gb`` (``gb == len(grid)`` for the bottom)."""
-        parts = [pad]
+        grid, block, real = self.grid, self.block, self.real
+        parts = [_PAD]
         for gc in range(len(grid)):
             above, below = real(gb - 1, gc), real(gb, gc)
             left = real(gb - 1, gc - 1) or real(gb, gc - 1) or above or below
             parts.append("+" if left else " ")
-            width = block * _CELL + (block // half - 1)
+            width = block * _CELL + (block // self.half - 1)
             if not (above or below):
                 parts.append(" " * width)
                 continue
-            hot = is_current(gb, gc) or is_current(gb - 1, gc)
+            hot = self.is_current(gb, gc) or self.is_current(gb - 1, gc)
             dash = "=" if hot else "-"
             if below:
                 number = grid[gb][gc]
-                tag = f"[{number}]" if hot and is_current(gb, gc) else f" {number} "
+                tag = f"[{number}]" if hot and self.is_current(gb, gc) else f" {number} "
                 seg = tag.center(width, dash)
             else:
                 seg = dash * width
-            parts.append(_paint(seg, "hi" if hot else None, color))
+            parts.append(_paint(seg, "hi" if hot else None, self.color))
         last = real(gb - 1, len(grid) - 1) or real(gb, len(grid) - 1)
         parts.append("+" if last else " ")
         return "".join(parts).rstrip()
 
-    for r in range(size):
-        gr = r // block
-        if r % block == 0:
-            out.append(border(gr))
-        name = f"h{r + 1}"
-        parts = [_paint(f"{name:>4}", label_style("h", r), color), " "]
-        for c in range(size):
-            sep = row_sep(gr, c)
-            if sep == "|" and (is_current(gr, c // block) or is_current(gr, c // block - 1)):
-                sep = _paint(sep, "hi", color)
-            parts.append(sep)
-            ch = fish[r][c]
-            if ch == " ":
-                parts.append(" " * _CELL)
-            elif ch == ".":
-                kind = bonus.get((r, c))
-                if kind is None:
-                    parts.append(_paint(" . ", "dim", color))
-                elif kind == "*":
-                    parts.append(_paint(" * ", "*", color))
-                else:
-                    parts.append(_paint(f" {kind.lower()} ", kind.lower(), color))
-            else:
-                parts.append(_paint(f" {ch} ", ch, color))
-        sep = row_sep(gr, size)
-        if sep == "|" and is_current(gr, len(grid) - 1):
+
+_PAD = " " * 5  # left of the board: the row labels
+
+
+def _cell_text(ch: str, kind: str | None, color: bool) -> str:
+    """One fish cell: a fish, an empty cell (its bonus space if any) or a hole."""
+    if ch == " ":
+        return " " * _CELL
+    if ch != ".":
+        return _paint(f" {ch} ", ch, color)
+    if kind is None:
+        return _paint(" . ", "dim", color)
+    if kind == "*":
+        return _paint(" * ", "*", color)
+    return _paint(f" {kind.lower()} ", kind.lower(), color)
+
+
+def _fish_row(obs: GarumObservationLike, g: _TextGrid, r: int, bonus: dict[tuple[int, ...], str],
+              workers: dict[str, WorkerOnLine]) -> str:
+    """Row ``r`` of fish cells with its label, separators and the worker on it."""
+    size, block, color = obs["size"], g.block, g.color
+    fish = obs["fish"][r]
+    gr = r // block
+    name = f"h{r + 1}"
+    parts = [_paint(f"{name:>4}", g.label_style("h", r), color), " "]
+    for c in range(size):
+        sep = g.row_sep(gr, c)
+        if sep == "|" and (g.is_current(gr, c // block) or g.is_current(gr, c // block - 1)):
             sep = _paint(sep, "hi", color)
         parts.append(sep)
-        worker = workers.get(name)
-        if worker:
-            parts.append(" " + _paint(worker["colour"] + worker["kind"], worker["colour"], color))
-        out.append("".join(parts).rstrip())
-    out.append(border(len(grid)))
+        parts.append(_cell_text(fish[c], bonus.get((r, c)), color))
+    sep = g.row_sep(gr, size)
+    if sep == "|" and g.is_current(gr, len(g.grid) - 1):
+        sep = _paint(sep, "hi", color)
+    parts.append(sep)
+    worker = workers.get(name)
+    if worker:
+        parts.append(" " + _paint(worker["colour"] + worker["kind"], worker["colour"], color))
+    return "".join(parts).rstrip()
 
-    footer = [pad]
+
+def _board_lines(obs: GarumObservationLike, color: bool) -> list[str]:
+    size = obs["size"]
+    g = _TextGrid(obs, color)
+    bonus = {tuple(b["cell"]): b["kind"] for b in obs.get("bonuses", [])}
+    workers = _workers_by_line(obs)
+
+    out: list[str] = []
+    header = ["   v "]
     for c in range(size):
-        footer.append(" " * len(row_sep(len(grid) - 1, c)))
+        header.append(" " * len(g.row_sep(0, c)))
+        label = f"{c + 1:^{_CELL}}"
+        lead = len(label) - len(label.lstrip())
+        number = label.strip()
+        header.append(" " * lead + _paint(number, g.label_style("v", c), color) + " " * (_CELL - lead - len(number)))
+    out.append("".join(header).rstrip())
+    for r in range(size):
+        if r % g.block == 0:
+            out.append(g.border(r // g.block))
+        out.append(_fish_row(obs, g, r, bonus, workers))
+    out.append(g.border(len(g.grid)))
+
+    footer = [_PAD]
+    for c in range(size):
+        footer.append(" " * len(g.row_sep(len(g.grid) - 1, c)))
         worker = workers.get(f"v{c + 1}")
         token = (worker["colour"] + worker["kind"]) if worker else ""
         footer.append(_paint(token, worker["colour"] if worker else None, color) + " " * (_CELL - len(token)))
@@ -218,7 +241,7 @@ def _colour_tag(letter: str, color: bool) -> str:
     return _paint(letter, letter, color)
 
 
-def _info_lines(obs: dict[str, Any], color: bool) -> list[str]:
+def _info_lines(obs: GarumObservationLike, color: bool) -> list[str]:
     cfg = obs.get("config", {})
     out = []
     over = obs.get("phase") == "over"
@@ -236,7 +259,7 @@ def _info_lines(obs: dict[str, Any], color: bool) -> list[str]:
     else:
         who = obs.get("current_player")
         col = obs.get("current_colour")
-        phase = obs.get("phase")
+        phase = str(obs.get("phase"))
         doing = {"place": "places a tile", "worker": "may place a worker or pass",
                  "ghost": "places the ghost's tile", "choose": "chooses the round's cetarium"}.get(phase, phase)
         colour_text = f" ({_colour_tag(col, color)} {SPECIES_NAMES.get(col, '')})" if col else ""
@@ -249,11 +272,13 @@ def _info_lines(obs: dict[str, Any], color: bool) -> list[str]:
     aureus = obs.get("aureus") or {}
     revealed = " ".join(str(n) for n in aureus.get("revealed", []))
     text = f"Aureus: flipped {revealed or '-'} | {aureus.get('remaining', 0)} left"
-    if aureus.get("order"):
-        text += f" | order {' '.join(str(n) for n in aureus['order'])}"
+    order = aureus.get("order")
+    if order:
+        text += f" | order {' '.join(str(n) for n in order)}"
     out.append(text)
-    if obs.get("ghost_tile"):
-        out.append(f"Ghost tile: {_fish_text(obs['ghost_tile'], color)}")
+    ghost_tile = obs.get("ghost_tile")
+    if ghost_tile:
+        out.append(f"Ghost tile: {_fish_text(ghost_tile, color)}")
 
     line_points: dict[str, int] = {}
     for line in obs.get("lines", []):
@@ -304,7 +329,7 @@ def _fish_text(fish: str, color: bool) -> str:
     return "".join(_paint(ch, ch, color) for ch in fish)
 
 
-def render_text(observation: dict[str, Any], color: bool = True) -> str:
+def render_text(observation: GarumObservationLike, color: bool = True) -> str:
     """The board and the table of colours, as lines for a terminal (ANSI colours if ``color``)."""
     return "\n".join(_board_lines(observation, color) + [""] + _info_lines(observation, color))
 
@@ -348,7 +373,7 @@ def _fish_tip(letter: str, placed: dict[str, Any] | None, bonus: str | None) -> 
     return text
 
 
-def _worker_tip(worker: dict[str, Any]) -> str:
+def _worker_tip(worker: WorkerOnLine) -> str:
     colour, line = worker["colour"], worker["line"]
     who = "dominus (scores double)" if worker["kind"] == "D" else "vilicus"
     where = f"{'row' if line.startswith('h') else 'column'} {line}"
@@ -356,7 +381,7 @@ def _worker_tip(worker: dict[str, Any]) -> str:
             f"{SPECIES_NAMES.get(colour, colour)} ({colour}) on this line by the chart")
 
 
-def _worker_svg(worker: dict[str, Any], cx: float, cy: float) -> str:
+def _worker_svg(worker: WorkerOnLine, cx: float, cy: float) -> str:
     colour, kind = worker["colour"], worker["kind"]
     r = 4.6 if kind == "D" else 3.6
     ring = ' stroke="#1d1d1d" stroke-width="1.4"' if kind == "D" else ' stroke="#1d1d1d" stroke-width="0.5"'
@@ -369,8 +394,24 @@ def _worker_svg(worker: dict[str, Any], cx: float, cy: float) -> str:
     )
 
 
+class _Frame(NamedTuple):
+    """Where the board lies in the drawing: margins in SVG units around ``n`` fish cells a side."""
+
+    n: int
+    left: float
+    top: float
+    right: float
+    bottom: float
+
+    def x(self, col: float) -> float:
+        return self.left + col * _U
+
+    def y(self, row: float) -> float:
+        return self.top + row * _U
+
+
 def render_svg(
-    observation: dict[str, Any],
+    observation: GarumObservationLike,
     *,
     size: int = 640,
     show_bonuses: bool = True,
@@ -383,25 +424,10 @@ def render_svg(
     """
     obs = observation
     n = obs["size"]
-    grid = obs["grid"]
-    block = n // len(grid)
-    half = block // 2
-    fish = obs["fish"]
-    workers = _workers_by_line(obs)
-    left = (1.8 if show_coordinates else 0.4) * _U
-    top = (1.4 if show_coordinates else 0.4) * _U
-    right = 1.4 * _U
-    bottom = 1.4 * _U
-    width = left + n * _U + right
-    height = top + n * _U + bottom
+    f = _Frame(n, (1.8 if show_coordinates else 0.4) * _U, (1.4 if show_coordinates else 0.4) * _U, 1.4 * _U, 1.4 * _U)
+    width = f.left + n * _U + f.right
+    height = f.top + n * _U + f.bottom
     px_h = size * height / width
-
-    def x(col: float) -> float:
-        return left + col * _U
-
-    def y(row: float) -> float:
-        return top + row * _U
-
     title = f"Garum, {obs.get('board', '')}, round {obs.get('round')} of {obs.get('rounds')}"
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{_a(size)}" height="{_n(px_h)}" '
@@ -409,62 +435,114 @@ def render_svg(
         f"<title>{escape(title)}</title>",
         f'<rect class="background" x="0" y="0" width="{_n(width)}" height="{_n(height)}" fill="#efe6d2"/>',
     ]
-    # cetaria and holes
+    out += _cetaria_svg(obs, f)
+    out += _cells_svg(obs, f, show_bonuses)
+    if highlight is not None:
+        out += _highlight_svg(obs, f, highlight)
+    out += _dividers_svg(obs, f)
+    if show_coordinates:
+        for i in range(n):
+            out.append(f'<text class="coordinate" x="{_n(f.left - 1.5)}" y="{_n(f.y(i + 0.5) + 1.4)}" font-size="3.8" '
+                       f'text-anchor="end" fill="#3d3528">h{i + 1}</text>')
+            out.append(f'<text class="coordinate" x="{_n(f.x(i + 0.5))}" y="{_n(f.top - 3)}" font-size="3.8" '
+                       f'text-anchor="middle" fill="#3d3528">v{i + 1}</text>')
+    # workers beside their lines: rows at the right edge, columns along the bottom
+    workers = _workers_by_line(obs)
+    for name in sorted(workers, key=lambda s: (s[0], int(s[1:]))):
+        index = int(name[1:]) - 1
+        if name.startswith("h"):
+            out.append(_worker_svg(workers[name], f.x(n) + f.right / 2, f.y(index + 0.5)))
+        else:
+            out.append(_worker_svg(workers[name], f.x(index + 0.5), f.y(n) + f.bottom / 2))
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
+def _cetaria_svg(obs: GarumObservationLike, f: _Frame) -> list[str]:
+    """The cetaria and the holes between them."""
+    grid = obs["grid"]
+    block = f.n // len(grid)
+    out = []
     for gr, row in enumerate(grid):
         for gc, number in enumerate(row):
-            x0, y0, side = x(gc * block), y(gr * block), block * _U
+            x0, y0, side = f.x(gc * block), f.y(gr * block), block * _U
             if not number:
                 out.append(f'<rect class="hole" x="{_n(x0)}" y="{_n(y0)}" width="{_n(side)}" height="{_n(side)}" '
                            'fill="#7d7466" stroke="#5b5347" stroke-width="0.6"/>')
                 continue
             out.append(f'<rect class="cetarium" data-cetarium="{_a(number)}" x="{_n(x0)}" y="{_n(y0)}" '
                        f'width="{_n(side)}" height="{_n(side)}" fill="#d8ecf0" stroke="#3d3528" stroke-width="1"/>')
-    # cells
+    return out
+
+
+def _cells_svg(obs: GarumObservationLike, f: _Frame, show_bonuses: bool) -> list[str]:
+    """The fish, each with who placed it, and the bonus spaces still empty."""
+    fish = obs["fish"]
     bonus = {tuple(b["cell"]): b["kind"] for b in obs.get("bonuses", [])}
     placers = _placers(obs)
-    for r in range(n):
-        for c in range(n):
+    out = []
+    for r in range(f.n):
+        for c in range(f.n):
             ch = fish[r][c]
             if ch == " ":
                 continue
-            cx, cy = x(c + 0.5), y(r + 0.5)
+            cx, cy = f.x(c + 0.5), f.y(r + 0.5)
             if ch == ".":
                 kind = bonus.get((r, c))
                 if show_bonuses and kind is not None:
-                    if kind == "*":
-                        out.append(f'<g class="bonus" data-kind="*" data-cell="{r},{c}" '
-                                   f'data-tip="{_a(_bonus_tip(obs, kind))}">'
-                                   f'<polygon points="{_star(cx, cy, 4, 1.7)}" fill="#8e44ad" stroke="#4a235a" '
-                                   'stroke-width="0.4"/></g>')
-                    else:
-                        out.append(f'<g class="bonus" data-kind="{_a(kind)}" data-cell="{r},{c}" '
-                                   f'data-tip="{_a(_bonus_tip(obs, kind))}">'
-                                   f'<circle cx="{_n(cx)}" cy="{_n(cy)}" r="3.8" fill="#ffffff" '
-                                   f'stroke="{_a(FILL[kind])}" stroke-width="1.2"/>'
-                                   f'<text x="{_n(cx)}" y="{_n(cy + 1.5)}" font-size="4.4" text-anchor="middle" '
-                                   f'fill="{_a(FILL[kind])}" font-weight="bold">{escape(str(kind))}</text></g>')
+                    out.append(_bonus_svg(obs, kind, r, c, cx, cy))
                 continue
             out.append(
                 f'<g class="fish" data-cell="{r},{c}" data-species="{_a(ch)}" '
                 f'data-tip="{_a(_fish_tip(ch, placers.get((r, c)), bonus.get((r, c))))}">'
-                f'<rect x="{_n(x(c) + 0.5)}" y="{_n(y(r) + 0.5)}" width="{_n(_U - 1)}" height="{_n(_U - 1)}" '
+                f'<rect x="{_n(f.x(c) + 0.5)}" y="{_n(f.y(r) + 0.5)}" width="{_n(_U - 1)}" height="{_n(_U - 1)}" '
                 f'rx="1.5" fill="{_a(FILL.get(ch, "#888"))}"/>'
                 f'<text x="{_n(cx)}" y="{_n(cy + 1.9)}" font-size="5.4" text-anchor="middle" '
                 f'fill="{_a(INK.get(ch, "#000"))}" font-weight="bold">{escape(str(ch))}</text></g>'
             )
-    if highlight is not None:
-        for gr, row in enumerate(grid):
-            for gc, number in enumerate(row):
-                if number and number == highlight:
-                    out.append(f'<rect class="highlight" data-cetarium="{_a(number)}" x="{_n(x(gc * block) - 1)}" '
-                               f'y="{_n(y(gr * block) - 1)}" width="{_n(block * _U + 2)}" '
-                               f'height="{_n(block * _U + 2)}" fill="none" stroke="#ff7f00" stroke-width="2"/>')
-    # slot dividers and cetarium numbers, above the fish
+    return out
+
+
+def _bonus_svg(obs: GarumObservationLike, kind: str, r: int, c: int, cx: float, cy: float) -> str:
+    """An empty bonus space: a star for a joker, else the species' letter in a ring of its colour."""
+    if kind == "*":
+        return (f'<g class="bonus" data-kind="*" data-cell="{r},{c}" '
+                f'data-tip="{_a(_bonus_tip(obs, kind))}">'
+                f'<polygon points="{_star(cx, cy, 4, 1.7)}" fill="#8e44ad" stroke="#4a235a" '
+                'stroke-width="0.4"/></g>')
+    return (f'<g class="bonus" data-kind="{_a(kind)}" data-cell="{r},{c}" '
+            f'data-tip="{_a(_bonus_tip(obs, kind))}">'
+            f'<circle cx="{_n(cx)}" cy="{_n(cy)}" r="3.8" fill="#ffffff" '
+            f'stroke="{_a(FILL[kind])}" stroke-width="1.2"/>'
+            f'<text x="{_n(cx)}" y="{_n(cy + 1.5)}" font-size="4.4" text-anchor="middle" '
+            f'fill="{_a(FILL[kind])}" font-weight="bold">{escape(str(kind))}</text></g>')
+
+
+def _highlight_svg(obs: GarumObservationLike, f: _Frame, highlight: int) -> list[str]:
+    """The outline of cetarium ``highlight``."""
+    grid = obs["grid"]
+    block = f.n // len(grid)
+    out = []
+    for gr, row in enumerate(grid):
+        for gc, number in enumerate(row):
+            if number and number == highlight:
+                out.append(f'<rect class="highlight" data-cetarium="{_a(number)}" x="{_n(f.x(gc * block) - 1)}" '
+                           f'y="{_n(f.y(gr * block) - 1)}" width="{_n(block * _U + 2)}" '
+                           f'height="{_n(block * _U + 2)}" fill="none" stroke="#ff7f00" stroke-width="2"/>')
+    return out
+
+
+def _dividers_svg(obs: GarumObservationLike, f: _Frame) -> list[str]:
+    """Slot dividers and cetarium numbers, drawn above the fish."""
+    grid = obs["grid"]
+    block = f.n // len(grid)
+    half = block // 2
+    out = []
     for gr, row in enumerate(grid):
         for gc, number in enumerate(row):
             if not number:
                 continue
-            x0, y0, side = x(gc * block), y(gr * block), block * _U
+            x0, y0, side = f.x(gc * block), f.y(gr * block), block * _U
             for k in range(half, block, half):
                 out.append(f'<line class="slot" x1="{_n(x0 + k * _U)}" y1="{_n(y0)}" x2="{_n(x0 + k * _U)}" '
                            f'y2="{_n(y0 + side)}" stroke="#3d3528" stroke-width="0.5" stroke-dasharray="1.5 1.5"/>')
@@ -478,22 +556,7 @@ def render_svg(
                        f'height="3.4" rx="0.6" fill="#3d3528" opacity="0.9"/>'
                        f'<text x="{_n(x0 + 0.2 + wide / 2)}" y="{_n(y0 + 2.85)}" font-size="3" '
                        f'text-anchor="middle" fill="#ffffff">{escape(str(number))}</text></g>')
-    # coordinates
-    if show_coordinates:
-        for i in range(n):
-            out.append(f'<text class="coordinate" x="{_n(left - 1.5)}" y="{_n(y(i + 0.5) + 1.4)}" font-size="3.8" '
-                       f'text-anchor="end" fill="#3d3528">h{i + 1}</text>')
-            out.append(f'<text class="coordinate" x="{_n(x(i + 0.5))}" y="{_n(top - 3)}" font-size="3.8" '
-                       f'text-anchor="middle" fill="#3d3528">v{i + 1}</text>')
-    # workers beside their lines: rows at the right edge, columns along the bottom
-    for name in sorted(workers, key=lambda s: (s[0], int(s[1:]))):
-        index = int(name[1:]) - 1
-        if name.startswith("h"):
-            out.append(_worker_svg(workers[name], x(n) + right / 2, y(index + 0.5)))
-        else:
-            out.append(_worker_svg(workers[name], x(index + 0.5), y(n) + bottom / 2))
-    out.append("</svg>")
-    return "\n".join(out) + "\n"
+    return out
 
 
 def log_detail(state: Any, action: str) -> dict[str, Any]:

@@ -249,6 +249,23 @@ def _bearer(request: Request) -> str | None:
 
 def mount(app: FastAPI) -> None:
     """Add the client's pages, static files and helper endpoints to ``app``."""
+    _mount_pages(app)
+    _mount_boards(app)
+    _mount_replays(app)
+
+    @app.get("/plugins/{game}/board.js", include_in_schema=False)
+    def plugin_board(game: str) -> Response:
+        """The browser board module a plugin game declares (``Hooks.browser``)."""
+        path = hook(game, "browser") if game in ludus.game_names() else None
+        if path is None:
+            return _error(404, f"{game[:64]} declares no board module")
+        return Response(path.read_bytes(), media_type="text/javascript", headers={"Cache-Control": "no-cache"})
+
+    app.mount("/static", StaticFiles(directory=STATIC_DIR), name="ludus-web-static")
+
+
+def _mount_pages(app: FastAPI) -> None:
+    """The pages a person opens (lobby, game, replay), the page for an unknown path, and the metadata."""
 
     @app.get("/", include_in_schema=False)
     def lobby_page() -> FileResponse:
@@ -277,11 +294,12 @@ def mount(app: FastAPI) -> None:
     def get_meta() -> dict[str, Any]:
         return meta()
 
+
+def _mount_boards(app: FastAPI) -> None:
+    """A seat's board as SVG, or as line edits of the board that seat was last sent."""
     cache = SvgCache()
     served: OrderedDict[tuple[str, int | None], tuple[int, str]] = OrderedDict()  # per game and seat
     served_lock = threading.Lock()
-    replays: OrderedDict[tuple[str, int], dict[str, Any]] = OrderedDict()  # a finished game's steps never change
-    replays_lock = threading.Lock()
 
     @app.get("/api/games/{game_id}/svg", response_class=Response,
              responses={200: {"content": {"image/svg+xml": {}}}, 404: {}, 409: {}},
@@ -312,6 +330,12 @@ def mount(app: FastAPI) -> None:
             return JSONResponse({"base": since, "version": view["version"], "splices": svg_splices(last[1], svg)},
                                 headers={"Cache-Control": "no-store"})
         return svg_response(svg, request.headers.get("accept-encoding"))
+
+
+def _mount_replays(app: FastAPI) -> None:
+    """A finished game's steps, one at a time or all at once, and the replay of a posted record."""
+    replays: OrderedDict[tuple[str, int], dict[str, Any]] = OrderedDict()  # a finished game's steps never change
+    replays_lock = threading.Lock()
 
     @app.get("/api/games/{game_id}/replay", summary="The public view after `step` actions of a finished game")
     def game_replay(game_id: str, request: Request, step: Annotated[int, Query(ge=0, le=MAX_RECORD_ACTIONS)] = 0) -> Any:
@@ -362,13 +386,3 @@ def mount(app: FastAPI) -> None:
             return _error(422, str(exc))
         except ValueError as exc:
             return _error(422, str(exc))
-
-    @app.get("/plugins/{game}/board.js", include_in_schema=False)
-    def plugin_board(game: str) -> Response:
-        """The browser board module a plugin game declares (``Hooks.browser``)."""
-        path = hook(game, "browser") if game in ludus.game_names() else None
-        if path is None:
-            return _error(404, f"{game[:64]} declares no board module")
-        return Response(path.read_bytes(), media_type="text/javascript", headers={"Cache-Control": "no-cache"})
-
-    app.mount("/static", StaticFiles(directory=STATIC_DIR), name="ludus-web-static")
