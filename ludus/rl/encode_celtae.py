@@ -63,27 +63,25 @@ solo_drawn           (13,)         its card drawn this turn, while the turn wait
 from __future__ import annotations
 
 from types import SimpleNamespace
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
 from ..celtae.actions import ACT_VERBS, card_name
 from ..celtae.board import CORNER_NAMES
 from ..celtae.data import get
-from ..celtae.observe import _flip_view, progress_text
-from ..celtae.state import C_SX_CARD, C_SX_MOVED, P_FLIP, PHASE_TEXT
+from ..celtae.observe import progress_text
+from ..celtae.state import PHASE_TEXT
+from .celtae_state import FLIPS, MAX_ACTIVE, SEATS, StateWriter
 from .encoding import Encoder
 
 WORKERS = "FBSND"
 CARDS = tuple(card_name(k) for k in range(12))
 PHASES = (*PHASE_TEXT, "decide", "over")
 FINAL = ("no", "finishing the round", "double turns")
-FLIPS = (None, "undecided", "decided", "flip", "keep")
 ACTIONS = (None, *(f"{v} {r}" for v in ACT_VERBS for r in "NS"))
 PENDING = (None, "progress", "leader flip")
 TARGETS = ("easy", "normal", "hard")
-SEATS = 4
-MAX_ACTIVE = 4
 
 
 def _owner_index(o: Any) -> int:
@@ -105,7 +103,7 @@ class CeltaeEncoder(Encoder):
         self.roman = [list(t) for t in d.roman_tiles]
         self.druid = [{"points": p, "needs": "".join(WORKERS[t] * c for t, c in enumerate(needs)) + "*" * any_}
                       for p, needs, any_ in d.druid_tiles]
-        fake = SimpleNamespace(data=d)
+        fake = cast(Any, SimpleNamespace(data=d))  # progress_text reads only the data
         self.progress = [progress_text(fake, c) for c in range(len(d.progress_cards))]
         self.colours = tuple(d.colours)
         self.bonus_kinds = tuple(d.bonus_kinds)
@@ -153,6 +151,7 @@ class CeltaeEncoder(Encoder):
         b("solo_worker", (6,), "Solitairix worker")
         b("solo_last", (13 + len(ACTIONS),), "Solitairix last turn: card, action")
         b("solo_drawn", (13,), "Solitairix card drawn this turn (none or kind)")
+        self._writer: StateWriter | None = None
 
     def max_game_length(self) -> int:
         """A generous bound: random play takes under 300 decisions."""
@@ -271,315 +270,22 @@ class CeltaeEncoder(Encoder):
         return v
 
     # -- encode straight from the state ----------------------------------------------------
-    def _prepare_state_encoding(self) -> None:
-        """Offsets and lookup tables of the state's numbers, worked out once per configuration."""
-        d = self.data
-        self._off = {name: b.start for name, b in self.blocks.items()}
-        self._own = {-1: 0, -2: 5, **{o: 1 + o for o in range(SEATS)}}
-        self._roman_index = [self.roman.index(list(t)) for t in d.roman_tiles]
-        self._druid_index = [self.druid.index(self.druid[t]) for t in range(len(d.druid_tiles))]
-        self._progress_index = [self.progress.index(self.progress[c]) for c in range(len(d.progress_cards))]
-        self._leader_index = [self.leaders.index(ld["name"]) for ld in d.leaders]
-        self._bonus_index = [self.bonus_kinds.index(k) for k in d.bonus_kinds]
-        self._phase_index = [PHASES.index(text) for text in PHASE_TEXT]
-        self._flip_index = {f: i for i, f in enumerate(FLIPS)}
-        difficulty = self.game.config.get("difficulty")
-        target = d.targets.get(difficulty)
-        self._target = (list(self.targets.values()).index(target) if target in self.targets.values() else -1)
-        self._discs = len(d.disc_costs)
-        self._board_memo: list[tuple[Any, np.ndarray] | None] = [None] * 5
-        # the live vector: parts 0-4 board, 5 common counts, 6.. one per seat, then the turn's scalars
-        self._live = np.zeros(self.size, dtype=np.float32)
-        self._live_parts: list[list[Any]] = [[None, None] for _ in range(7 + SEATS)]  # [key, indices set]
-        self._live_scores: list[int] | None = None
-        self._part_memo: list[dict[tuple, tuple[np.ndarray, np.ndarray]]] = [{} for _ in range(7 + SEATS)]
-        self._scratch = np.zeros(self.size, dtype=np.float32)
-        blocks = self.blocks
-        common = (blocks["bag"].start, blocks["offered_leaders"].stop)
-        seats = (blocks["hand"].start, blocks["leader_flip"].stop)
-        turn = (blocks["seat"].start, blocks["solo_drawn"].stop)
-        self._part_span = [(0, self.size)] * 5 + [common] + [seats] * SEATS + [turn]  # where each part writes
-
-    def _board_ones(self, state: Any) -> list[np.ndarray]:
-        """Entries set to 1 by the board (areas, markets, citadels, stack tops, garrisons).
-
-        Each part changes on few steps, so its entries are kept with a copy of the lists they
-        came from and reused while the state's lists still equal that copy.
-        """
-        memo = self._board_memo
-        own = self._own
-        off = self._off
-        ones: list[np.ndarray] = []
-        for part, source in enumerate(((state.areas, state.centre), state.market,
-                                       (state.citadels, state.bonus_at, state.bonus_owner),
-                                       (state.roman, state.druid), state.garrison)):
-            kept = memo[part]
-            if kept is not None and kept[0] == source:
-                ones.append(kept[1])
-                continue
-            mine: list[int] = []
-            if part == 0:
-                at = off["areas"]
-                for a, row in enumerate(state.areas):
-                    for i, t in enumerate(row):
-                        mine.append(at + (a * 3 + i) * 6 + (0 if t < 0 else 1 + t))
-                at = off["centre"]
-                for i, t in enumerate(state.centre):
-                    mine.append(at + i * 6 + (0 if t < 0 else 1 + t))
-            elif part == 1:
-                at = off["markets"]
-                for r, row in enumerate(state.market):
-                    for i, k in enumerate(row):
-                        mine.append(at + (r * 6 + i) * 13 + (0 if k < 0 else 1 + k))
-            elif part == 2:
-                at = off["citadels"]
-                bonus_at = off["citadel_bonus"]
-                owner_at = off["citadel_bonus_owner"]
-                for i, cit in enumerate(state.citadels):
-                    base = at + i * 30
-                    for s, o in enumerate(cit):
-                        mine.append(base + s * 6 + own[o])
-                    mine.append(bonus_at + i * 4 + self._bonus_index[state.bonus_at[i]])
-                    o = state.bonus_owner[i]
-                    mine.append(owner_at + i * 5 + (0 if o < 0 else 1 + o))
-            elif part == 3:
-                at = off["roman_top"]
-                width = len(self.roman) + 1
-                for i, stack in enumerate(state.roman):
-                    mine.append(at + i * width + (1 + self._roman_index[stack[-1]] if stack else 0))
-                at = off["druid_top"]
-                width = len(self.druid) + 1
-                for i, stack in enumerate(state.druid):
-                    mine.append(at + i * width + (1 + self._druid_index[stack[-1]] if stack else 0))
-            else:
-                at = off["garrison"]
-                for r, row in enumerate(state.garrison):
-                    for i, o in enumerate(row):
-                        mine.append(at + (r * 6 + i) * 6 + own[o])
-            found = np.array(mine, dtype=np.intp)
-            memo[part] = (_snapshot(source), found)
-            ones.append(found)
-        return ones
-
     def encode_state(self, state: Any, seat: int | None, out: np.ndarray | None = None) -> np.ndarray:
         """``encode(state.observation(seat))``, read straight from the state into ``out``.
 
-        Every value is written as the observation path writes it (the same float32
-        arithmetic), so the two agree bit for bit. The board, the common counts and each
-        seat's own part are kept with the numbers they came from and reused while those
-        numbers are unchanged (a step changes one or two of them): only the turn's
-        scalars and the scores are written every time.
+        Written by a :class:`~ludus.rl.celtae_state.StateWriter`, which rewrites only the
+        parts of its last vector whose numbers changed (see that module).
         """
-        if not hasattr(self, "_off"):
-            self._prepare_state_encoding()
         if seat is not None:
             state._check_seat(seat)
+        if self._writer is None:
+            self._writer = StateWriter(self)
         if out is None:
             out = np.empty(self.size, dtype=np.float32)
         elif out.dtype != np.float32 or out.shape != (self.size,):
             out[:] = self.encode_state(state, seat)
             return out
-        v = self._live  # the last vector encoded: each part below is rewritten only if it changed
-        live = self._live_parts
-        for number, part in enumerate(self._board_ones(state)):
-            slot = live[number]
-            if slot[1] is not part:
-                if slot[1] is not None:
-                    v[slot[1]] = 0.0
-                v[part] = 1.0
-                slot[1] = part
-        self._put(5, self._common_key(state), state, seat, self._write_common)
-        revealed = state.flip_revealed
-        flipping = revealed or any(p[0] == P_FLIP for p in state.pending)  # what the flip view reads
-        for s in range(state.n):
-            own = seat == s
-            key = (s, tuple(state.hands[s]) if own else None, tuple(state.known[s]), state.strength[s],
-                   state.tokens[s], state.discs[s], state.cubes[s], state.bonus_owner.count(s), tuple(state.active[s]),
-                   tuple(state.tribe[s]), tuple(state.roman_won[s]), tuple(state.druid_won[s]), state.leaders[s],
-                   state.leader_side[s], flipping and (state.flip_choice[s], own or bool(revealed)))
-            self._put(6 + s, key, state, seat, self._write_seat)
-        ctx = state.ctx
-        turn_key = None if state.solo else (  # the solo part is written every time
-            seat, state.current_player(), state.turn, state.phase, tuple(state.pending[0]) if state.pending else None,
-            state.stage, state.marker, ctx[1], ctx[2], state.token_supply)
-        self._put(6 + SEATS, turn_key, state, seat, self._write_turn)
-        scores = state.scores()
-        if scores != self._live_scores:
-            at = self._off["scores"]
-            v[at:at + len(scores)] = scores
-            v[at:at + len(scores)] /= 50
-            self._live_scores = scores
-        out[:] = v
-        return out
-
-    def _put(self, number: int, key: tuple | None, state: Any, seat: int | None, write: Any) -> None:
-        """Part ``number`` of the live vector set to what ``write`` gives for ``key`` (if it changed).
-
-        A part's entries (indices, values) are written once into a scratch vector by
-        ``write(state, seat, memoryview, scratch, number)`` and remembered by key; ``None``
-        means "not memoised": written every time.
-        """
-        slot = self._live_parts[number]
-        if key is not None and slot[0] == key:
-            return
-        memo = self._part_memo[number]
-        hit = None if key is None else memo.get(key)
-        if hit is None:
-            scratch = self._scratch
-            write(state, seat, memoryview(scratch), scratch, number)
-            lo, hi = self._part_span[number]
-            idx = scratch[lo:hi].nonzero()[0]
-            idx += lo
-            hit = (idx, scratch[idx])
-            scratch[idx] = 0.0
-            if key is not None:
-                if len(memo) >= 256:
-                    memo.clear()
-                memo[key] = hit
-        v = self._live
-        if slot[1] is not None:
-            v[slot[1]] = 0.0
-        v[hit[0]] = hit[1]
-        slot[0], slot[1] = key, hit[0]
-
-    @staticmethod
-    def _common_key(state: Any) -> tuple:
-        """What the common part reads (bag, deck, stacks, track, progress, Teutates, leaders, discard)."""
-        return (tuple(state.bag), len(state.deck), *map(len, state.roman), *map(len, state.druid),
-                *state.druid_supply, state.track, tuple(state.prog_cards), tuple(state.prog_marks),
-                None if state.solo else state.teutates, tuple(state.offered) if state.phase <= 1 else None,
-                tuple(sorted(state.discard)))
-
-    def _write_common(self, state: Any, seat: int | None, w: memoryview, out: np.ndarray, _number: int) -> None:
-        off = self._off
-        d = state.data
-        bag = state.bag
-        at = off["bag"]
-        w[at], w[at + 1], w[at + 2], w[at + 3] = bag[0] / 16, bag[1] / 16, bag[2] / 16, bag[3] / 16
-        w[off["deck_size"]] = len(state.deck) / 60
-        at = off["stacks"]
-        sizes = [len(s) / 5 for s in state.roman] + [len(s) / 5 for s in state.druid] + [
-            n / 5 for n in state.druid_supply]
-        for i, x in enumerate(sizes):
-            w[at + i] = x
-        w[off["track"]] = state.track / 12
-        at = off["progress_card"]
-        marks_at = off["progress_marks"]
-        width = len(self.progress) + 1
-        cards = d.progress_cards
-        for i, c in enumerate(state.prog_cards):
-            w[at + i * width + 1 + self._progress_index[c]] = 1.0
-            w[marks_at + 2 * i] = state.prog_marks[i] / 3
-            w[marks_at + 2 * i + 1] = cards[c][3] / 3
-        for i in range(len(state.prog_cards), 8):
-            w[at + i * width] = 1.0
-        if not state.solo:
-            w[off["teutates"]] = 1.0
-            w[off["teutates"] + 1] = state.teutates / 3
-        if state.phase <= 1:
-            at = off["offered_leaders"]
-            for i in state.offered:
-                w[at + self._leader_index[i]] = 1.0
-        at = off["discard"]
-        if state.discard:
-            counts = [0] * 12
-            for card in state.discard:
-                counts[card] += 1
-            out[at:at + 12] = counts
-            out[at:at + 12] /= 5
-
-    def _write_seat(self, state: Any, seat: int | None, w: memoryview, out: np.ndarray, number: int) -> None:
-        s = number - 6
-        off = self._off
-        d = state.data
-        if seat == s:
-            w[off["hand_seen"] + s] = 1.0
-            at = off["hand"] + s * 12
-            for k, c in enumerate(state.hands[s]):
-                if c:
-                    w[at + k] = c / 5
-        at = off["known_cards"] + s * 12
-        for k, c in enumerate(state.known[s]):
-            if c:
-                w[at + k] = c / 5
-        discs = state.discs[s]
-        costs = d.disc_costs
-        cost = costs[discs] if discs < len(costs) else None
-        at = off["player"] + s * 9
-        for i, x in enumerate((state.strength[s] / 20, state.tokens[s] / 10, discs / 9, (self._discs - discs) / 9,
-                               cost is not None, (cost or 0) / 5, state.cubes[s] / 4,
-                               state.bonus_owner.count(s) / 4, 1.0)):
-            w[at + i] = x
-        active = [t for t in range(4) for _ in range(state.active[s][t])]
-        if len(active) > MAX_ACTIVE:
-            raise ValueError(f"seat {s} has {len(active)} active workers; the encoding holds {MAX_ACTIVE}")
-        at = off["active"]
-        for i in range(MAX_ACTIVE):
-            w[at + (s * MAX_ACTIVE + i) * 6 + (1 + active[i] if i < len(active) else 0)] = 1.0
-        at = off["tribe"] + s * 5
-        for t, c in enumerate(state.tribe[s]):
-            if c:
-                w[at + t] = c / 8
-        at = off["roman_won"] + s * len(self.roman)
-        for tile in state.roman_won[s]:
-            w[at + self._roman_index[tile]] += 1.0
-        at = off["druid_won"] + s * 2
-        for t in state.druid_won[s]:
-            out[at + d.druid_tiles[t][0] - 1] += 1.0 / 5  # float32 sums, as the observation path adds them
-        lid = state.leaders[s]
-        w[off["leader"] + s * (len(self.leaders) + 1) + (0 if lid < 0 else 1 + self._leader_index[lid])] = 1.0
-        flip_at = off["leader_flip"]
-        if state.leader_side[s] == 1:
-            w[flip_at + s * 6] = 1.0
-        view = _flip_view(state, state.flip_choice[s], seat == s or bool(state.flip_revealed))
-        w[flip_at + s * 6 + 1 + self._flip_index[view]] = 1.0
-
-    def _write_turn(self, state: Any, seat: int | None, w: memoryview, _out: np.ndarray, _number: int) -> None:
-        """The turn's scalars (seat to move, phase, pending, stage, marker, action, tokens) and the solo part."""
-        off = self._off
-        cur = state.current_player()
-        if seat is not None:
-            w[off["seat"] + seat] = 1.0
-        if cur >= 0:
-            w[off["current_player"] + cur] = 1.0
-        w[off["turn"] + state.turn] = 1.0
-        pending = state.pending
-        if cur < 0:
-            w[off["phase"] + len(PHASES) - 1] = 1.0
-        elif pending:
-            w[off["phase"] + len(PHASES) - 2] = 1.0
-        else:
-            w[off["phase"] + self._phase_index[state.phase]] = 1.0
-        at = off["pending"]
-        if not pending:
-            w[at] = 1.0
-        else:
-            kind, who = pending[0]
-            w[at + (2 if kind == P_FLIP else 1)] = 1.0
-            k = len(PENDING) + (cur if kind == P_FLIP else who)
-            w[at + (k if k >= 0 else k + len(PENDING) + SEATS)] = 1.0
-        w[off["final"] + state.stage] = 1.0
-        w[off["marker"] + state.marker] = 1.0
-        ctx = state.ctx
-        w[off["action"] + (0 if ctx[1] < 0 else 1 + 2 * ctx[1] + ctx[2])] = 1.0
-        w[off["token_supply"]] = state.token_supply / 10
-        if state.solo:
-            card, steps, _quarter, kind, region, _swap = (state.last_sx + [-1] * 6)[:6]
-            last = not (card is None or kind < 0)
-            target = self._target
-            at = off["solo"]
-            for i, x in enumerate((
-                    1.0, (state.sx_side + 1) / 2, (state.sx_quarter + 1) / 4, state.discs[1] / 9,
-                    state.cubes[1] / 4, len(state.roman_won[1]) / 5, len(state.druid_won[1]) / 5,
-                    state.tribe[1][4] / 10, state.bonus_owner.count(1) / 4, state.sx_discarded_markers / 4,
-                    target == 0, target == 1, target == 2, (steps if last else 0) / 3, last)):
-                w[at + i] = x
-            w[off["solo_worker"] + (0 if state.sx_worker < 0 else 1 + state.sx_worker)] = 1.0
-            if last:
-                w[off["solo_last"] + (0 if card < 0 else 1 + card)] = 1.0
-                w[off["solo_last"] + 14 + 2 * kind + region] = 1.0
-            drawn = ctx[C_SX_CARD] if state.turn == 1 and ctx[C_SX_MOVED] and ctx[C_SX_CARD] >= 0 else -1
-            w[off["solo_drawn"] + 1 + drawn] = 1.0
+        return self._writer.write(state, seat, out)
 
     # -- decode --------------------------------------------------------------------------
     def decode(self, vector: np.ndarray) -> dict[str, Any]:
@@ -669,16 +375,6 @@ class CeltaeEncoder(Encoder):
             "token_supply": back(view(vector, "token_supply")[0], 10),
             "solitairix": sx,
         }
-
-
-def _snapshot(value: Any) -> Any:
-    """A copy of nested lists and tuples deep enough that later changes to the state do not reach it
-    (the board's lists hold either numbers or lists, never both: a list of numbers is copied whole)."""
-    if isinstance(value, list | tuple):
-        if value and isinstance(value[0], list | tuple):
-            return type(value)(map(_snapshot, value))
-        return type(value)(value)
-    return value
 
 
 def _pick(row: np.ndarray, values: tuple) -> Any:

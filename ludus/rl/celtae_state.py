@@ -1,0 +1,404 @@
+"""Celtae's observation vector written straight from the state: what the environments call.
+
+:class:`StateWriter` keeps the last vector it wrote and, for each part of it (the action
+areas, the markets, the citadels, the stacks, the garrisons, the common counts, each seat,
+the turn), a copy of the state's numbers that part was written from. A step changes one or
+two of them, so a call compares the copies with the state (list equality, at C speed) and
+rewrites only the parts that differ, item by item through a memoryview; the scores are asked
+of the engine only when a number they depend on moved.
+
+Every value is the float32 the observation path gives (the same divisions of the same
+counts; sums accumulated in float32 are taken from tables made by the same float32 sums), so
+``encode_state(state, seat)`` equals ``encode(state.observation(seat))`` bit for bit
+(tests/rl/test_fast_encoding.py holds them equal on many positions).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from ..celtae.observe import _flip_view
+from ..celtae.state import C_SX_CARD, C_SX_MOVED, P_FLIP, PHASE_TEXT
+
+if TYPE_CHECKING:
+    from .encode_celtae import CeltaeEncoder
+
+SEATS = 4
+MAX_ACTIVE = 4
+FLIPS = (None, "undecided", "decided", "flip", "keep")
+PENDING_KINDS = 3  # none, progress, leader flip
+AREAS, MARKET, CITADELS, STACKS, GARRISON, COUNTS, PROGRESS, OFFERED, DISCARD, TURN, VIEW, SEAT = range(12)
+# what everyone sees of a seat, in groups: one part per group and seat, after the others
+KNOWN, BOARD, ACTIVE, TRIBE, ROMAN, DRUID, LEADER = range(7)
+GROUP = {"known": KNOWN, "strength": BOARD, "tokens": BOARD, "discs": BOARD, "cubes": BOARD, "bonus_owner": BOARD,
+         "active": ACTIVE, "tribe": TRIBE, "roman_won": ROMAN, "druid_won": DRUID, "leaders": LEADER,
+         "leader_side": LEADER}  # the state's lists each group is written from (bonus_owner: by citadel)
+PARTS = SEAT + len(set(GROUP.values())) * SEATS
+
+
+def _float32_sums(step: float, count: int) -> list[float]:
+    """``0, step, step + step, ...`` added in float32, as the observation path accumulates them."""
+    out = [0.0]
+    total = np.float32(0.0)
+    for _ in range(count):
+        total = total + np.float32(step)
+        out.append(float(total))
+    return out
+
+
+def _float32_quotients(divisor: int, count: int) -> list[float]:
+    """``k / divisor`` for k = 0..count, divided in float32 (a float32 vector divided in place)."""
+    return [float(x) for x in np.arange(count + 1, dtype=np.float32) / np.float32(divisor)]
+
+
+def _ctx_numbers(ctx: Any) -> tuple[int, int, int, int]:
+    """The turn context's action kind, region, Solitairix's card and whether it moved.
+
+    The context is an object with fields, or the 15-number list of earlier versions.
+    """
+    if isinstance(ctx, list):
+        return ctx[1], ctx[2], ctx[C_SX_CARD], ctx[C_SX_MOVED]
+    return ctx.kind, ctx.region, ctx.sx_card, ctx.sx_moved
+
+
+class StateWriter:
+    """The live vector of one encoder and the copies of the numbers each part came from."""
+
+    def __init__(self, encoder: CeltaeEncoder) -> None:
+        d = encoder.data
+        self.encoder = encoder
+        self.data = d
+        self.size = encoder.size
+        self.off = {name: b.start for name, b in encoder.blocks.items()}
+        self.own = {-1: 0, -2: 5, **{o: 1 + o for o in range(SEATS)}}
+        self.roman_index = [encoder.roman.index(list(t)) for t in d.roman_tiles]
+        self.druid_index = [encoder.druid.index(encoder.druid[t]) for t in range(len(d.druid_tiles))]
+        self.progress_index = [encoder.progress.index(encoder.progress[c]) for c in range(len(d.progress_cards))]
+        self.leader_index = [encoder.leaders.index(ld["name"]) for ld in d.leaders]
+        self.bonus_index = [encoder.bonus_kinds.index(k) for k in d.bonus_kinds]
+        self.phases = len(PHASE_TEXT) + 2  # the phases, "decide", "over"
+        self.flip_index = {f: i for i, f in enumerate(FLIPS)}
+        difficulty = encoder.game.config.get("difficulty")
+        target = d.targets.get(difficulty) if isinstance(difficulty, str) else None
+        targets = list(encoder.targets.values())
+        self.target = targets.index(target) if target in targets else -1
+        self.discs = len(d.disc_costs)
+        self.druid_sums = _float32_sums(1.0 / 5, 40)
+        self.fifths = _float32_quotients(5, 120)
+        self.live = np.zeros(self.size, dtype=np.float32)
+        self.view: Any = self.live.data  # item writes through the buffer: cheaper than NumPy's indexing
+        self.touched: list[list[int]] = [[] for _ in range(PARTS)]
+        self.kept: list[Any] = [None] * PARTS  # the numbers each part was written from
+        self.seat_lists: dict[str, list] = {}  # the seats' lists at the last call
+        self.hands: list[list[int]] | None = None
+        self.group_values = self._groups()
+        self.scores: list[int] | None = None
+
+    def _groups(self) -> tuple[Any, ...]:
+        """The writers of a seat's groups (KNOWN, BOARD, ...), in that order."""
+        return (self._known, self._player_board, self._active, self._tribe, self._roman, self._druid, self._leader)
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled without the memoryview (OpenSpiel's tests pickle games and their observers)."""
+        state = dict(self.__dict__)
+        del state["view"], state["group_values"]
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self.view = self.live.data
+        self.group_values = self._groups()
+
+    # -- the call --------------------------------------------------------------------------
+    def write(self, state: Any, seat: int | None, out: np.ndarray) -> np.ndarray:
+        """The vector of ``state`` seen by ``seat``, copied into ``out``."""
+        moved = self._board(state)  # whether a number the scores read has changed
+        kept = self.kept
+        if kept[COUNTS] != (state.bag, len(state.deck), state.track, None if state.solo else state.teutates):
+            self._counts(state)
+        if kept[PROGRESS] != (state.prog_cards, state.prog_marks):
+            self._progress(state)
+            moved = True
+        if kept[OFFERED] != (state.phase <= 1 and state.offered):
+            self._offered(state)
+        if kept[DISCARD] != state.discard:
+            self._discard(state)
+        if self._seats(state) or self.hands != state.hands:
+            self.hands = [hand[:] for hand in state.hands]
+            moved = True
+        self._view(state, seat)
+        self._turn(state, seat)
+        if moved or self.scores is None:
+            scores = state.scores()
+            if scores != self.scores:
+                at = self.off["scores"]
+                live = self.live
+                live[at:at + SEATS] = 0.0
+                live[at:at + len(scores)] = scores
+                live[at:at + len(scores)] /= 50  # float32 division, as the observation path divides
+                self.scores = scores
+        out[:] = self.live
+        return out
+
+    def _board(self, state: Any) -> bool:
+        """Rewrite the board's parts that changed; whether the citadels or garrisons did."""
+        kept = self.kept
+        moved = False
+        if kept[AREAS] != (state.areas, state.centre):
+            self._areas(state)
+        if kept[MARKET] != state.market:
+            self._market(state)
+        if kept[CITADELS] != (state.citadels, state.bonus_at, state.bonus_owner):
+            self._citadels(state)
+            moved = True
+        if kept[STACKS] != (state.roman, state.druid, state.druid_supply):
+            self._stacks(state)
+        if kept[GARRISON] != state.garrison:
+            self._garrison(state)
+            moved = True
+        return moved
+
+    # -- the board --------------------------------------------------------------------------
+    def _areas(self, state: Any) -> None:
+        at = self.off["areas"]
+        ones = [at + (a * 3 + i) * 6 + (0 if w < 0 else 1 + w) for a, row in enumerate(state.areas)
+                for i, w in enumerate(row)]
+        at = self.off["centre"]
+        ones += [at + i * 6 + (0 if w < 0 else 1 + w) for i, w in enumerate(state.centre)]
+        self._write(AREAS, [(i, 1.0) for i in ones])
+        self.kept[AREAS] = ([row[:] for row in state.areas], state.centre[:])
+
+    def _market(self, state: Any) -> None:
+        at = self.off["markets"]
+        self._write(MARKET, [(at + (r * 6 + i) * 13 + (0 if k < 0 else 1 + k), 1.0) for r, row in enumerate(state.market)
+                             for i, k in enumerate(row)])
+        self.kept[MARKET] = [row[:] for row in state.market]
+
+    def _citadels(self, state: Any) -> None:
+        own = self.own
+        at, bonus_at, owner_at = self.off["citadels"], self.off["citadel_bonus"], self.off["citadel_bonus_owner"]
+        kinds = len(self.bonus_index)
+        ones = []
+        for i, cit in enumerate(state.citadels):
+            ones += [at + i * 30 + s * 6 + own[o] for s, o in enumerate(cit)]
+            o = state.bonus_owner[i]
+            ones += [bonus_at + i * kinds + self.bonus_index[state.bonus_at[i]], owner_at + i * 5 + (0 if o < 0 else 1 + o)]
+        self._write(CITADELS, [(i, 1.0) for i in ones])
+        self.kept[CITADELS] = ([cit[:] for cit in state.citadels], state.bonus_at[:], state.bonus_owner[:])
+
+    def _stacks(self, state: Any) -> None:
+        """The stacks' top tiles and sizes, and the druid supply."""
+        off = self.off
+        at, width = off["roman_top"], len(self.roman_index) + 1
+        values = [(at + i * width + (1 + self.roman_index[stack[-1]] if stack else 0), 1.0)
+                  for i, stack in enumerate(state.roman)]
+        at, width = off["druid_top"], len(self.druid_index) + 1
+        values += [(at + i * width + (1 + self.druid_index[stack[-1]] if stack else 0), 1.0)
+                   for i, stack in enumerate(state.druid)]
+        sizes = [len(s) / 5 for s in state.roman] + [len(s) / 5 for s in state.druid] + [
+            n / 5 for n in state.druid_supply]
+        values += [(off["stacks"] + i, x) for i, x in enumerate(sizes)]
+        self._write(STACKS, values)
+        self.kept[STACKS] = ([s[:] for s in state.roman], [s[:] for s in state.druid], state.druid_supply[:])
+
+    def _garrison(self, state: Any) -> None:
+        own = self.own
+        at = self.off["garrison"]
+        self._write(GARRISON, [(at + (r * 6 + i) * 6 + own[o], 1.0) for r, row in enumerate(state.garrison)
+                               for i, o in enumerate(row)])
+        self.kept[GARRISON] = [row[:] for row in state.garrison]
+
+    def _counts(self, state: Any) -> None:
+        """Bag, deck, track, Teutates."""
+        off = self.off
+        bag = state.bag
+        at = off["bag"]
+        values = [(at, bag[0] / 16), (at + 1, bag[1] / 16), (at + 2, bag[2] / 16), (at + 3, bag[3] / 16),
+                  (off["deck_size"], len(state.deck) / 60), (off["track"], state.track / 12)]
+        if not state.solo:
+            values += [(off["teutates"], 1.0), (off["teutates"] + 1, state.teutates / 3)]
+        self._write(COUNTS, values)
+        self.kept[COUNTS] = (bag[:], len(state.deck), state.track, None if state.solo else state.teutates)
+
+    def _progress(self, state: Any) -> None:
+        off = self.off
+        at, marks_at = off["progress_card"], off["progress_marks"]
+        width = len(self.progress_index) + 1
+        cards = self.data.progress_cards
+        values = []
+        for i, c in enumerate(state.prog_cards):
+            values += [(at + i * width + 1 + self.progress_index[c], 1.0), (marks_at + 2 * i, state.prog_marks[i] / 3),
+                       (marks_at + 2 * i + 1, cards[c][3] / 3)]
+        values += [(at + i * width, 1.0) for i in range(len(state.prog_cards), 8)]
+        self._write(PROGRESS, values)
+        self.kept[PROGRESS] = (state.prog_cards[:], state.prog_marks[:])
+
+    def _offered(self, state: Any) -> None:
+        """The leaders on offer (shown while leaders are chosen)."""
+        at = self.off["offered_leaders"]
+        offered = state.phase <= 1 and state.offered
+        self._write(OFFERED, [(at + self.leader_index[i], 1.0) for i in offered or ()])
+        self.kept[OFFERED] = offered and offered[:]
+
+    def _discard(self, state: Any) -> None:
+        counts = [0] * 12
+        for card in state.discard:
+            counts[card] += 1
+        at = self.off["discard"]
+        self._write(DISCARD, [(at + k, self.fifths[c]) for k, c in enumerate(counts) if c])
+        self.kept[DISCARD] = state.discard[:]
+
+    # -- the seats ----------------------------------------------------------------------------
+    def _seats(self, state: Any) -> bool:
+        """Rewrite the groups of each seat whose lists changed; whether any changed (any owner's)."""
+        kept = self.seat_lists
+        dirty: set[tuple[int, int]] = set()
+        changed = False
+        seats = range(state.n)
+        for name, group in GROUP.items():
+            now = getattr(state, name)
+            before = kept.get(name)
+            if now == before:
+                continue
+            changed = True
+            if before is None or name == "bonus_owner":
+                dirty.update((group, s) for s in seats)
+            else:
+                dirty.update((group, s) for s in seats if now[s] != before[s])
+            kept[name] = [row[:] for row in now] if isinstance(now[0], list) else now[:]
+        writers = self.group_values
+        for group, s in dirty:
+            self._write(SEAT + group * SEATS + s, writers[group](state, s))
+        return changed
+
+    def _known(self, state: Any, s: int) -> list[tuple[int, float]]:
+        at = self.off["known_cards"] + s * 12
+        return [(at + k, c / 5) for k, c in enumerate(state.known[s]) if c]
+
+    def _player_board(self, state: Any, s: int) -> list[tuple[int, float]]:
+        discs = state.discs[s]
+        costs = self.data.disc_costs
+        cost = costs[discs] if discs < len(costs) else None
+        at = self.off["player"] + s * 9
+        return [(at + i, x) for i, x in enumerate((
+            state.strength[s] / 20, state.tokens[s] / 10, discs / 9, (self.discs - discs) / 9, float(cost is not None),
+            (cost or 0) / 5, state.cubes[s] / 4, state.bonus_owner.count(s) / 4, 1.0))]
+
+    def _active(self, state: Any, s: int) -> list[tuple[int, float]]:
+        active = [w for w in range(4) for _ in range(state.active[s][w])]
+        if len(active) > MAX_ACTIVE:
+            raise ValueError(f"seat {s} has {len(active)} active workers; the encoding holds {MAX_ACTIVE}")
+        at = self.off["active"] + s * MAX_ACTIVE * 6
+        return [(at + i * 6 + (1 + active[i] if i < len(active) else 0), 1.0) for i in range(MAX_ACTIVE)]
+
+    def _tribe(self, state: Any, s: int) -> list[tuple[int, float]]:
+        at = self.off["tribe"] + s * 5
+        return [(at + w, c / 8) for w, c in enumerate(state.tribe[s]) if c]
+
+    def _roman(self, state: Any, s: int) -> list[tuple[int, float]]:
+        at = self.off["roman_won"] + s * len(self.roman_index)
+        won = [self.roman_index[tile] for tile in state.roman_won[s]]
+        return [(at + k, float(won.count(k))) for k in sorted(set(won))]
+
+    def _druid(self, state: Any, s: int) -> list[tuple[int, float]]:
+        at = self.off["druid_won"] + s * 2
+        points = [self.data.druid_tiles[tile][0] for tile in state.druid_won[s]]
+        return [(at + p - 1, self.druid_sums[points.count(p)]) for p in (1, 2) if p in points]
+
+    def _leader(self, state: Any, s: int) -> list[tuple[int, float]]:
+        off = self.off
+        lid = state.leaders[s]
+        values = [(off["leader"] + s * (len(self.leader_index) + 1) + (0 if lid < 0 else 1 + self.leader_index[lid]),
+                   1.0)]
+        if state.leader_side[s] == 1:
+            values.append((off["leader_flip"] + s * 6, 1.0))
+        return values
+
+    def _view(self, state: Any, seat: int | None) -> None:
+        """What depends on who looks: the own hand, and each seat's leader flip as that seat sees it."""
+        revealed = state.flip_revealed
+        flipping = bool(revealed) or any(p[0] == P_FLIP for p in state.pending)  # what the flip view reads
+        key = (seat, None if seat is None else state.hands[seat], flipping and (revealed, state.flip_choice))
+        if self.kept[VIEW] == key:
+            return
+        off = self.off
+        values = []
+        if seat is not None:
+            at = off["hand"] + seat * 12
+            values.append((off["hand_seen"] + seat, 1.0))
+            values += [(at + k, c / 5) for k, c in enumerate(state.hands[seat]) if c]
+        for s in range(state.n):
+            flip = _flip_view(state, state.flip_choice[s], seat == s or bool(revealed)) if flipping else None
+            values.append((off["leader_flip"] + s * 6 + 1 + self.flip_index[flip], 1.0))
+        self._write(VIEW, values)
+        self.kept[VIEW] = (seat, None if seat is None else state.hands[seat][:],
+                           flipping and (revealed, state.flip_choice[:]))
+
+    def _write(self, part: int, values: list[tuple[int, float]]) -> None:
+        """Set ``part``'s entries to ``values`` (index, value), clearing what it wrote before."""
+        view = self.view
+        touched = self.touched[part]
+        for i in touched:
+            view[i] = 0.0
+        touched.clear()
+        for i, x in values:
+            touched.append(i)
+            view[i] = x
+
+    # -- the turn --------------------------------------------------------------------------
+    def _turn(self, state: Any, seat: int | None) -> None:
+        """Seat, seat to move, phase, pending decision, stage, marker, action, tokens; Solitairix's part."""
+        kind, region, sx_card, sx_moved = _ctx_numbers(state.ctx)
+        cur = state.current_player()
+        key = (seat, cur, state.turn, state.phase, tuple(state.pending[0]) if state.pending else None, state.stage,
+               state.marker, kind, region, state.token_supply)
+        if not state.solo and self.kept[TURN] == key:
+            return
+        off = self.off
+        ones = []
+        if seat is not None:
+            ones.append(off["seat"] + seat)
+        if cur >= 0:
+            ones.append(off["current_player"] + cur)
+        ones.append(off["turn"] + state.turn)
+        pending = state.pending
+        phase = self.phases - 1 if cur < 0 else self.phases - 2 if pending else int(state.phase)
+        ones.append(off["phase"] + phase)
+        at = off["pending"]
+        if not pending:
+            ones.append(at)
+        else:
+            what, who = pending[0]
+            ones.append(at + (2 if what == P_FLIP else 1))
+            k = PENDING_KINDS + (cur if what == P_FLIP else who)
+            ones.append(at + (k if k >= 0 else k + PENDING_KINDS + SEATS))
+        ones += [off["final"] + state.stage, off["marker"] + state.marker,
+                 off["action"] + (0 if kind < 0 else 1 + 2 * kind + region)]
+        values = [(i, 1.0) for i in ones]
+        values.append((off["token_supply"], state.token_supply / 10))
+        if state.solo:
+            values += self._solo_values(state, sx_card, sx_moved)
+        self._write(TURN, values)
+        self.kept[TURN] = key
+
+    def _solo_values(self, state: Any, sx_card: int, sx_moved: int) -> list[tuple[int, float]]:
+        """Solitairix's numbers, its worker, its last turn and the card it drew."""
+        off = self.off
+        card, steps, _quarter, kind, region, _swap = (state.last_sx + [-1] * 6)[:6]
+        last = not (card is None or kind < 0)
+        target = self.target
+        at = off["solo"]
+        values = [(at + i, float(x)) for i, x in enumerate((
+            1.0, (state.sx_side + 1) / 2, (state.sx_quarter + 1) / 4, state.discs[1] / 9,
+            state.cubes[1] / 4, len(state.roman_won[1]) / 5, len(state.druid_won[1]) / 5,
+            state.tribe[1][4] / 10, state.bonus_owner.count(1) / 4, state.sx_discarded_markers / 4,
+            target == 0, target == 1, target == 2, (steps if last else 0) / 3, last))]
+        values.append((off["solo_worker"] + (0 if state.sx_worker < 0 else 1 + state.sx_worker), 1.0))
+        if last:
+            values.append((off["solo_last"] + (0 if card < 0 else 1 + card), 1.0))
+            values.append((off["solo_last"] + 14 + 2 * kind + region, 1.0))
+        drawn = sx_card if state.turn == 1 and sx_moved and sx_card >= 0 else -1
+        values.append((off["solo_drawn"] + 1 + drawn, 1.0))
+        return values
