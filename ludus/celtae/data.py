@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..engine.data import load_data, require
 from ..engine.errors import DataFileError
@@ -27,6 +27,16 @@ PROGRESS_KINDS = (
 LEADER_KINDS = ("roman_by_points", "cubes", "druid_by_points", "discs_by_region", "tribe_nondruid",
                 "bonus_tiles", "discs")
 COUNTS = ("1", "2", "3", "4")
+
+
+class ProgressCard(NamedTuple):
+    """A progress card: ``kind`` (one of PROGRESS_KINDS) about ``arg`` (a colour, region or worker
+    type; -1 when none), met at ``need``; ``slots`` markers fit on it."""
+
+    kind: str
+    arg: int
+    need: int
+    slots: int
 
 
 @dataclass(frozen=True)
@@ -67,7 +77,7 @@ class CeltaeData:
     druid_workers: dict[int, int]
     garrison_per_icon: int
     garrison_blocked: dict[int, tuple[int, ...]]
-    progress_cards: tuple[tuple[str, int, int, int], ...]  # (kind, arg, need, slots)
+    progress_cards: tuple[ProgressCard, ...]
     track: dict[int, int]
     dealt: dict[int, tuple[int, int]]
     flip_at: int
@@ -144,6 +154,13 @@ def _count(x: Any) -> int:
 
 def load(data_dir: Path = DATA_DIR) -> CeltaeData:
     """Read and check every Celtae data file in ``data_dir``."""
+    fields: dict[str, Any] = {}
+    for read in (_cards, _citadels, _bonus, _board, _roman, _druids, _garrisons, _progress, _leaders, _solo):
+        fields.update(read(data_dir, fields))
+    return CeltaeData(**fields)
+
+
+def _cards(data_dir: Path, _got: dict[str, Any]) -> dict[str, Any]:
     p = data_dir / "cards.json"
     cards = load_data(p)
     colours = _names(p, cards, "colours")
@@ -154,21 +171,33 @@ def load(data_dir: Path = DATA_DIR) -> CeltaeData:
     if copies * 12 != require(p, cards, "total", int):
         raise _fail(p, f"colours x icons x copies = {copies * 12}, but 'total' says {cards['total']}")
     market_size = _pos(p, cards, "market_size")
-    market_costs = _ints(p, cards, "market_costs", market_size, 0)
+    return {"colours": colours, "icons": icons, "copies": copies, "market_size": market_size,
+            "market_costs": _ints(p, cards, "market_costs", market_size, 0),
+            "hand_deal": _pos(p, cards, "hand_deal"), "setup_discard": _pos(p, cards, "setup_discard")}
 
+
+def _citadels(data_dir: Path, _got: dict[str, Any]) -> dict[str, Any]:
     p = data_dir / "citadels.json"
     cit = load_data(p)
     spaces = _pos(p, cit, "spaces")
     blocked = _by_count(p, cit, "blocked", _count)
     if any(b >= spaces for b in blocked.values()):
         raise _fail(p, "a citadel must keep at least one open space")
+    return {"citadel_spaces": spaces, "citadel_blocked": blocked}
 
+
+def _bonus(data_dir: Path, _got: dict[str, Any]) -> dict[str, Any]:
     p = data_dir / "bonus.json"
     bonus = load_data(p)
     bonus_kinds = _names(p, bonus, "kinds")
     if sorted(bonus_kinds) != sorted(("token", "recruit", "draw", "strength")):
         raise _fail(p, f"'kinds' must be token, recruit, draw and strength, got {bonus_kinds}")
+    return {"bonus_kinds": bonus_kinds, "tokens_total": _pos(p, bonus, "tokens_total"),
+            "tokens_start": _pos(p, bonus, "tokens_start"), "strength_gain": _pos(p, bonus, "strength_gain"),
+            "draw_count": _pos(p, bonus, "draw_count"), "bonus_tile_points": _pos(p, bonus, "tile_points")}
 
+
+def _board(data_dir: Path, _got: dict[str, Any]) -> dict[str, Any]:
     p = data_dir / "board.json"
     board = load_data(p)
     workers = require(p, board, "workers", dict)
@@ -182,7 +211,19 @@ def load(data_dir: Path = DATA_DIR) -> CeltaeData:
     except ValueError as exc:
         raise _fail(p, f"'area_setup' names an unknown worker type: {exc}") from None
     move = _ints(p, board, "move_strength", 3)
+    return {
+        "disc_costs": _ints(p, board, "disc_costs", None, 1),
+        "disc_point_holes": _ints(p, board, "disc_point_holes", None, 1),
+        "tribe_size": _pos(p, board, "tribe_size"),
+        "tribe_point_spaces": _ints(p, board, "tribe_point_spaces", None, 1),
+        "strength_max": _pos(p, board, "strength_max"), "cubes": _pos(p, board, "cubes"),
+        "move_strength": (move[0], move[1], move[2]), "refresh_cost": _pos(p, board, "refresh_cost"),
+        "soldier_cap": _pos(p, board, "soldier_cap"), "recruit_max": _pos(p, board, "recruit_max"),
+        "workers": tuple(int(workers[w]) for w in WORKER_NAMES), "area_setup": areas,
+    }
 
+
+def _roman(data_dir: Path, _got: dict[str, Any]) -> dict[str, Any]:
     p = data_dir / "roman.json"
     roman = load_data(p)
     rtiles = require(p, roman, "tiles", list)
@@ -192,32 +233,42 @@ def load(data_dir: Path = DATA_DIR) -> CeltaeData:
         raise _fail(p, f"each tile needs integer 'points' and 'strength': {exc!r}") from None
     roman_stack = _by_count(p, roman, "stack", _pair)
     _check_stacks(p, roman_stack, [t[0] for t in roman_tiles])
+    return {"roman_tiles": roman_tiles, "roman_stack": roman_stack}
 
+
+def _druid_tile(p: Path, t: Any) -> tuple[int, tuple[int, ...], int]:
+    """(points, needs per type F/B/S/N, wildcards) of one druid tile."""
+    if not isinstance(t, dict) or not isinstance(t.get("needs"), list) or not isinstance(t.get("points"), int):
+        raise _fail(p, f"each druid tile needs 'points' and a list 'needs', got {t!r}")
+    needs = [0, 0, 0, 0]
+    wild = 0
+    for w in t["needs"]:
+        if w == "any":
+            wild += 1
+        elif w in WORKER_NAMES[:4]:
+            needs[WORKER_NAMES.index(w)] += 1
+        else:
+            raise _fail(p, f"druid tile needs unknown worker {w!r}")
+    return (t["points"], tuple(needs), wild)
+
+
+def _druids(data_dir: Path, got: dict[str, Any]) -> dict[str, Any]:
     p = data_dir / "druids.json"
     dr = load_data(p)
-    dtiles = []
-    for t in require(p, dr, "tiles", list):
-        if not isinstance(t, dict) or not isinstance(t.get("needs"), list) or not isinstance(t.get("points"), int):
-            raise _fail(p, f"each druid tile needs 'points' and a list 'needs', got {t!r}")
-        needs = [0, 0, 0, 0]
-        wild = 0
-        for w in t["needs"]:
-            if w == "any":
-                wild += 1
-            elif w in WORKER_NAMES[:4]:
-                needs[WORKER_NAMES.index(w)] += 1
-            else:
-                raise _fail(p, f"druid tile needs unknown worker {w!r}")
-        dtiles.append((t["points"], tuple(needs), wild))
+    dtiles = tuple(_druid_tile(p, t) for t in require(p, dr, "tiles", list))
     druid_stack = _by_count(p, dr, "stack", _pair)
     _check_stacks(p, druid_stack, [t[0] for t in dtiles])
     druid_workers = _druids_per_region(p, require(p, dr, "track", list))
-    if any(2 * n > workers["druid"] for n in druid_workers.values()):
+    if any(2 * n > got["workers"][WORKER_NAMES.index("druid")] for n in druid_workers.values()):
         raise _fail(p, "more druid workers placed than exist")
+    return {"druid_tiles": dtiles, "druid_stack": druid_stack, "druid_workers": druid_workers}
 
+
+def _garrisons(data_dir: Path, got: dict[str, Any]) -> dict[str, Any]:
     p = data_dir / "garrisons.json"
     gar = load_data(p)
     per_icon = _pos(p, gar, "spaces_per_icon")
+    icons = got["icons"]
 
     def icon_list(x: Any) -> tuple[int, ...]:
         out = tuple(icons.index(i) for i in x)
@@ -225,24 +276,30 @@ def load(data_dir: Path = DATA_DIR) -> CeltaeData:
             raise ValueError("more blocked spaces than spaces")
         return out
 
-    g_blocked = _by_count(p, gar, "blocked", icon_list)
+    return {"garrison_per_icon": per_icon, "garrison_blocked": _by_count(p, gar, "blocked", icon_list)}
 
+
+def _progress(data_dir: Path, _got: dict[str, Any]) -> dict[str, Any]:
     p = data_dir / "progress.json"
     prog = load_data(p)
     pcards = []
     for c in require(p, prog, "cards", list):
         if not isinstance(c, dict) or c.get("kind") not in PROGRESS_KINDS or c.get("slots") not in (2, 3):
             raise _fail(p, f"bad progress card {c!r}: kind must be one of {PROGRESS_KINDS}, slots 2 or 3")
-        pcards.append((c["kind"], int(c.get("arg", -1)), int(c.get("need", 1)), c["slots"]))
+        pcards.append(ProgressCard(c["kind"], int(c.get("arg", -1)), int(c.get("need", 1)), c["slots"]))
     track = _by_count(p, prog, "track", _count)
     dealt = _by_count(p, prog, "dealt", _pair)
+    two = sum(1 for c in pcards if c.slots == 2)
     for n in (1, 2, 3, 4):
-        two = sum(1 for c in pcards if c[3] == 2)
         if dealt[n][0] > two or dealt[n][1] > len(pcards) - two:
             raise _fail(p, f"more progress cards dealt for {n} players than exist")
         if dealt[n][0] * 2 + dealt[n][1] * 3 < track[n]:
             raise _fail(p, f"fewer progress slots than track markers for {n} players")
+    return {"progress_cards": tuple(pcards), "track": track, "dealt": dealt, "flip_at": _pos(p, prog, "flip_at"),
+            "solo_workers_min": _pos(p, prog, "solo_workers_min"), "solo_type_min": _pos(p, prog, "solo_type_min")}
 
+
+def _leaders(data_dir: Path, _got: dict[str, Any]) -> dict[str, Any]:
     p = data_dir / "leaders.json"
     lead = load_data(p)
     leaders = require(p, lead, "leaders", list)
@@ -251,61 +308,36 @@ def load(data_dir: Path = DATA_DIR) -> CeltaeData:
             s = ld.get(side) if isinstance(ld, dict) else None
             if not isinstance(s, dict) or s.get("kind") not in LEADER_KINDS or not isinstance(s.get("need"), list):
                 raise _fail(p, f"leader {ld!r} side {side} needs a kind in {LEADER_KINDS} and a list 'need'")
+    return {"leaders": tuple(leaders), "solo_offered": _pos(p, lead, "solo_offered")}
 
+
+def _solo_quarter(p: Path, q: Any, market_size: int) -> tuple[tuple[int, ...], int, tuple[int, ...]]:
+    """(actions in priority, swap, market positions discarded) of one quarter of a solo tile side."""
+    try:
+        acts = tuple(ACTION_NAMES.index(a) for a in q["actions"])
+        swap = SWAP_NAMES.index(q["swap"])
+        disc = tuple(int(i) - 1 for i in q["discards"])
+    except (KeyError, TypeError, ValueError) as exc:
+        raise _fail(p, f"bad solo quarter {q!r}: {exc!r}") from None
+    if not acts or acts[-1] != 0:
+        raise _fail(p, f"solo quarter {q!r} must end with farm (always possible)")
+    if any(not 0 <= i < market_size for i in disc):
+        raise _fail(p, f"solo quarter {q!r} discards a position outside the market")
+    return (acts, swap, disc)
+
+
+def _solo(data_dir: Path, got: dict[str, Any]) -> dict[str, Any]:
     p = data_dir / "solo.json"
     solo = load_data(p)
     sides = []
     for side in require(p, solo, "sides", list):
         if not isinstance(side, list) or len(side) != 4:
             raise _fail(p, "each solo tile side must have 4 quarters")
-        quarters = []
-        for q in side:
-            try:
-                acts = tuple(ACTION_NAMES.index(a) for a in q["actions"])
-                swap = SWAP_NAMES.index(q["swap"])
-                disc = tuple(int(i) - 1 for i in q["discards"])
-            except (KeyError, TypeError, ValueError) as exc:
-                raise _fail(p, f"bad solo quarter {q!r}: {exc!r}") from None
-            if not acts or acts[-1] != 0:
-                raise _fail(p, f"solo quarter {q!r} must end with farm (always possible)")
-            if any(not 0 <= i < market_size for i in disc):
-                raise _fail(p, f"solo quarter {q!r} discards a position outside the market")
-            quarters.append((acts, swap, disc))
-        sides.append(tuple(quarters))
+        sides.append(tuple(_solo_quarter(p, q, got["market_size"]) for q in side))
     targets = require(p, solo, "targets", dict)
     if sorted(targets) != ["easy", "hard", "normal"]:
         raise _fail(p, "'targets' must give easy, normal and hard")
-
-    return CeltaeData(
-        colours=colours, icons=icons, copies=copies, market_size=market_size, market_costs=market_costs,
-        hand_deal=_pos(data_dir / "cards.json", cards, "hand_deal"),
-        setup_discard=_pos(data_dir / "cards.json", cards, "setup_discard"),
-        citadel_spaces=spaces, citadel_blocked=blocked, bonus_kinds=bonus_kinds,
-        tokens_total=_pos(data_dir / "bonus.json", bonus, "tokens_total"),
-        tokens_start=_pos(data_dir / "bonus.json", bonus, "tokens_start"),
-        strength_gain=_pos(data_dir / "bonus.json", bonus, "strength_gain"),
-        draw_count=_pos(data_dir / "bonus.json", bonus, "draw_count"),
-        bonus_tile_points=_pos(data_dir / "bonus.json", bonus, "tile_points"),
-        disc_costs=_ints(data_dir / "board.json", board, "disc_costs", None, 1),
-        disc_point_holes=_ints(data_dir / "board.json", board, "disc_point_holes", None, 1),
-        tribe_size=_pos(data_dir / "board.json", board, "tribe_size"),
-        tribe_point_spaces=_ints(data_dir / "board.json", board, "tribe_point_spaces", None, 1),
-        strength_max=_pos(data_dir / "board.json", board, "strength_max"),
-        cubes=_pos(data_dir / "board.json", board, "cubes"),
-        move_strength=(move[0], move[1], move[2]),
-        refresh_cost=_pos(data_dir / "board.json", board, "refresh_cost"),
-        soldier_cap=_pos(data_dir / "board.json", board, "soldier_cap"),
-        recruit_max=_pos(data_dir / "board.json", board, "recruit_max"),
-        workers=tuple(int(workers[w]) for w in WORKER_NAMES), area_setup=areas,
-        roman_tiles=roman_tiles, roman_stack=roman_stack, druid_tiles=tuple(dtiles), druid_stack=druid_stack,
-        druid_workers=druid_workers, garrison_per_icon=per_icon, garrison_blocked=g_blocked,
-        progress_cards=tuple(pcards), track=track, dealt=dealt,
-        flip_at=_pos(data_dir / "progress.json", prog, "flip_at"),
-        solo_workers_min=_pos(data_dir / "progress.json", prog, "solo_workers_min"),
-        solo_type_min=_pos(data_dir / "progress.json", prog, "solo_type_min"),
-        leaders=tuple(leaders), solo_offered=_pos(data_dir / "leaders.json", lead, "solo_offered"),
-        solo_sides=tuple(sides), targets={k: int(v) for k, v in targets.items()},
-    )
+    return {"solo_sides": tuple(sides), "targets": {k: int(v) for k, v in targets.items()}}
 
 
 def _check_stacks(path: Path, stacks: dict[int, tuple[int, int]], points: list[int]) -> None:
