@@ -32,7 +32,6 @@ class ActionMap:
         self.actions: list[Action] = list(game.all_actions())
         self.index: dict[Action, int] = {}
         self._by_text: dict[str, int] = {}
-        self._by_list: dict[int, tuple[list[Action], np.ndarray]] = {}
         for i, action in enumerate(self.actions):
             text = str(action)
             if action in self.index or text in self._by_text:
@@ -71,28 +70,17 @@ class ActionMap:
         return sorted(self.to_index(a) for a in state.legal_actions())
 
     def legal_index_array(self, state: State) -> np.ndarray:
-        """The indices of the legal actions (read-only array, in the state's order).
+        """The indices of the legal actions, in the state's order.
 
-        Games hand out the same list object for the same legal set (Garum's placements are
-        cached by the game), so the index array is remembered per list object: most masks
-        then cost one lookup instead of one per legal action.
+        The games hand out the very objects listed by ``all_actions()``, so each is found by
+        its identity (no hashing of the action); an equal action that is another object is
+        found by value.
         """
         legal = state.legal_actions()
-        source = getattr(state, "_legal", None)
-        if source is not None:
-            hit = self._by_list.get(id(source))
-            if hit is not None and hit[0] is source:
-                return hit[1]
         try:
-            found = np.fromiter(map(self._by_id.__getitem__, map(id, legal)), dtype=np.intp, count=len(legal))
+            return np.fromiter(map(self._by_id.__getitem__, map(id, legal)), dtype=np.intp, count=len(legal))
         except KeyError:  # an equal action that is not one of the listed objects
-            found = np.fromiter(map(self.to_index, legal), dtype=np.intp, count=len(legal))
-        found.flags.writeable = False
-        if source is not None and len(source) == len(legal):
-            if len(self._by_list) >= 4096:
-                self._by_list.clear()
-            self._by_list[id(source)] = (source, found)  # holds the list, so its id is not reused
-        return found
+            return np.fromiter(map(self.to_index, legal), dtype=np.intp, count=len(legal))
 
     def mask(self, state: State, out: np.ndarray | None = None) -> np.ndarray:
         """int8 vector with 1 at every legal action of the seat to move (all 0 once over)."""

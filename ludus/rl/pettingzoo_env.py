@@ -81,6 +81,7 @@ class LudusAECEnv(AECEnv):
                                    for i, a in enumerate(self.possible_agents)}
         self.action_spaces = {a: spaces.Discrete(len(self.action_map)) for a in self.possible_agents}
         self.state: State | None = None
+        self._no_action = np.zeros(len(self.action_map), dtype=np.int8)  # the mask of an agent not to move
         self._seed_rng = np.random.default_rng()
 
     # -- spaces and the action mapping ------------------------------------------------------
@@ -113,10 +114,11 @@ class LudusAECEnv(AECEnv):
         self.agent_selection = self.possible_agents[self.state.current_player()]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
+        """The agent's view, worked out when asked (``last()``), never inside ``step``."""
         seat = self.agent_seat[agent]
         state = self.state
         obs = self.encoder.encode_state(state, seat, np.empty(self.encoder.size, dtype=np.float32))
-        mask = np.zeros(self._num_actions, dtype=np.int8)
+        mask = self._no_action.copy()
         if state.current_player() == seat:
             mask[self.action_map.legal_index_array(state)] = 1
         return {"observation": obs, "action_mask": mask}
@@ -131,13 +133,13 @@ class LudusAECEnv(AECEnv):
         state = self.state
         state.apply_action(self.action_map.to_action(action))  # illegal -> error, nothing changed
         self._cumulative_rewards[agent] = 0.0
-        self.rewards = dict.fromkeys(self.agents, 0.0)
-        if state.is_terminal():
-            for a, r in zip(self.possible_agents, final_rewards(state, self.reward_kind), strict=True):
-                self.rewards[a] = r
-            self.terminations = dict.fromkeys(self.agents, True)
-        else:
-            self.agent_selection = self.possible_agents[state.current_player()]
+        player = state.current_player()
+        if player >= 0:
+            # rewards come only at the end: all 0 until then, so there is nothing to reset or add up
+            self.agent_selection = self.possible_agents[player]
+            return
+        self.rewards = dict(zip(self.possible_agents, final_rewards(state, self.reward_kind), strict=True))
+        self.terminations = dict.fromkeys(self.agents, True)
         self._accumulate_rewards()
 
     def render(self) -> str | None:
