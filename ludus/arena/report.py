@@ -181,7 +181,7 @@ def plot_bars(labels: Sequence[str], series: dict[str, Sequence[float | None]], 
     save_plot(plt, fig, ax, path, title, legend=7)
 
 
-def plot_comparison(rows: list[tuple[str, dict[str, float]]], path: Path, title: str) -> None:
+def plot_comparison(rows: list[tuple[str, dict[str, Any]]], path: Path, title: str) -> None:
     plt = _plt()
     fig, ax = plt.subplots(figsize=(6, 0.45 * len(rows) + 1.6))
     labels = [label for label, _ in rows]
@@ -262,7 +262,7 @@ def write_report(game: str, options: dict[str, Any] | None, games: int, out_dir:
     if compare:
         axes = [o for o in game_class(game).options if o.name in COMPARED and len(o.choices) > 1]
         for opt in axes:
-            rows = []
+            rows: list[tuple[str, dict[str, Any]]] = []
             for choice in opt.choices:
                 variant = {**config, opt.name: choice}
                 try:
@@ -280,10 +280,10 @@ def write_report(game: str, options: dict[str, Any] | None, games: int, out_dir:
             lines += [f"## By {opt.name}", "", opt.doc, "",
                       "| setting | mean score | stdev | winner's score | margin | shared wins | best seat win rate |",
                       "|---|---:|---:|---:|---:|---:|---:|"]
-            for row_label, s in rows:
-                best = max(x["win_rate"] for x in s["seats"])
-                lines.append(f"| {row_label} | {s['mean_score']:.1f} | {s['stdev_score']:.1f} | "
-                             f"{s['winner_score']:.1f} | {s['margin']:.1f} | {100 * s['shared_wins']:.1f}% | "
+            for row_label, st in rows:
+                best = max(x["win_rate"] for x in st["seats"])
+                lines.append(f"| {row_label} | {st['mean_score']:.1f} | {st['stdev_score']:.1f} | "
+                             f"{st['winner_score']:.1f} | {st['margin']:.1f} | {100 * st['shared_wins']:.1f}% | "
                              f"{100 * best:.1f}% |")
             lines += ["", f"![by {opt.name}]({name})", ""]
     path = out / "report.md"

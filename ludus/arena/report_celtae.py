@@ -14,11 +14,14 @@ import statistics
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from ..celtae.observe import progress_text
 from ..celtae.scoring import CATEGORIES, leader_holds, meets
 from .report import _interval, _plt, plot_bars, save_plot
+
+if TYPE_CHECKING:
+    from ..celtae.game import CeltaeGame
 
 DIFFICULTIES = ("easy", "normal", "hard")
 
@@ -90,7 +93,7 @@ def progress_stats(results: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
                 (row["met"] if met else row["unmet"]).append(r["returns"][s])
                 if met:
                     row["met_points"].append(card["marks"])
-    out = []
+    out: list[dict[str, Any]] = []
     for name, row in by.items():
         seats = len(row["met"]) + len(row["unmet"])
         out.append({"card": name, "games": len(row["marks"]), "marks": statistics.fmean(row["marks"]),
@@ -172,7 +175,7 @@ def celtae_sections(config: dict[str, Any], results: Sequence[dict[str, Any]], o
     """Markdown lines (and PNG files in ``out``) of the Celtae sections, from results with facts."""
     from ..engine import load_game
 
-    data = load_game("celtae", **config).data
+    data = cast("CeltaeGame", load_game("celtae", **config)).data
     players = config["players"]
     fair = 1 / players if players > 1 else None
     lines: list[str] = []

@@ -16,12 +16,16 @@ import random
 import statistics
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from .. import bots as bot_registry
 from ..engine import load_game
 from .simulate import bot_seed
 from .study import check_jobs
+
+if TYPE_CHECKING:
+    from ..celtae.game import CeltaeGame
+    from ..celtae.state import CeltaeState
 
 DIFFICULTIES = ("easy", "normal", "hard")
 CATEGORIES = ("A", "B", "C", "D", "E", "F", "G", "H", "I", "J", "K")
@@ -29,8 +33,8 @@ CATEGORIES = ("A", "B", "C", "D", "E", "F", "G", "H", "I", "J", "K")
 
 def play_solo(bot_name: str, difficulty: str, seed: int, bot_params: dict[str, Any] | None = None) -> dict[str, Any]:
     """One solo game; the record holds the seed, the final score and its breakdown A..K."""
-    game = load_game("celtae", players=1, difficulty=difficulty)
-    state = game.new_initial_state(seed=seed)
+    game = cast("CeltaeGame", load_game("celtae", players=1, difficulty=difficulty))
+    state = cast("CeltaeState", game.new_initial_state(seed=seed))
     bot = bot_registry.make(bot_name, seed=bot_seed(seed, 0), **(bot_params or {}))
     while not state.is_terminal():
         state.apply_action(bot.step(state))
@@ -93,7 +97,7 @@ def solo_challenge(bot_name: str, difficulties: Sequence[str] = DIFFICULTIES, ga
     else:
         with ProcessPoolExecutor(max_workers=min(jobs, len(tasks))) as pool:
             results = list(pool.map(_task, tasks))
-    targets = load_game("celtae", players=1).data.targets
+    targets = cast("CeltaeGame", load_game("celtae", players=1)).data.targets
     summaries = {}
     for d in difficulties:
         mine = results if one_run else [r for r in results if r["difficulty"] == d]

@@ -13,6 +13,7 @@ Progress (a bar with an ETA) is drawn on stderr only when stderr is a terminal.
 from __future__ import annotations
 
 import json
+import logging
 import os
 import socket
 import sys
@@ -246,7 +247,7 @@ def _ray_results(tasks: Sequence[dict[str, Any]], work: Callable, address: str, 
             if address == "local":
                 ray.init(address="local", num_cpus=jobs, include_dashboard=False, log_to_driver=False)
             else:
-                ray.init(address=address, log_to_driver=False, logging_level="error")
+                ray.init(address=address, log_to_driver=False, logging_level=logging.ERROR)
         except ConnectionError as exc:  # something answers there, but not a Ray cluster (after ~20 s of retries)
             raise ValueError(f"no Ray cluster answers at {address}: {exc}") from None
     try:

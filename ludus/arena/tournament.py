@@ -72,7 +72,7 @@ def schedule(bots: Sequence[str], players: int, games: int, seed: int | None) ->
         tables = [[bots[s % len(bots)] for s in range(players)]]
     master = random.Random(seed)
     seeds = [master.getrandbits(63) for _ in range((games + players - 1) // players)]
-    tasks = []
+    tasks: list[dict[str, Any]] = []
     for t, table in enumerate(tables):
         for k in range(games):
             shift = k % players
@@ -207,7 +207,7 @@ def plot_ratings(table: Sequence[Rating], path: str | Path, title: str = "") -> 
     plt.close(fig)
 
 
-def tournament_command(game: str, options: dict[str, Any], bots: str, games: int, jobs: int, seed: int | None,
+def tournament_command(game: str, options: dict[str, Any], bots: str, games: int, jobs: int | None, seed: int | None,
                        out: str | None, ray_address: str | None, bootstrap: int = 200) -> dict[str, Any]:
     """What ``ludus tournament GAME --bots a,b,c ...`` runs (the CLI parses and passes its options)."""
     specs = [b.strip() for b in bots.split(",") if b.strip()]

@@ -26,7 +26,7 @@ _BOTS = {
 }
 
 
-def _load(name: str) -> type | None:
+def _load(name: str) -> type[Bot] | None:
     if name in LEVELS:
         return level_class(name)
     module, _, attr = _BOTS[name].partition(":")
@@ -46,8 +46,12 @@ def levels() -> list[str]:
     return list(LEVELS)
 
 
-def _known(name: str) -> bool:
-    return name in LEVELS or (name in _BOTS and _load(name) is not None)
+def _bot_class(name: str, spec: str | None = None) -> type[Bot]:
+    """The class of bot ``name``; ValueError naming the known bots if there is none."""
+    cls = _load(name) if name in LEVELS or name in _BOTS else None
+    if cls is None:
+        raise _unknown(name, spec)
+    return cls
 
 
 def _unknown(name: str, spec: str | None = None) -> ValueError:
@@ -60,9 +64,7 @@ def parameters(name: str) -> list[str]:
     """The parameters bot ``name`` takes (``seconds`` among them if it thinks against the clock)."""
     import inspect
 
-    if not _known(name):
-        raise _unknown(name)
-    cls = _load(name)
+    cls = _bot_class(name)
     return [p for p in inspect.signature(cls).parameters if p != "self"]
 
 
@@ -77,9 +79,7 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
         if not sep or not key.strip():
             raise ValueError(f"bad bot spec {spec!r}: parameters are key=value, separated by ':'")
         out[key.strip()] = _value(text.strip())
-    if not _known(name):
-        raise _unknown(name, spec)
-    _check_params(name, _load(name), out)
+    _check_params(name, _bot_class(name, spec), out)
     return name, out
 
 
@@ -99,9 +99,7 @@ def _value(text: str) -> Any:
 
 def make(name: str, **params: Any) -> Bot:
     """A bot by name; ``seed`` fixes its choices where chance is involved."""
-    if not _known(name):
-        raise _unknown(name)
-    cls = _load(name)
+    cls = _bot_class(name)
     _check_params(name, cls, params)
     try:
         return cls(**params)
@@ -120,7 +118,7 @@ def _fits(value: Any, kind: Any) -> bool:
     return isinstance(value, kind) if isinstance(kind, type) else True
 
 
-def _check_params(name: str, cls: type, params: dict[str, Any]) -> None:
+def _check_params(name: str, cls: type[Bot], params: dict[str, Any]) -> None:
     """Refuse a parameter the bot lacks, or a value of the wrong kind, naming it and what it takes."""
     import inspect
     import typing

@@ -182,17 +182,18 @@ class ISMCTSBot:
         values_of: list[list[float]] = []
         pending: list[tuple[int, State, list[float] | None]] = []  # valued by the model, all at once
         for i, (action, margins) in enumerate(zip(legal, known, strict=True)):
-            child = None
-            if margins is None or net is not None:
-                child = world.clone()
-                child.apply_action(action)
-            if child is not None and child.is_terminal():
+            if margins is not None and net is None:  # the heuristic's shortcut valued it without playing it
+                values_of.append(self._squash(margins))
+                continue
+            child = world.clone()
+            child.apply_action(action)
+            if child.is_terminal():
                 values_of.append(child.returns())
             elif net is not None:
-                pending.append((i, child, margins))  # type: ignore[arg-type]
+                pending.append((i, child, margins))
                 values_of.append([])
             else:
-                values_of.append(self._score(child, evaluate) if margins is None else self._squash(margins))
+                values_of.append(self._score(child, evaluate))
         if pending:
             chances = self._learned([p[1] for p in pending], [p[2] for p in pending])
             for (i, _, _), values in zip(pending, chances, strict=True):
@@ -327,7 +328,7 @@ class ISMCTSBot:
             legal = world.legal_actions()
             if greedy and len(legal) > 1:
                 player = world.current_player()
-                best, best_value = None, -math.inf
+                best, best_value = legal[0], -math.inf  # legal[0] only if every sample is valued -inf
                 for _ in range(self.sample):
                     action = legal[rng.randrange(len(legal))]
                     child = world.clone()

@@ -25,7 +25,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import SimpleNamespace
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from sqlalchemy import (
     BigInteger,
@@ -172,7 +172,7 @@ _BOOLEAN_COLUMNS = [c.name for c in games.columns if isinstance(c.type, Boolean)
 def _driver(conn: Connection) -> sqlite3.Connection:
     """The sqlite3 connection under ``conn``, for the few statements of every action (inside the
     transaction SQLAlchemy began on it: same connection, same transaction)."""
-    return conn.connection.driver_connection
+    return cast(sqlite3.Connection, conn.connection.driver_connection)
 
 
 def _row(r: Any) -> GameRow:
@@ -187,8 +187,10 @@ class Store:
         self.url = database_url(url)
         self.is_sqlite = self.url.startswith("sqlite")
         self.engine = self._make_engine()
-        self._committer = GroupCommitter(self.engine) if self.is_sqlite else None
-        self._checkpointer = Checkpointer(make_url(self.url).database) if self.is_sqlite else None
+        self._sqlite_file = (make_url(self.url).database or "") if self.is_sqlite else ""  # a file: database_url
+        # SQLite only: one writer thread (group commit) and WAL checkpoints of its own
+        self._sqlite: tuple[GroupCommitter, Checkpointer] | None = (
+            (GroupCommitter(self.engine), Checkpointer(self._sqlite_file)) if self.is_sqlite else None)
         self._local = threading.local()
         self._raw_connections: list[sqlite3.Connection] = []
 
@@ -244,9 +246,10 @@ class Store:
         one writer thread runs the work of concurrent callers together and commits it with a
         single disk sync (group commit); each caller's work sits in a SAVEPOINT of its own.
         """
-        if self._committer is not None:
-            self._checkpointer.start()
-            return self._committer.submit(work)
+        if self._sqlite is not None:
+            committer, checkpointer = self._sqlite
+            checkpointer.start()
+            return committer.submit(work)
         with self.engine.connect().execution_options(ludus_write=True) as conn, conn.begin():
             return work(conn)
 
@@ -280,13 +283,13 @@ class Store:
                 r = conn.execute(self._versions_query, {"id": game_id}).first()
             return (r[0], r[1]) if r else None
         name = "conn" if wait else "conn_nowait"
-        conn = getattr(self._local, name, None)
-        if conn is None:
-            conn = sqlite3.connect(make_url(self.url).database, timeout=SQLITE_BUSY_SECONDS if wait else 0,
-                                   isolation_level=None, check_same_thread=False)
-            setattr(self._local, name, conn)
-            self._raw_connections.append(conn)
-        r = conn.execute("SELECT version, meta_version FROM games WHERE id = ?", (game_id,)).fetchone()
+        raw: sqlite3.Connection | None = getattr(self._local, name, None)
+        if raw is None:
+            raw = sqlite3.connect(self._sqlite_file, timeout=SQLITE_BUSY_SECONDS if wait else 0,
+                                  isolation_level=None, check_same_thread=False)
+            setattr(self._local, name, raw)
+            self._raw_connections.append(raw)
+        r = raw.execute("SELECT version, meta_version FROM games WHERE id = ?", (game_id,)).fetchone()
         return (r[0], r[1]) if r else None
 
     _versions_query = text("SELECT version, meta_version FROM games WHERE id = :id")
@@ -412,9 +415,10 @@ class Store:
         return make_url(self.url).set(drivername="postgresql").render_as_string(hide_password=False)
 
     def dispose(self) -> None:
-        if self._committer is not None:
-            self._committer.stop()
-            self._checkpointer.stop()
+        if self._sqlite is not None:
+            committer, checkpointer = self._sqlite
+            committer.stop()
+            checkpointer.stop()
         for conn in self._raw_connections:
             with contextlib.suppress(Exception):
                 conn.close()

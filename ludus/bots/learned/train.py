@@ -113,8 +113,8 @@ def _winner_accuracy(truth: np.ndarray, guess: np.ndarray, target: float | None)
 def train(data: dict[str, Any], players: int, seed: int, hidden: int, holdout: float, target: float | None
           ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
     """Fit the network on the first games and measure it, and the heuristic, on the held-out last ones."""
-    from sklearn.linear_model import LinearRegression, LogisticRegression
-    from sklearn.neural_network import MLPRegressor
+    from sklearn.linear_model import LinearRegression, LogisticRegression  # type: ignore[import-untyped]
+    from sklearn.neural_network import MLPRegressor  # type: ignore[import-untyped]
 
     x, y, g = data["x"], data["y"], data["g"]
     test = g >= int(round(g.max() * (1.0 - holdout)))
@@ -182,12 +182,14 @@ def main(argv: list[str] | None = None) -> int:
             np.savez_compressed(args.data, **data)
     target = None
     if args.players == 1:
-        target = float(load_game(args.game, **options_for(args.game, 1, random.Random(0))).data.targets["normal"])
+        solo: Any = load_game(args.game, **options_for(args.game, 1, random.Random(0)))  # its data: the targets
+        target = float(solo.data.targets["normal"])
     arrays, figures = train(data, args.players, args.seed, args.hidden, args.holdout, target)
     name = model_name(args.game, args.players)
     args.out.mkdir(parents=True, exist_ok=True)
-    np.savez_compressed(args.out / f"{name}.npz", **arrays)
-    import sklearn
+    saved: dict[str, Any] = arrays  # numpy's stubs read ** as its keyword options
+    np.savez_compressed(args.out / f"{name}.npz", **saved)
+    import sklearn  # type: ignore[import-untyped]
 
     info = {
         "model": f"{name}.npz", "game": args.game, "players": args.players,
