@@ -1,9 +1,9 @@
 """The shape of Garum's observation (``GarumState.observation(seat)``), as TypedDicts.
 
 The observation is public API that outside tools read; these types say what each key
-holds so that its consumers (the renderers, the heuristics, the browser's server) are
-checked against it. ``observation(None)`` has the same keys: what a seat may not see is
-``None`` there (``hand``).
+holds, so that its consumers (``ludus.garum.render`` first) are checked against it by mypy,
+and tests/garum/test_observation_types.py checks real observations against them.
+``observation(None)`` has the same keys: what a seat may not see is ``None`` there (``hand``).
 """
 
 from __future__ import annotations
