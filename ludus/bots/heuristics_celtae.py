@@ -31,8 +31,8 @@ from operator import itemgetter
 from typing import Any
 
 from ..celtae import board as G
-from ..celtae.scoring import _value as stat_of
 from ..celtae.scoring import leader_holds
+from ..celtae.scoring import stat_value as stat_of
 from ..celtae.state import OVER
 
 # Weights: set by hand, checked by greedy self-play and solo runs (differences of the single

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from ..engine.action import Action
 from ..engine.errors import OptionError
 from ..engine.game import Game, Option
 from ..engine.hooks import Hooks
@@ -63,6 +64,6 @@ class CeltaeGame(Game):
     def parse_action(self, text: str) -> Act:
         return actions.parse(text)
 
-    def all_actions(self) -> list[Act]:
+    def all_actions(self) -> list[Action]:
         """Every action that can ever be legal, in a fixed order (a Discrete space for RL)."""
         return list(actions.ALL)

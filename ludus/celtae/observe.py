@@ -8,14 +8,13 @@ into them), deck order, the tiles under the stack tops, unrevealed leader flips.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from . import actions as A
 from . import board as G
 from .actions import Act, card_name
-
-if TYPE_CHECKING:
-    from .state import CeltaeState
+from .core import AREA, EXTRA, P_FLIP, P_STACK, REFRESH, START, SWAP, CeltaeBase, Phase
+from .solo import MAX_DISCARDS, SX, TURN_FIELDS, turns
 
 WORKER = "FBSND"
 
@@ -32,10 +31,8 @@ def _owner(o: int) -> int | str | None:
     return None if o == -1 else ("neutral" if o == -2 else o)
 
 
-def _flip_view(state: CeltaeState, choice: int, visible: bool) -> str | None:
+def flip_view(state: CeltaeBase, choice: int, visible: bool) -> str | None:
     """None before the flip decision; 'decided' hides another seat's choice until all reveal."""
-    from .state import P_FLIP
-
     if not state.flip_revealed and not any(p[0] == P_FLIP for p in state.pending):
         return None
     if choice < 0:
@@ -43,7 +40,7 @@ def _flip_view(state: CeltaeState, choice: int, visible: bool) -> str | None:
     return ("flip" if choice else "keep") if visible else "decided"
 
 
-def progress_text(state: CeltaeState, card: int) -> str:
+def progress_text(state: CeltaeBase, card: int) -> str:
     d = state.data
     kind, arg, need, _slots = d.progress_cards[card]
     region = ("north", "south")
@@ -67,10 +64,9 @@ def progress_text(state: CeltaeState, card: int) -> str:
     }[kind]
 
 
-def observe(state: CeltaeState, seat: int | None) -> dict[str, Any]:
-    from .state import C_SX_CARD, C_SX_MOVED, P_FLIP, P_STACK, PHASE_TEXT
-
+def observe(state: CeltaeBase, seat: int | None) -> dict[str, Any]:
     d = state.data
+    ctx = state.ctx
     cur = state.current_player()
     players = []
     for o in range(state.n):
@@ -91,7 +87,7 @@ def observe(state: CeltaeState, seat: int | None) -> dict[str, Any]:
             "bonus_tiles": state.bonus_owner.count(o),
             "leader": d.leaders[state.leaders[o]]["name"] if state.leaders[o] >= 0 else None,
             "leader_side": "AB"[state.leader_side[o]],
-            "flip": _flip_view(state, fc, own or bool(state.flip_revealed)),
+            "flip": flip_view(state, fc, own or bool(state.flip_revealed)),
         })
     pending = None
     if state.pending:
@@ -103,10 +99,10 @@ def observe(state: CeltaeState, seat: int | None) -> dict[str, Any]:
     obs: dict[str, Any] = {
         "game": "celtae", "players": state.n, "solo": bool(state.solo), "seat": seat,
         "current_player": cur, "phase": "over" if cur < 0 else (
-            "decide" if pending else PHASE_TEXT[state.phase]),
+            "decide" if pending else Phase(state.phase).text),
         "pending": pending, "turn": state.turn, "final": ("no", "finishing the round", "double turns")[state.stage],
         "marker": G.CORNER_NAMES[state.marker],
-        "action": None if state.ctx[1] < 0 else f"{A.ACT_VERBS[state.ctx[1]]} {'NS'[state.ctx[2]]}",
+        "action": None if ctx.kind < 0 else f"{A.ACT_VERBS[ctx.kind]} {'NS'[ctx.region]}",
         "areas": [_workers(a) for a in state.areas], "centre": _workers(state.centre),
         "bag": {WORKER[t]: state.bag[t] for t in range(4)},
         "markets": [[card_name(k) if k >= 0 else None for k in row] for row in state.market],
@@ -147,19 +143,16 @@ def observe(state: CeltaeState, seat: int | None) -> dict[str, Any]:
                 "action": f"{A.ACT_VERBS[kind]} {'NS'[region]}"},
             "target": d.targets[state.game.config["difficulty"]],
             # its card, public while its turn waits for the human's progress decisions (ruling 5)
-            "drawn": card_name(state.ctx[C_SX_CARD])
-            if state.turn == 1 and state.ctx[C_SX_MOVED] and state.ctx[C_SX_CARD] >= 0 else None,
+            "drawn": card_name(ctx.sx_card) if state.turn == 1 and ctx.sx_moved and ctx.sx_card >= 0 else None,
         }
     if seat is not None and seat == cur:
         obs["legal"] = [str(a) for a in state.legal_actions()]
     return obs
 
 
-def why_illegal(state: CeltaeState, action: Act) -> str:
+def why_illegal(state: CeltaeBase, action: Act) -> str:
     """A message naming the rule that refuses ``action`` now."""
-    from .state import AREA, PHASE_TEXT, START
-
-    legal = state._legal or []
+    legal = state.legal_actions()
     shown = ", ".join(str(a) for a in legal[:14]) + (" ..." if len(legal) > 14 else "")
     who = state.current_player()
     if state.pending:
@@ -178,31 +171,27 @@ def why_illegal(state: CeltaeState, action: Act) -> str:
                 "anywhere: a token was already used to act anywhere this turn"
     if state.phase == AREA and action.verb == "act":
         kind, region = action.a, action.b
-        if not state.ctx[0] and (kind, region) not in G.ADJACENT[state.marker]:
+        if not state.ctx.anywhere and (kind, region) not in G.ADJACENT[state.marker]:
             return f"{action}: that action is not beside the marker at {G.CORNER_NAMES[state.marker]}; legal: {shown}"
         if kind == G.BUILD:
             return f"{action}: Seat {p + 1} cannot pay for a disc on a citadel with a free space in that region"
         if kind == G.RECRUIT:
             return f"{action}: Seat {p + 1} has no active worker to recruit"
-    return f"{action} is not legal now: Seat {who + 1} must {PHASE_TEXT[state.phase]}; legal: {shown}"
+    return f"{action} is not legal now: Seat {who + 1} must {Phase(state.phase).text}; legal: {shown}"
 
 
-def optional_skip(state: CeltaeState) -> str | None:
+def optional_skip(state: CeltaeBase) -> str | None:
     """``done`` when the seat to move faces an optional step that its action's own choices skip
     (refresh, swap, extra worker), else None: a client may offer the action's targets at once."""
-    from .state import EXTRA, REFRESH, SWAP
-
     if state.pending or state.phase not in (REFRESH, SWAP, EXTRA):
         return None
     legal = state.legal_actions()
-    return "done" if len(legal) > 1 and any(a.verb == "done" for a in legal) else None
+    return "done" if len(legal) > 1 and any(str(a) == "done" for a in legal) else None
 
 
-def solitairix_turns(state: CeltaeState) -> list[dict[str, Any]]:
+def solitairix_turns(state: CeltaeBase) -> list[dict[str, Any]]:
     """Every turn Solitairix played, for the move log: each after ``after`` actions of the record,
     with its card, steps, swap, action and discards as data and as a plain sentence."""
-    from .solo import MAX_DISCARDS, SX, TURN_FIELDS, turns
-
     out = []
     region_name = ("north", "south")
     workers = ("farmer", "builder", "soldier", "noble", "druid")
@@ -238,3 +227,6 @@ def solitairix_turns(state: CeltaeState) -> list[dict[str, Any]]:
                      "discarded": dropped},
         })
     return out
+
+
+_flip_view = flip_view  # the earlier name, for readers written against it

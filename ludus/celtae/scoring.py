@@ -9,17 +9,15 @@ with markers scores its markers as negative points (ruling 31).
 from __future__ import annotations
 
 from itertools import chain
-from typing import TYPE_CHECKING
+from typing import Any
 
 from .board import D
-
-if TYPE_CHECKING:
-    from .state import CeltaeState
+from .core import CeltaeBase
 
 CATEGORIES = ("A", "B", "C", "D", "E", "F", "G", "H", "I", "J", "K")
 
 
-def stats(state: CeltaeState, o: int) -> dict[str, object]:
+def stats(state: CeltaeBase, o: int) -> dict[str, Any]:
     """What progress cards and leaders look at, for owner ``o``."""
     colour = [0, 0, 0, 0]
     region = [0, 0]
@@ -42,7 +40,8 @@ def stats(state: CeltaeState, o: int) -> dict[str, object]:
     }
 
 
-def _value(st: dict, kind: str, arg: int) -> int:
+def stat_value(st: dict, kind: str, arg: int) -> int:
+    """The figure of ``stats`` output that a progress card of ``kind`` about ``arg`` compares."""
     if kind.startswith("colour"):
         return st["colour"][arg]
     if kind == "region_maj":
@@ -62,13 +61,13 @@ def _value(st: dict, kind: str, arg: int) -> int:
     return st["garrison"][arg]  # garrison_min
 
 
-def meets(state: CeltaeState, seat: int, card: int, all_stats: list[dict] | None = None) -> bool:
+def meets(state: CeltaeBase, seat: int, card: int, all_stats: list[dict] | None = None) -> bool:
     """Whether ``seat`` fulfils progress card ``card`` (an index into the data's cards)."""
     d = state.data
     kind, arg, need, _slots = d.progress_cards[card]
     if all_stats is None:
         all_stats = [stats(state, o) for o in range(state.np)]
-    mine = _value(all_stats[seat], kind, arg)
+    mine = stat_value(all_stats[seat], kind, arg)
     if not kind.endswith("_maj"):
         return mine >= need
     if state.solo:
@@ -76,11 +75,11 @@ def meets(state: CeltaeState, seat: int, card: int, all_stats: list[dict] | None
             return mine >= d.solo_type_min
         if kind == "workers_maj":
             return mine >= d.solo_workers_min
-        return mine >= 1 and mine >= _value(all_stats[1], kind, arg)
-    return mine >= 1 and all(mine >= _value(all_stats[o], kind, arg) for o in range(state.n))
+        return mine >= 1 and mine >= stat_value(all_stats[1], kind, arg)
+    return mine >= 1 and all(mine >= stat_value(all_stats[o], kind, arg) for o in range(state.n))
 
 
-def leader_holds(state: CeltaeState, seat: int, side: int, st: dict | None = None) -> bool:
+def leader_holds(state: CeltaeBase, seat: int, side: int, st: dict | None = None) -> bool:
     """Whether the condition on ``side`` (0 = A, 1 = B) of the seat's leader is met."""
     lid = state.leaders[seat]
     if lid < 0:
@@ -100,11 +99,11 @@ def leader_holds(state: CeltaeState, seat: int, side: int, st: dict | None = Non
     return value >= need[0]
 
 
-def score_breakdown(state: CeltaeState, seat: int) -> dict[str, int]:
+def score_breakdown(state: CeltaeBase, seat: int) -> dict[str, int]:
     return breakdown_from_stats(state, seat, [stats(state, o) for o in range(state.np)])
 
 
-def breakdown_from_stats(state: CeltaeState, seat: int, all_stats: list[dict]) -> dict[str, int]:
+def breakdown_from_stats(state: CeltaeBase, seat: int, all_stats: list[dict]) -> dict[str, int]:
     """Categories A..K and the total from every seat's ``stats`` (gathered once by callers that
     score several seats, such as the bots' heuristic)."""
     d = state.data
@@ -145,7 +144,7 @@ _TOTALS: dict[tuple, tuple[int, ...]] = {}
 _TOTALS_MAX = 1_024  # entries of about 1 KiB; consecutive steps share their layout
 
 
-def totals(state: CeltaeState) -> list[int]:
+def totals(state: CeltaeBase) -> list[int]:
     """Every seat's ``score_breakdown(...)["total"]``, the categories but I memoised on what they read.
 
     Only category I (strength and cards) moves on most steps; the rest changes when a disc,
@@ -158,12 +157,15 @@ def totals(state: CeltaeState) -> list[int]:
     base = _TOTALS.get(key)
     if base is None:
         all_stats = [stats(s, o) for o in range(s.np)]
-        base = []
+        rest = []
         for seat in range(s.n):
             out = breakdown_from_stats(s, seat, all_stats)
-            base.append(out["total"] - out["I"])
+            rest.append(out["total"] - out["I"])
         if len(_TOTALS) >= _TOTALS_MAX:
             _TOTALS.clear()
-        base = _TOTALS[key] = tuple(base)
+        base = _TOTALS[key] = tuple(rest)
     strength, hands = s.strength, s.hands
     return [b + (strength[seat] + sum(hands[seat])) // 5 for seat, b in enumerate(base)]
+
+
+_value = stat_value  # the earlier name, for readers written against it

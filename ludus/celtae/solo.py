@@ -13,12 +13,10 @@ by copies of the state (a clone copies one reference, not the game's whole solo 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from . import board as G
-
-if TYPE_CHECKING:
-    from .state import CeltaeState
+from .core import CeltaeBase
+from .progress import move, stack_emptied
+from .supply import draw_card, place_cube, put_disc, refill_market, refresh_area
 
 SX = 1  # Solitairix's owner index in solo games
 # one entry of ``turns``: the last-turn fields, then the history length when the turn ended (it is
@@ -28,29 +26,27 @@ TURN_FIELDS = ("card", "steps", "quarter", "kind", "region", "swap", "ply", "mar
 MAX_DISCARDS = 4
 
 
-def solitairix_turn(state: CeltaeState) -> bool:
+def solitairix_turn(state: CeltaeBase) -> bool:
     """Play Solitairix's turn, or resume it after its move.
 
     Returns False when its move left progress decisions to the human (a crossing, the flip):
     they are taken at once, inside the move (ruling 5), so the turn stops there and the
     state resumes it once they are done.
     """
-    from .state import C_SX_CARD, C_SX_MOVED, C_SX_STEPS
-
     d = state.data
     ctx = state.ctx
-    if not ctx[C_SX_MOVED]:
-        card = state._draw_card()
+    if not ctx.sx_moved:
+        card = draw_card(state)
         top = state.discard[-1] if state.discard else -1
         same_colour = card >= 0 and top >= 0 and card // 3 == top // 3
         same_icon = card >= 0 and top >= 0 and card % 3 == top % 3
         steps = 2 if same_colour else 1
-        ctx[C_SX_CARD], ctx[C_SX_STEPS], ctx[C_SX_MOVED] = card, steps, 1
-        state._move(SX, steps)
+        ctx.sx_card, ctx.sx_steps, ctx.sx_moved = card, steps, 1
+        move(state, SX, steps)
         state.sx_quarter = (state.sx_quarter + (2 if same_icon else 1)) % 4
         if state.pending:
             return False
-    card, steps = ctx[C_SX_CARD], ctx[C_SX_STEPS]
+    card, steps = ctx.sx_card, ctx.sx_steps
     actions, swap, discards = d.solo_sides[state.sx_side][state.sx_quarter]
     region = G.CORNER_REGION[state.marker]
     adjacent = {k for k, r in G.ADJACENT[state.marker]}
@@ -67,20 +63,20 @@ def solitairix_turn(state: CeltaeState) -> bool:
     if card >= 0:
         state.discard.append(card)
     last = (card, steps, state.sx_quarter, chosen, region, swap)
-    entry = (*last, len(state._history) + 1, state.marker, gave, took,
+    entry = (*last, len(state.history()) + 1, state.marker, gave, took,
              *(dropped + [-1] * MAX_DISCARDS)[:MAX_DISCARDS])
     state.last_sx = [*last, (*turns(state), entry)]
     return True
 
 
-def turns(state: CeltaeState) -> tuple[tuple[int, ...], ...]:
+def turns(state: CeltaeBase) -> tuple[tuple[int, ...], ...]:
     """Every turn Solitairix finished, in order (``TURN_FIELDS`` then the discarded cards)."""
     if len(state.last_sx) < 7:
         return ()
     return tuple(tuple(t) for t in state.last_sx[6])  # lists once read back from JSON
 
 
-def possible(state: CeltaeState, kind: int, region: int, card: int) -> bool:
+def possible(state: CeltaeBase, kind: int, region: int, card: int) -> bool:
     """Whether Solitairix can take ``kind`` (it skips only for the rulebook's reasons)."""
     if kind == G.FARM:
         return True
@@ -92,11 +88,11 @@ def possible(state: CeltaeState, kind: int, region: int, card: int) -> bool:
     return bool(state.druid[region])
 
 
-def do_swap(state: CeltaeState, area: int, swap: int) -> tuple[int, int]:
+def do_swap(state: CeltaeBase, area: int, swap: int) -> tuple[int, int]:
     """Refresh (free, no swap) or swap its worker with the left, middle or right one; returns the
     worker types it gave and took (-1, -1 when none changed hands)."""
     if swap == 0:
-        state._refresh(area)
+        refresh_area(state, area)
         return -1, -1
     slot = swap - 1
     row = state.areas[area]
@@ -107,7 +103,7 @@ def do_swap(state: CeltaeState, area: int, swap: int) -> tuple[int, int]:
     return gave, took
 
 
-def perform(state: CeltaeState, kind: int, region: int, card: int, discards: tuple[int, ...]) -> list[int]:
+def perform(state: CeltaeBase, kind: int, region: int, card: int, discards: tuple[int, ...]) -> list[int]:
     """Take the action; returns the market cards a Farm discarded."""
     dropped: list[int] = []
     if kind == G.FARM:
@@ -117,24 +113,19 @@ def perform(state: CeltaeState, kind: int, region: int, card: int, discards: tup
                 dropped.append(row[i])
                 state.discard.append(row[i])
                 row[i] = -1
-        state._refill_market(region)
+        refill_market(state, region)
     elif kind == G.BUILD:
-        idx = region * 4 + card // 3
-        cit = state.citadels[idx]
-        cit[cit.index(-1)] = SX
-        state.discs[SX] += 1
-        if -1 not in cit:
-            state.bonus_owner[idx] = SX
+        put_disc(state, SX, region * 4 + card // 3)
     elif kind == G.BATTLE:
         state.roman_won[SX].append(state.roman[region].pop())
         if not state.roman[region]:
-            state._stack_emptied(SX, region)
+            stack_emptied(state, SX, region)
         if card >= 0 and state.cubes[SX] < state.data.cubes:
-            state._place_cube(SX, region, card % 3)
+            place_cube(state, SX, region, card % 3)
     else:
         state.druid_won[SX].append(state.druid[region].pop())
         if not state.druid[region]:
-            state._stack_emptied(SX, region, druid=True)
+            stack_emptied(state, SX, region, druid=True)
         if state.druid_supply[region] > 0:
             state.druid_supply[region] -= 1
             state.tribe[SX][G.D] += 1

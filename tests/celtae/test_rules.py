@@ -16,6 +16,7 @@ from ludus.celtae.state import (
     RELEASE,
     START,
 )
+from ludus.celtae.supply import draw_card
 
 from .helpers import (
     ORANGE,
@@ -279,10 +280,10 @@ def test_ruling_12_farm_picks_any_set_of_positions_within_the_farmers():
 def test_ruling_12_empty_deck_rebuilt_from_the_discard_pile_except_its_top():
     s = started(2)
     put(s, deck=[], discard=[card("Ow"), card("Pt"), card("Uf")])
-    k = s._draw_card()
+    k = draw_card(s)
     assert k in (card("Ow"), card("Pt")) and s.discard == [card("Uf")]
     put(s, deck=[], discard=[card("Uf")])
-    assert s._draw_card() == -1
+    assert draw_card(s) == -1
 
 
 # -- Build -----------------------------------------------------------------------------------------------
