@@ -14,8 +14,8 @@ from typing import Any
 
 from ..celtae import board as G
 from ..celtae.actions import Act
+from ..celtae.core import Phase
 from ..celtae.scoring import score_breakdown
-from ..celtae.state import BATTLE_DISCARD, BUILD_PAY, C_AREA, C_REGION, DRUID_PAY, SETUP_DISCARD
 from ..engine.errors import IllegalActionError
 
 LOOKAHEAD = 0  # the heuristic finishes the seat's turn itself when valuing
@@ -103,17 +103,17 @@ def _card_decision(state: Any, a: Act) -> str | None:
     d = state.data
     v = a.verb
     if v == "take":
-        row = state.market[state.ctx[C_REGION]]
+        row = state.market[state.ctx.region]
         return f"take the {card(state, row[a.a])} from market position {a.a + 1}" if row[a.a] >= 0 else str(a)
     if v == "citadel":
-        return f"build on the {d.colours[a.a]} citadel in the {REGIONS[state.ctx[C_REGION]]}"
+        return f"build on the {d.colours[a.a]} citadel in the {REGIONS[state.ctx.region]}"
     if v in ("pay", "discard", "garrison"):
         word = {"pay": "pay", "discard": "discard", "garrison": "garrison a cube with"}[v]
-        purpose = {BATTLE_DISCARD: " for strength", BUILD_PAY: " for the disc", DRUID_PAY: " for a druid worker",
-                   SETUP_DISCARD: " (set-up)"}.get(state.phase, "")
+        purpose = {Phase.BATTLE_DISCARD: " for strength", Phase.BUILD_PAY: " for the disc",
+                   Phase.DRUID_PAY: " for a druid worker", Phase.SETUP_DISCARD: " (set-up)"}.get(state.phase, "")
         return f"{word} {_a(card(state, a.a))}{purpose}"
     if v == "fight":
-        stack = state.roman[state.ctx[C_REGION]]
+        stack = state.roman[state.ctx.region]
         pts, cost = d.roman_tiles[stack[-1]][:2] if stack else (0, 0)
         return f"fight the Roman Army ({pts}-point tile for {cost} strength)"
     return None
@@ -127,7 +127,7 @@ def _worker_decision(state: Any, a: Act) -> str | None:
     if v == "druid":
         return "take the Druid tile" + (f", giving up {_a(WORKERS[a.a])}" if a.a >= 0 else "")
     if v == "swap":
-        area = state.areas[state.ctx[C_AREA]] if state.ctx[C_AREA] >= 0 else None
+        area = state.areas[state.ctx.area] if state.ctx.area >= 0 else None
         got = WORKERS[area[a.b]] if area and area[a.b] >= 0 else "worker"
         return f"swap your {WORKERS[a.a]} for the {got}"
     if v == "centre":
