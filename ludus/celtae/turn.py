@@ -1,10 +1,11 @@
 """The turn on the rondel: move the action marker, choose an action beside it, then refresh,
 swap and extra workers before the action itself (Farm, Build, Battle or Recruit).
 
-Moving 1 or 2 corners gives strength, 3 costs it; a bonus token lets the player act anywhere
-instead (ruling 6). Refreshing the action's area costs strength; one active worker may be swapped
-with one of the area's; bonus tokens may be spent as extra workers of any type. A Build is only
-offered while the player can still pay for it, and every step before it keeps that true.
+Moving 1 corner gains strength, 2 nothing, 3 costs strength (``move_strength``); a bonus token
+lets the player act anywhere instead (ruling 6). Refreshing the action's area costs strength; one
+active worker may be swapped with one of the area's; bonus tokens may be spent as extra workers of
+any type. A Build is only offered while the player can still pay for it, and every step before it
+keeps that true.
 """
 
 from __future__ import annotations
