@@ -49,6 +49,26 @@ def place(cetarium: int, slot: int, fish: str) -> Place:
     return Place(cetarium, slot, fish)
 
 
+class _SlotPlaces(dict[str, Place]):
+    """The ``Place`` of each fish layout in one slot, made on first use (``place``'s objects)."""
+
+    def __init__(self, cetarium: int, slot: int) -> None:
+        super().__init__()
+        self.cetarium = cetarium
+        self.slot = slot
+
+    def __missing__(self, fish: str) -> Place:
+        found = self[fish] = place(self.cetarium, self.slot, fish)
+        return found
+
+
+@cache
+def places_at(cetarium: int, slot: int) -> dict[str, Place]:
+    """Fish layout -> its ``Place`` in this slot: listing a slot's placements is then one look-up
+    a layout (``map(places_at(c, s).__getitem__, layouts)``) instead of a call each."""
+    return _SlotPlaces(cetarium, slot)
+
+
 @dataclass(frozen=True, slots=True)
 class Worker(Action):
     """Put a vilicus (``kind="V"``) or the dominus (``"D"``) on an influence line.

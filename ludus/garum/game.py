@@ -17,7 +17,7 @@ from ..engine.action import Action
 from ..engine.errors import OptionError
 from ..engine.game import Game, Option
 from ..engine.hooks import Hooks
-from .actions import PASS, SPECIES, Worker, choose, parse, place
+from .actions import PASS, SPECIES, Worker, choose, parse, place, places_at
 from .data import BOARDS, load_board, load_tiles
 from .seats import colour_seats, seating
 from .state import GarumState
@@ -74,7 +74,6 @@ class GarumGame(Game):
         self.tile_ids = tuple(t for t in range(1, 17) if t not in self.board.removed_tiles)
         self._fish = {(c, t): "".join(SPECIES[f] for f in self.tiles.tile_fish(c, t))
                       for c in range(4) for t in range(1, 17)}
-        self._placements: dict[tuple, list[Action]] = {}
         self._layouts: dict[tuple, tuple[str, ...]] = {}
         self._workers = {}
         for line in range(2 * self.board.size):
@@ -135,13 +134,10 @@ class GarumGame(Game):
             rotation = self.config["rotation"]
             layouts = self._layouts[hand] = tuple(dict.fromkeys(
                 f for t in hand[1:] for f in orientations(self._fish[colour, t], rotation)))
-        key = (cetarium, *slots, layouts)
-        out = self._placements.get(key)
-        if out is None:
-            out = [place(cetarium, s + 1, f) for s in range(4) if slots[s] < 0 for f in layouts]
-            if len(self._placements) > 100_000:
-                self._placements.clear()
-            self._placements[key] = out
+        out: list[Action] = []
+        for s in range(4):
+            if slots[s] < 0:
+                out += map(places_at(cetarium, s + 1).__getitem__, layouts)
         return out
 
     def all_actions(self) -> list[Action]:

@@ -45,6 +45,9 @@ def placement_bonus(game: GarumGame, action: Place, colour: int) -> int:
 
 class GarumState(State):
     game: GarumGame
+    # the worker phase's legal actions, worked out by the placement that starts it (it must know
+    # whether any exists) and handed to the first legal_actions() after it; never copied or saved
+    _workers_ready: list[Action] | None = None
 
     def __init__(self, game: GarumGame, seed: int) -> None:
         super().__init__(game, seed)
@@ -118,6 +121,10 @@ class GarumState(State):
             colour = self._turn_colour()
             return self.game.placements(self.cetarium, self.slots[self.cetarium], colour, self.hands[colour])
         if phase == "worker":
+            ready = self._workers_ready
+            if ready is not None:  # listed by the placement that led here (see _place)
+                self._workers_ready = None
+                return ready
             return self._worker_actions(self._turn_colour())
         if phase == "ghost":
             return self.game.placements(self.cetarium, self.slots[self.cetarium], self._ghost(), [self.ghost_tile])
@@ -180,6 +187,7 @@ class GarumState(State):
     # -- applying actions ----------------------------------------------------------------
     def _apply(self, action: Action) -> None:
         self._turn_over = False
+        self._workers_ready = None
         if isinstance(action, Place):
             self._place(action)
         elif isinstance(action, Worker):
@@ -219,8 +227,11 @@ class GarumState(State):
         self.placed.append([colour, tile, action.cetarium, action.slot, action.fish])
         if self.phase == "ghost":
             self._end_round()
-        elif self._worker_actions(colour):
+            return
+        workers = self._worker_actions(colour)
+        if workers:
             self.phase = "worker"
+            self._workers_ready = workers  # the next legal_actions(), unless something else comes first
         else:
             self._end_turn()
 
