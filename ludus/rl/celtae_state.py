@@ -21,6 +21,7 @@ import numpy as np
 
 from ..celtae.observe import _flip_view
 from ..celtae.state import C_SX_CARD, C_SX_MOVED, P_FLIP, PHASE_TEXT
+from .encoding import LiveVector
 
 if TYPE_CHECKING:
     from .encode_celtae import CeltaeEncoder
@@ -63,10 +64,11 @@ def _ctx_numbers(ctx: Any) -> tuple[int, int, int, int]:
     return ctx.kind, ctx.region, ctx.sx_card, ctx.sx_moved
 
 
-class StateWriter:
+class StateWriter(LiveVector):
     """The live vector of one encoder and the copies of the numbers each part came from."""
 
     def __init__(self, encoder: CeltaeEncoder) -> None:
+        super().__init__(encoder.size, PARTS)
         d = encoder.data
         self.encoder = encoder
         self.data = d
@@ -87,10 +89,6 @@ class StateWriter:
         self.discs = len(d.disc_costs)
         self.druid_sums = _float32_sums(1.0 / 5, 40)
         self.fifths = _float32_quotients(5, 120)
-        self.live = np.zeros(self.size, dtype=np.float32)
-        self.view: Any = self.live.data  # item writes through the buffer: cheaper than NumPy's indexing
-        self.touched: list[list[int]] = [[] for _ in range(PARTS)]
-        self.kept: list[Any] = [None] * PARTS  # the numbers each part was written from
         self.seat_lists: dict[str, list] = {}  # the seats' lists at the last call
         self.hands: list[list[int]] | None = None
         self.group_values = self._groups()
@@ -101,19 +99,17 @@ class StateWriter:
         return (self._known, self._player_board, self._active, self._tribe, self._roman, self._druid, self._leader)
 
     def __getstate__(self) -> dict[str, Any]:
-        """Pickled without the memoryview (OpenSpiel's tests pickle games and their observers)."""
-        state = dict(self.__dict__)
-        del state["view"], state["group_values"]
+        state = super().__getstate__()
+        del state["group_values"]  # bound methods: made again on loading
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
-        self.__dict__.update(state)
-        self.view = self.live.data
+        super().__setstate__(state)
         self.group_values = self._groups()
 
     # -- the call --------------------------------------------------------------------------
-    def write(self, state: Any, seat: int | None, out: np.ndarray) -> np.ndarray:
-        """The vector of ``state`` seen by ``seat``, copied into ``out``."""
+    def write(self, state: Any, seat: int | None, out: np.ndarray | None = None) -> np.ndarray:
+        """The vector of ``state`` seen by ``seat``, copied into ``out`` (a new array if None)."""
         moved = self._board(state)  # whether a number the scores read has changed
         kept = self.kept
         if kept[COUNTS] != (state.bag, len(state.deck), state.track, None if state.solo else state.teutates):
@@ -139,6 +135,8 @@ class StateWriter:
                 live[at:at + len(scores)] = scores
                 live[at:at + len(scores)] /= 50  # float32 division, as the observation path divides
                 self.scores = scores
+        if out is None:
+            return self.live.copy()
         out[:] = self.live
         return out
 
@@ -335,17 +333,6 @@ class StateWriter:
         self._write(VIEW, values)
         self.kept[VIEW] = (seat, None if seat is None else state.hands[seat][:],
                            flipping and (revealed, state.flip_choice[:]))
-
-    def _write(self, part: int, values: list[tuple[int, float]]) -> None:
-        """Set ``part``'s entries to ``values`` (index, value), clearing what it wrote before."""
-        view = self.view
-        touched = self.touched[part]
-        for i in touched:
-            view[i] = 0.0
-        touched.clear()
-        for i, x in values:
-            touched.append(i)
-            view[i] = x
 
     # -- the turn --------------------------------------------------------------------------
     def _turn(self, state: Any, seat: int | None) -> None:

@@ -280,9 +280,7 @@ class CeltaeEncoder(Encoder):
             state._check_seat(seat)
         if self._writer is None:
             self._writer = StateWriter(self)
-        if out is None:
-            out = np.empty(self.size, dtype=np.float32)
-        elif out.dtype != np.float32 or out.shape != (self.size,):
+        if out is not None and (out.dtype != np.float32 or out.shape != (self.size,)):
             out[:] = self.encode_state(state, seat)
             return out
         return self._writer.write(state, seat, out)

@@ -41,13 +41,9 @@ import numpy as np
 
 from ..garum.data import load_tiles
 from .encoding import Encoder
+from .garum_state import LINES, MAX_CETARIA, PHASES, SIZE, SPECIES, StateWriter
 
-SPECIES = "BGYR"
 CELL_KINDS = " .BGYR"  # hole, empty, then species: the observation's fish letters
-PHASES = ("choose", "place", "worker", "ghost", "over")
-SIZE = 16
-MAX_CETARIA = 16
-LINES = 2 * SIZE
 SCALE = {"vilicus": 5, "dominus": 1, "hand_size": 4, "pile": 16, "bonus": 50, "hand": 4, "score": 100}
 
 _SLOT_CODE = {None: 0, **{letter: 1 + i for i, letter in enumerate(SPECIES)}}
@@ -96,6 +92,7 @@ class GarumEncoder(Encoder):
         b("phase", (len(PHASES),), "phase: " + ", ".join(PHASES))
         b("current_player", (4,), "seat to move")
         self._static: dict[str, np.ndarray] = {}
+        self._writer: StateWriter | None = None
 
     def max_game_length(self) -> int:
         """Each round: a choice, two decisions per turn colour, the ghost's placement."""
@@ -171,163 +168,20 @@ class GarumEncoder(Encoder):
         return v
 
     # -- encode straight from the state ----------------------------------------------------
-    def _prepare_state_encoding(self) -> None:
-        """Offsets and per-placement index lists, worked out once per configuration."""
-        game = self.game
-        board = game.board
-        off = {name: b.start for name, b in self.blocks.items()}
-        self._off = off
-        base = self.zeros()
-        obs = game.new_initial_state(seed=0).observation(None)
-        base[:] = self._template(obs)
-        cells = self.view(base, "cells")
-        for cell in range(SIZE * SIZE):
-            cells[cell, 0] = 1.0  # a hole until a cetarium's slot says otherwise
-        for slot_cells in board.slot_cells.values():
-            for cell in slot_cells:
-                cells[cell] = (0, 1, 0, 0, 0, 0)
-        slots = self.view(base, "slots")
-        for cet in board.cetaria:
-            slots[cet - 1, :, 0] = 1.0
-        self._board_base = base
-        # a placement (cetarium, slot, fish) by colour c: entries to clear and to set
-        self._place_cache: dict[tuple, tuple[list[int], list[int]]] = {}
-        self._tile_pattern = [{t: self.pattern_of[c][game.fish_text(c, t)] for t in range(1, 17)}
-                              for c in range(4)]
-        self._ghost_pattern = {t: self.pattern_of[game.seating.ghost][game.fish_text(game.seating.ghost, t)]
-                               for t in range(1, 17)} if game.seating.ghost is not None else {}
-        self._pools = [game.pool_owner(c) for c in range(4)]
-        self._ghost_flags = [float(c == game.seating.ghost) for c in range(4)]
-        self._colours_of = [game.seating.colours_of(s) for s in range(game.num_players)]
-        self._mine = [set(c) for c in self._colours_of]
-        self._phase_index = {p: i for i, p in enumerate(PHASES)}
-        self._workers_at = off["workers"]
-        self._haruspex = game.config["variant"] == "haruspex"
-        self._last: list[Any] = [None, 0, None, None]  # placed list, placements applied, board vector, workers
-
-    def _placement_entries(self, colour: int, cetarium: int, slot: int, fish: str) -> tuple[list[int], list[int]]:
-        key = (colour, cetarium, slot, fish)
-        entries = self._place_cache.get(key)
-        if entries is None:
-            off = self._off
-            clear, put = [], []
-            for cell, letter in zip(self.game.board.slot_cells[cetarium, slot], fish, strict=True):
-                clear.append(off["cells"] + cell * 6 + 1)
-                put.append(off["cells"] + cell * 6 + 2 + SPECIES.index(letter))
-            row = off["slots"] + ((cetarium - 1) * 4 + slot - 1) * 5
-            clear.append(row)
-            put.append(row + 1 + colour)
-            entries = self._place_cache[key] = (clear, put)
-        return entries
-
-    def _board_vector(self, state: Any) -> np.ndarray:
-        """Base vector with the cells, slots and workers of ``state``, kept up to date between calls.
-
-        The placements are appended to ``state.placed`` and never changed, so while the same
-        list grows only the new ones are written; any other list (a clone, a loaded state, an
-        undo) is written from scratch.
-        """
-        last = self._last
-        placed = state.placed
-        if last[0] is placed and last[1] <= len(placed):
-            vector = last[2]
-            start = last[1]
-        else:
-            vector = self._board_base.copy()
-            start = 0
-            last[3] = None
-        if start < len(placed):
-            clear: list[int] = []
-            put: list[int] = []
-            for colour, _tile, cetarium, slot, fish in placed[start:]:
-                c, p = self._placement_entries(colour, cetarium, slot, fish)
-                clear += c
-                put += p
-            vector[clear] = 0.0
-            vector[put] = 1.0
-        workers = state.workers
-        if last[3] != workers:
-            at = self._workers_at
-            vector[at:at + LINES * 8] = 0.0
-            hits = [at + line * 8 + 2 * w[0] + (w[1] == "D") for line, w in enumerate(workers) if w is not None]
-            if hits:
-                vector[hits] = 1.0
-            last[3] = list(workers)
-        last[0], last[1], last[2] = placed, len(placed), vector
-        return vector
-
     def encode_state(self, state: Any, seat: int | None, out: np.ndarray | None = None) -> np.ndarray:
-        """``encode(state.observation(seat))``, read straight from the state into ``out``."""
-        if not hasattr(self, "_off"):
-            self._prepare_state_encoding()
+        """``encode(state.observation(seat))``, read straight from the state into ``out``.
+
+        Written by a :class:`~ludus.rl.garum_state.StateWriter`, which rewrites only the parts
+        of its last vector whose numbers changed (see that module).
+        """
         if seat is not None:
             state._check_seat(seat)
-        if out is None:
-            out = np.empty(self.size, dtype=np.float32)
-        elif out.dtype != np.float32 or out.shape != (self.size,) or not out.flags.c_contiguous:
+        if self._writer is None:
+            self._writer = StateWriter(self)
+        if out is not None and (out.dtype != np.float32 or out.shape != (self.size,)):
             out[:] = self.encode_state(state, seat)
             return out
-        out[:] = self._board_vector(state)
-        w = memoryview(out)  # item writes through the buffer: cheaper than NumPy's per-call indexing
-        off = self._off
-        game = self.game
-        seating = game.seating
-        mine = self._mine[seat] if seat is not None else ()
-        current = state.current_colour()
-        pools = state.pool
-        hands = state.hands
-        piles = state.piles
-        bonus = state.bonus
-        at = off["colours"]
-        for c in range(4):
-            pool = pools[self._pools[c]]
-            i = at + 8 * c
-            w[i] = c in mine
-            w[i + 1] = self._ghost_flags[c]
-            w[i + 2] = current == c
-            w[i + 3] = pool[0] / 5
-            w[i + 4] = pool[1] / 1
-            w[i + 5] = len(hands[c]) / 4
-            w[i + 6] = len(piles[c]) / 16
-            w[i + 7] = bonus[c] / 50
-        if mine:
-            at = off["hands"]
-            n = len(self.patterns)
-            for c in mine:
-                patterns = self._tile_pattern[c]
-                for t in hands[c]:
-                    i = at + c * n + patterns[t]
-                    w[i] = w[i] + 0.25  # counts of quarters: exact in float32
-        if state.ghost_tile:
-            w[off["ghost_tile"] + self._ghost_pattern[state.ghost_tile]] = 1.0
-        points = list(bonus)  # the engine's scores(): bonuses, plus the lines once scored
-        for _line, colour, _kind, _count, line_points in state.final:
-            points[colour] += line_points
-        at = off["scores"]
-        players = game.num_players
-        out[at:at + players] = [sum(points[c] for c in self._colours_of[s]) for s in range(players)]
-        out[at:at + players] /= SCALE["score"]  # float32 division, as the observation path divides
-        if seat is not None:
-            w[off["seat"] + seat] = 1.0
-        w[off["round"] + min(state.round + 1, game.board.rounds) - 1] = 1.0
-        w[off["cetarium"] + (state.cetarium or 0)] = 1.0
-        if state.cetarium:
-            closed = state.closed
-            w[off["closed"]] = closed[0]
-            w[off["closed"] + 1] = closed[1]
-        at = off["aureus_revealed"]
-        for i, cet in enumerate(state.revealed):
-            w[at + i * MAX_CETARIA + cet - 1] = 1.0
-        if self._haruspex:
-            at = off["aureus_order"]
-            for i, cet in enumerate(state.aureus):
-                w[at + i * MAX_CETARIA + cet - 1] = 1.0
-        w[off["amphora"] + seating.owner[seating.turn_colours[state.amphora]]] = 1.0
-        w[off["phase"] + self._phase_index[state.phase]] = 1.0
-        player = state.current_player()
-        if player >= 0:
-            w[off["current_player"] + player] = 1.0
-        return out
+        return self._writer.write(state, seat, out)
 
     # -- decode --------------------------------------------------------------------------
     def decode(self, vector: np.ndarray) -> dict[str, Any]:

@@ -180,6 +180,43 @@ class Encoder:
         raise NotImplementedError
 
 
+class LiveVector:
+    """The last vector an encoder wrote from a state, kept to be rewritten part by part.
+
+    The fast encoders (``encode_state``) split the vector into parts, each written from a few
+    of the state's lists and kept with a copy of them; a part whose lists still equal the copy
+    is left as it is, so a step costs the parts it changed. A part is set by :meth:`_write`,
+    item by item through the buffer (cheaper than NumPy's indexing for a few dozen entries).
+    """
+
+    def __init__(self, size: int, parts: int) -> None:
+        self.live = np.zeros(size, dtype=np.float32)
+        self.view: Any = self.live.data
+        self.touched: list[list[int]] = [[] for _ in range(parts)]  # the entries each part has set
+        self.kept: list[Any] = [None] * parts  # what each part was written from
+
+    def _write(self, part: int, values: list[tuple[int, float]]) -> None:
+        """Set ``part``'s entries to ``values`` (index, value), clearing what it wrote before."""
+        view = self.view
+        touched = self.touched[part]
+        for i in touched:
+            view[i] = 0.0
+        touched.clear()
+        for i, x in values:
+            touched.append(i)
+            view[i] = x
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled without the buffer view (OpenSpiel's tests pickle games and their observers)."""
+        state = dict(self.__dict__)
+        del state["view"]
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self.view = self.live.data
+
+
 def encoder_for(game: Game) -> Encoder:
     """The encoder ``game`` declares (``Hooks.encoder``), bound to its configuration."""
     cls = hook(game, "encoder")

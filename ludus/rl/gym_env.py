@@ -91,7 +91,7 @@ class LudusGymEnv(gym.Env):
             state.apply_action(self.bots[state.current_player()].step(state))
 
     def _observation(self) -> np.ndarray:
-        return self.encoder.encode_state(self.state, self.seat, np.empty(self.encoder.size, dtype=np.float32))
+        return self.encoder.encode_state(self.state, self.seat)  # a new array
 
     def _info(self) -> dict[str, Any]:
         return {"action_mask": self.action_masks()}

@@ -117,7 +117,7 @@ class LudusAECEnv(AECEnv):
         """The agent's view, worked out when asked (``last()``), never inside ``step``."""
         seat = self.agent_seat[agent]
         state = self.state
-        obs = self.encoder.encode_state(state, seat, np.empty(self.encoder.size, dtype=np.float32))
+        obs = self.encoder.encode_state(state, seat)  # a new array
         mask = self._no_action.copy()
         if state.current_player() == seat:
             mask[self.action_map.legal_index_array(state)] = 1

@@ -1,0 +1,215 @@
+"""Garum's observation vector written straight from the state: what the environments call.
+
+:class:`StateWriter` keeps the last vector it wrote. The tiles placed are added as the list of
+placements grows (any other list is written from the start); every other part (workers,
+colours, hands, the ghost's tile, scores, the turn's one-hots, the aureus coins) is kept with a
+copy of the state's numbers it was written from and rewritten only when they differ. The
+values are those of ``encode(state.observation(seat))`` bit for bit
+(tests/rl/test_fast_encoding.py holds them equal on many positions).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from .encoding import LiveVector
+
+if TYPE_CHECKING:
+    from .encode_garum import GarumEncoder
+
+SIZE = 16
+LINES = 2 * SIZE
+MAX_CETARIA = 16
+PHASES = ("choose", "place", "worker", "ghost", "over")
+SPECIES = "BGYR"
+# the parts of the vector, each with what it was written from (kept[...]): the last five are
+# numbers kept, not parts written
+WORKERS, VIEW, GHOST, SCORES, TURN, REVEALED, ORDER, SEAT, FINAL, SIZES, POOLS = range(11)
+PARTS = 11
+
+
+class StateWriter(LiveVector):
+    """The live vector of one Garum encoder and what each part was written from."""
+
+    def __init__(self, encoder: GarumEncoder) -> None:
+        super().__init__(encoder.size, PARTS)
+        game = encoder.game
+        self.game = game
+        self.off = off = {name: b.start for name, b in encoder.blocks.items()}
+        self.cells_stop = encoder.blocks["slots"].stop  # cells, bonus spaces and slots: the board's blocks
+        seating = game.seating
+        self.rounds = game.board.rounds
+        self.players = game.num_players
+        self.pools = [game.pool_owner(c) for c in range(4)]
+        self.colours_of = [seating.colours_of(s) for s in range(game.num_players)]
+        self.patterns = len(encoder.patterns)
+        self.tile_pattern = [{t: encoder.pattern_of[c][game.fish_text(c, t)] for t in game.tile_ids} for c in range(4)]
+        ghost = seating.ghost
+        self.ghost_pattern = ({t: encoder.pattern_of[ghost][game.fish_text(ghost, t)] for t in game.tile_ids}
+                              if ghost is not None else {})
+        self.amphora_seat = [seating.owner[c] for c in seating.turn_colours]
+        self.phase_index = {p: i for i, p in enumerate(PHASES)}
+        self.haruspex = game.config["variant"] == "haruspex"
+        base = encoder.zeros()
+        base[:] = encoder._template(game.new_initial_state(seed=0).observation(None))
+        cells = encoder.view(base, "cells")
+        cells[:, 0] = 1.0  # a hole until a cetarium's slot says otherwise
+        for slot_cells in game.board.slot_cells.values():
+            for cell in slot_cells:
+                cells[cell] = (0, 1, 0, 0, 0, 0)
+        slots = encoder.view(base, "slots")
+        for cet in game.board.cetaria:
+            slots[cet - 1, :, 0] = 1.0
+        self.board_base = base[:self.cells_stop].copy()
+        colours = encoder.view(base, "colours")
+        colours[:, 1] = [c == seating.ghost for c in range(4)]  # which colour is the ghost: fixed
+        self.live[:] = base
+        # a placement (colour, cetarium, slot, fish): the entries it clears and sets
+        self.place_entries: dict[tuple, tuple[list[int], list[int]]] = {}
+        self.placed: list[Any] | None = None  # the placements list written, its length and last row
+        self.placed_count = 0
+        self.placed_last: Any = None
+        self.slot_cells = game.board.slot_cells
+        self.cells_at, self.slots_at = off["cells"], off["slots"]
+
+    def write(self, state: Any, seat: int | None, out: np.ndarray | None = None) -> np.ndarray:
+        """The vector of ``state`` seen by ``seat``, copied into ``out`` (a new array if None)."""
+        self._placements(state)
+        kept = self.kept
+        if state.workers != kept[WORKERS]:
+            self._workers(state)
+        hands, piles = state.hands, state.piles
+        sizes = [len(hands[0]), len(hands[1]), len(hands[2]), len(hands[3]),
+                 len(piles[0]), len(piles[1]), len(piles[2]), len(piles[3])]
+        if sizes != kept[SIZES] or state.pool != kept[POOLS] or state.bonus != kept[SCORES]:
+            self._rows(state, sizes)
+        if seat != kept[SEAT] or hands != kept[VIEW]:
+            self._view(state, seat)
+        if state.ghost_tile != kept[GHOST]:
+            at = self.off["ghost_tile"]
+            self._write(GHOST, [(at + self.ghost_pattern[state.ghost_tile], 1.0)] if state.ghost_tile else [])
+            kept[GHOST] = state.ghost_tile
+        if len(state.final) != kept[FINAL] or state.bonus != kept[SCORES]:
+            self._scores(state)
+        closed = state.closed
+        turn = (state.phase, state.turn, state.amphora, state.round, state.cetarium, closed[0], closed[1])
+        if turn != kept[TURN]:
+            self._turn(state, turn)
+        if state.revealed != kept[REVEALED]:
+            at = self.off["aureus_revealed"]
+            self._write(REVEALED, [(at + i * MAX_CETARIA + cet - 1, 1.0) for i, cet in enumerate(state.revealed)])
+            kept[REVEALED] = state.revealed[:]
+        if self.haruspex and state.aureus != kept[ORDER]:
+            at = self.off["aureus_order"]
+            self._write(ORDER, [(at + i * MAX_CETARIA + cet - 1, 1.0) for i, cet in enumerate(state.aureus)])
+            kept[ORDER] = state.aureus[:]
+        if out is None:
+            return self.live.copy()
+        out[:] = self.live
+        return out
+
+    # -- the board --------------------------------------------------------------------------
+    def _placements(self, state: Any) -> None:
+        """Add the tiles placed since the last call, or write them all if this is another list.
+
+        Placements are appended to ``state.placed`` and never changed, so while the same list
+        grows (with the same row last seen where it was) only the new ones are written.
+        """
+        placed = state.placed
+        count = self.placed_count
+        if placed is not self.placed or count > len(placed) or (count and placed[count - 1] is not self.placed_last):
+            self.live[:self.cells_stop] = self.board_base
+            count = 0
+        if count < len(placed):
+            view = self.view
+            entries = self.place_entries
+            for row in placed[count:]:
+                key = (row[0], row[2], row[3], row[4])
+                found = entries.get(key)
+                if found is None:
+                    found = entries[key] = self._placement(*key)
+                for i in found[0]:
+                    view[i] = 0.0
+                for i in found[1]:
+                    view[i] = 1.0
+        self.placed, self.placed_count = placed, len(placed)
+        self.placed_last = placed[-1] if placed else None
+
+    def _placement(self, colour: int, cetarium: int, slot: int, fish: str) -> tuple[list[int], list[int]]:
+        clear, put = [], []
+        for cell, letter in zip(self.slot_cells[cetarium, slot], fish, strict=True):
+            clear.append(self.cells_at + cell * 6 + 1)
+            put.append(self.cells_at + cell * 6 + 2 + SPECIES.index(letter))
+        row = self.slots_at + ((cetarium - 1) * 4 + slot - 1) * 5
+        return [*clear, row], [*put, row + 1 + colour]
+
+    def _workers(self, state: Any) -> None:
+        at = self.off["workers"]
+        self._write(WORKERS, [(at + line * 8 + 2 * w[0] + (w[1] == "D"), 1.0)
+                              for line, w in enumerate(state.workers) if w is not None])
+        self.kept[WORKERS] = state.workers[:]  # its entries are never changed, only replaced
+
+    # -- the colours ----------------------------------------------------------------------------
+    def _rows(self, state: Any, sizes: list[int]) -> None:
+        """Each colour's vilicus, dominus, hand size, pile and bonus points (always at the same places)."""
+        view = self.view
+        at = self.off["colours"]
+        pools, bonus = state.pool, state.bonus
+        for c in range(4):
+            pool = pools[self.pools[c]]
+            i = at + 8 * c + 3
+            view[i], view[i + 1], view[i + 2], view[i + 3], view[i + 4] = (
+                pool[0] / 5, pool[1] / 1, sizes[c] / 4, sizes[4 + c] / 16, bonus[c] / 50)
+        self.kept[SIZES] = sizes
+        self.kept[POOLS] = [pool[:] for pool in pools]
+
+    def _view(self, state: Any, seat: int | None) -> None:
+        """What depends on who looks: the seat, its colours ("mine"), and its hands as counts of
+        each pattern, in quarters (exact in float32)."""
+        off = self.off
+        values: list[tuple[int, float]] = []
+        if seat is not None:
+            counts: dict[int, float] = {}
+            at = off["hands"]
+            for c in self.colours_of[seat]:
+                values.append((off["colours"] + 8 * c, 1.0))
+                patterns = self.tile_pattern[c]
+                for t in state.hands[c]:
+                    i = at + c * self.patterns + patterns[t]
+                    counts[i] = counts.get(i, 0.0) + 0.25
+            values += counts.items()
+            values.append((off["seat"] + seat, 1.0))
+        self._write(VIEW, values)
+        self.kept[SEAT] = seat
+        self.kept[VIEW] = [h[:] for h in state.hands]
+
+    def _scores(self, state: Any) -> None:
+        """Each seat's bonuses, plus its lines once scored (the engine's ``scores()``), / 100."""
+        points = list(state.bonus)
+        for _line, colour, _kind, _count, line_points in state.final:
+            points[colour] += line_points
+        scores = np.array([sum(points[c] for c in colours) for colours in self.colours_of], dtype=np.float32)
+        scores /= 100  # float32 division, as the observation path divides
+        at = self.off["scores"]
+        self._write(SCORES, [(at + s, float(x)) for s, x in enumerate(scores)])
+        self.kept[SCORES] = state.bonus[:]
+        self.kept[FINAL] = len(state.final)
+
+    def _turn(self, state: Any, turn: tuple) -> None:
+        """Colour to move, round, cetarium, closed areas, amphora, phase, seat to move."""
+        phase, _turn, amphora, round_, cetarium, closed_h, closed_v = turn
+        current = state.current_colour()
+        player = state.current_player()
+        off = self.off
+        values = [(off["round"] + min(round_ + 1, self.rounds) - 1, 1.0), (off["cetarium"] + (cetarium or 0), 1.0),
+                  (off["amphora"] + self.amphora_seat[amphora], 1.0), (off["phase"] + self.phase_index[phase], 1.0)]
+        if current is not None:
+            values.append((off["colours"] + 8 * current + 2, 1.0))
+        if cetarium:
+            values += [(off["closed"], float(closed_h)), (off["closed"] + 1, float(closed_v))]
+        if player >= 0:
+            values.append((off["current_player"] + player, 1.0))
+        self._write(TURN, values)
+        self.kept[TURN] = turn
