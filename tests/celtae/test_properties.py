@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import ludus
-from ludus.celtae.state import C_SX_CARD, C_SX_MOVED, ENLIST_PHASES
+from ludus.celtae.core import ENLIST_PHASES
 
 from .helpers import CONFIGS, play_random
 
@@ -21,7 +21,7 @@ def check(s) -> None:
     d = s.data
     counts = [0] * 12
     # Solitairix's drawn card is off the deck while its turn waits for the human's progress decisions
-    waiting = [s.ctx[C_SX_CARD]] if s.solo and s.turn == 1 and s.ctx[C_SX_MOVED] and s.ctx[C_SX_CARD] >= 0 else []
+    waiting = [s.ctx.sx_card] if s.solo and s.turn == 1 and s.ctx.sx_moved and s.ctx.sx_card >= 0 else []
     for k in s.deck + s.discard + waiting + [k for row in s.market for k in row if k >= 0]:
         counts[k] += 1
     for h in s.hands:

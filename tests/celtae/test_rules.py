@@ -540,7 +540,7 @@ def test_ruling_7_tokens_as_extra_workers():
     while s.phase != 6:
         s.apply_action("done")
     play(s, "extra", "extra")  # two virtual farmers
-    assert s.tokens[0] == 0 and s.ctx[5] == 2
+    assert s.tokens[0] == 0 and s.ctx.boost == 2
     assert "take 6" in legal(s) and "take 5" in legal(s)
     play(s, "take 5")
     assert s.turn == 1 and s.tribe[0] == [0] * 5  # virtual workers never stay
@@ -662,7 +662,7 @@ def test_ruling_9_farm_or_build_is_announced_before_the_swap():
     put(s, marker=G.SE, strength=[0, 0], tokens=[0, 0], areas=areas)
     set_hand(s, 0, "Ow")
     play(s, "move 2", "farm N")
-    assert s.ctx[1] == G.FARM and all(a.startswith(("swap", "done")) for a in legal(s))
+    assert s.ctx.kind == G.FARM and all(a.startswith(("swap", "done")) for a in legal(s))
     play(s, "swap F 1")  # no farmer left: only the free card
     assert s.discs[0] == 0 and sum(s.hands[0]) == 2 and s.turn == 1  # it stayed a Farm
 
