@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 import ludus
 from ludus.bots import hint
+from ludus.celtae.core import Phase
 from ludus.engine import registry
 from ludus.garum.actions import SPECIES, Place, Worker
 from ludus.garum.state import placement_bonus
@@ -202,7 +203,7 @@ def test_an_emperor_choice_names_the_cetarium_and_the_tile_it_opens():
 def test_a_celtae_build_names_the_citadel_its_region_and_bonus():
     state = _first("celtae", {"players": 2}, 1, lambda s: any(a.verb == "citadel" for a in s.legal_actions()))
     d = state.data
-    region = ("North", "South")[state.ctx[2]]
+    region = ("North", "South")[state.ctx.region]
     for h in every_hint(state):
         colour = d.colours["OPUT".index(h["action"].split()[1])]
         assert f"build on the {colour} citadel in the {region}".lower() in h["why"].lower()
@@ -211,11 +212,11 @@ def test_a_celtae_build_names_the_citadel_its_region_and_bonus():
 
 def test_a_celtae_market_take_names_the_card_and_the_changed_scoring_categories():
     state = _first("celtae", {"players": 3}, 2, lambda s: any(a.verb == "take" for a in s.legal_actions())
-                   and s.phase == 7)
+                   and s.phase == Phase.FARM_PICK)
     seat = state.current_player()
     obs = state.observation(seat)
     d = state.data
-    row = state.market[state.ctx[2]]
+    row = state.market[state.ctx.region]
     for h in every_hint(state):
         if not h["action"].startswith("take"):
             continue
