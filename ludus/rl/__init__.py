@@ -9,22 +9,26 @@ pettingzoo, open_spiel); importing this package does not import open_spiel.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 __all__ = ["gym_env", "pettingzoo_env"]
 
-try:
-    # imported here, not on first call: importing a submodule binds its name on this package,
-    # which would otherwise replace the function of the same name by the module
+if TYPE_CHECKING:
     from .gym_env import gym_env
     from .pettingzoo_env import pettingzoo_env
-except ImportError as _missing:  # the rl extra (numpy, gymnasium, pettingzoo) is not installed
-    _reason = str(_missing)
+else:
+    try:
+        # imported here, not on first call: importing a submodule binds its name on this package,
+        # which would otherwise replace the function of the same name by the module
+        from .gym_env import gym_env
+        from .pettingzoo_env import pettingzoo_env
+    except ImportError as _missing:  # the rl extra (numpy, gymnasium, pettingzoo) is not installed
+        _reason = str(_missing)
 
-    def pettingzoo_env(name: str = "garum", **options: Any):
-        """A PettingZoo AEC environment (needs the ``rl`` extra)."""
-        raise ImportError(f"ludus.rl needs the rl extra (pip install 'ludus[rl]'): {_reason}")
+        def pettingzoo_env(name: str = "garum", **options: Any):
+            """A PettingZoo AEC environment (needs the ``rl`` extra)."""
+            raise ImportError(f"ludus.rl needs the rl extra (pip install 'ludus[rl]'): {_reason}")
 
-    def gym_env(name: str = "garum", opponents: list | None = None, **options: Any):
-        """A single-agent Gymnasium environment (needs the ``rl`` extra)."""
-        raise ImportError(f"ludus.rl needs the rl extra (pip install 'ludus[rl]'): {_reason}")
+        def gym_env(name: str = "garum", opponents: list | None = None, **options: Any):
+            """A single-agent Gymnasium environment (needs the ``rl`` extra)."""
+            raise ImportError(f"ludus.rl needs the rl extra (pip install 'ludus[rl]'): {_reason}")

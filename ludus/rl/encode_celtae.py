@@ -45,7 +45,7 @@ scores               (4,)          score / 50
 seat                 (4,)          this view's seat (0 for the spectator)
 current_player       (4,)          seat to move (0 once over)
 turn                 (5,)          seat whose turn it is (solo: 1 is Solitairix; = players once over)
-phase                (22,)         one of the 20 phase texts, "decide" or "over"
+phase                (23,)         one of the 21 phase texts, "decide" or "over"
 pending              (7,)          pending decision: none, progress, leader flip; its seat
 final                (3,)          no, finishing the round, double turns
 marker               (4,)          action marker corner NE, SE, SW, NW
@@ -158,8 +158,20 @@ class CeltaeEncoder(Encoder):
         return 2000
 
     # -- encode --------------------------------------------------------------------------
-    def encode(self, obs: dict[str, Any]) -> np.ndarray:  # noqa: C901 - one block per line
+    def encode(self, obs: dict[str, Any]) -> np.ndarray:
         v = self.zeros()
+        self._encode_board(obs, v)
+        self._encode_common(obs, v)
+        for s, info in enumerate(obs["players_info"]):
+            self._encode_player(s, info, v)
+        self._encode_turn(obs, v)
+        sx = obs.get("solitairix")
+        if sx is not None:
+            self._encode_solo(sx, v)
+        return v
+
+    def _encode_board(self, obs: dict[str, Any], v: np.ndarray) -> None:
+        """Action areas, centre, markets, citadels, stacks' tops, garrisons."""
         view = self.view
         areas = view(v, "areas")
         for a, row in enumerate(obs["areas"]):
@@ -168,16 +180,10 @@ class CeltaeEncoder(Encoder):
         centre = view(v, "centre")
         for i, w in enumerate(obs["centre"]):
             centre[i, 0 if w is None else 1 + WORKERS.index(w)] = 1.0
-        view(v, "bag")[:] = [obs["bag"][w] / 16 for w in "FBSN"]
         markets = view(v, "markets")
         for r, row in enumerate(obs["markets"]):
             for i, card in enumerate(row):
                 markets[r, i, 0 if card is None else 1 + CARDS.index(card)] = 1.0
-        view(v, "deck_size")[0] = obs["deck_size"] / 60
-        discard = view(v, "discard")
-        for card in obs["discard"]:
-            discard[CARDS.index(card)] += 1.0
-        discard /= 5
         citadels, bonus, bonus_owner = view(v, "citadels"), view(v, "citadel_bonus"), view(v, "citadel_bonus_owner")
         for i, cit in enumerate(obs["citadels"]):
             for s, o in enumerate(cit["spaces"]):
@@ -188,12 +194,22 @@ class CeltaeEncoder(Encoder):
             top = view(v, name)
             for i, stack in enumerate(obs[name.split("_")[0]]):
                 top[i, 0 if stack["top"] is None else 1 + tiles.index(stack["top"])] = 1.0
-        view(v, "stacks")[:] = [*(s["size"] / 5 for s in obs["roman"]), *(s["size"] / 5 for s in obs["druid"]),
-                                *(n / 5 for n in obs["druid_supply"])]
         garrison = view(v, "garrison")
         for r, row in enumerate(obs["garrison"]):
             for i, o in enumerate(row):
                 garrison[r, i, _owner_index(o)] = 1.0
+
+    def _encode_common(self, obs: dict[str, Any], v: np.ndarray) -> None:
+        """Bag, deck, discard pile, stack sizes, track, progress cards, Teutates, leaders on offer."""
+        view = self.view
+        view(v, "bag")[:] = [obs["bag"][w] / 16 for w in "FBSN"]
+        view(v, "deck_size")[0] = obs["deck_size"] / 60
+        discard = view(v, "discard")
+        for card in obs["discard"]:
+            discard[CARDS.index(card)] += 1.0
+        discard /= 5
+        view(v, "stacks")[:] = [*(s["size"] / 5 for s in obs["roman"]), *(s["size"] / 5 for s in obs["druid"]),
+                                *(n / 5 for n in obs["druid_supply"])]
         view(v, "track")[0] = obs["track"] / 12
         cards, marks = view(v, "progress_card"), view(v, "progress_marks")
         for i, p in enumerate(obs["progress"]):
@@ -204,35 +220,42 @@ class CeltaeEncoder(Encoder):
             view(v, "teutates")[:] = (1.0, obs["teutates"] / 3)
         for name in obs["offered_leaders"]:
             view(v, "offered_leaders")[self.leaders.index(name)] = 1.0
+
+    def _encode_player(self, s: int, info: dict[str, Any], v: np.ndarray) -> None:
+        """Seat ``s``: its hand if shown, cards taken in view, player board, workers, tiles, leader."""
+        view = self.view
         hand, seen, known = view(v, "hand"), view(v, "hand_seen"), view(v, "known_cards")
         player, active, tribe = view(v, "player"), view(v, "active"), view(v, "tribe")
         roman_won, druid_won = view(v, "roman_won"), view(v, "druid_won")
         leader, flip = view(v, "leader"), view(v, "leader_flip")
-        for s, info in enumerate(obs["players_info"]):
-            if info["hand"] is not None:
-                seen[s] = 1.0
-                for card, n in info["hand"].items():
-                    hand[s, CARDS.index(card)] = n / 5
-            for card, n in info["known_cards"].items():
-                known[s, CARDS.index(card)] = n / 5
-            cost = info["next_disc_cost"]
-            player[s] = (info["strength"] / 20, info["tokens"] / 10, info["discs_placed"] / 9,
-                         info["discs_left"] / 9, cost is not None, (cost or 0) / 5, info["cubes_placed"] / 4,
-                         info["bonus_tiles"] / 4, 1.0)
-            if len(info["active"]) > MAX_ACTIVE:
-                raise ValueError(f"seat {s} has {len(info['active'])} active workers; the encoding holds {MAX_ACTIVE}")
-            for i in range(MAX_ACTIVE):
-                w = info["active"][i] if i < len(info["active"]) else None
-                active[s, i, 0 if w is None else 1 + WORKERS.index(w)] = 1.0
-            for w, n in info["tribe"].items():
-                tribe[s, WORKERS.index(w)] = n / 8
-            for tile in info["roman_tiles"]:
-                roman_won[s, self.roman.index(tile)] += 1.0
-            for points in info["druid_tiles"]:
-                druid_won[s, points - 1] += 1.0 / 5
-            leader[s, 0 if info["leader"] is None else 1 + self.leaders.index(info["leader"])] = 1.0
-            flip[s, 0] = info["leader_side"] == "B"
-            flip[s, 1 + FLIPS.index(info["flip"])] = 1.0
+        if info["hand"] is not None:
+            seen[s] = 1.0
+            for card, n in info["hand"].items():
+                hand[s, CARDS.index(card)] = n / 5
+        for card, n in info["known_cards"].items():
+            known[s, CARDS.index(card)] = n / 5
+        cost = info["next_disc_cost"]
+        player[s] = (info["strength"] / 20, info["tokens"] / 10, info["discs_placed"] / 9,
+                     info["discs_left"] / 9, cost is not None, (cost or 0) / 5, info["cubes_placed"] / 4,
+                     info["bonus_tiles"] / 4, 1.0)
+        if len(info["active"]) > MAX_ACTIVE:
+            raise ValueError(f"seat {s} has {len(info['active'])} active workers; the encoding holds {MAX_ACTIVE}")
+        for i in range(MAX_ACTIVE):
+            w = info["active"][i] if i < len(info["active"]) else None
+            active[s, i, 0 if w is None else 1 + WORKERS.index(w)] = 1.0
+        for w, n in info["tribe"].items():
+            tribe[s, WORKERS.index(w)] = n / 8
+        for tile in info["roman_tiles"]:
+            roman_won[s, self.roman.index(tile)] += 1.0
+        for points in info["druid_tiles"]:
+            druid_won[s, points - 1] += 1.0 / 5
+        leader[s, 0 if info["leader"] is None else 1 + self.leaders.index(info["leader"])] = 1.0
+        flip[s, 0] = info["leader_side"] == "B"
+        flip[s, 1 + FLIPS.index(info["flip"])] = 1.0
+
+    def _encode_turn(self, obs: dict[str, Any], v: np.ndarray) -> None:
+        """Scores, seat, seat to move, turn, phase, pending decision, stage, marker, action, tokens."""
+        view = self.view
         scores = obs["scores"]
         view(v, "scores")[:len(scores)] = np.asarray(scores, dtype=np.float32) / 50
         if obs["seat"] is not None:
@@ -251,23 +274,24 @@ class CeltaeEncoder(Encoder):
         view(v, "marker")[CORNER_NAMES.index(obs["marker"])] = 1.0
         view(v, "action")[ACTIONS.index(obs["action"])] = 1.0
         view(v, "token_supply")[0] = obs["token_supply"] / 10
-        sx = obs.get("solitairix")
-        if sx is not None:
-            last = sx["last_turn"]
-            target = TARGETS[list(self.targets.values()).index(sx["target"])]
-            view(v, "solo")[:] = (
-                1.0, sx["side"] / 2, sx["quarter"] / 4, sx["discs_placed"] / 9, sx["cubes_placed"] / 4,
-                sx["roman_tiles"] / 5, sx["druid_tiles"] / 5, sx["druids"] / 10, sx["bonus_tiles"] / 4,
-                sx["discarded_markers"] / 4, target == "easy", target == "normal", target == "hard",
-                (last["steps"] if last else 0) / 3, last is not None,
-            )
-            view(v, "solo_worker")[0 if sx["worker"] is None else 1 + WORKERS.index(sx["worker"])] = 1.0
-            solo_last = view(v, "solo_last")
-            if last is not None:
-                solo_last[0 if last["card"] is None else 1 + CARDS.index(last["card"])] = 1.0
-                solo_last[13 + ACTIONS.index(last["action"])] = 1.0
-            view(v, "solo_drawn")[0 if sx["drawn"] is None else 1 + CARDS.index(sx["drawn"])] = 1.0
-        return v
+
+    def _encode_solo(self, sx: dict[str, Any], v: np.ndarray) -> None:
+        """Solitairix's numbers, its worker, its last turn and the card it drew."""
+        view = self.view
+        last = sx["last_turn"]
+        target = TARGETS[list(self.targets.values()).index(sx["target"])]
+        view(v, "solo")[:] = (
+            1.0, sx["side"] / 2, sx["quarter"] / 4, sx["discs_placed"] / 9, sx["cubes_placed"] / 4,
+            sx["roman_tiles"] / 5, sx["druid_tiles"] / 5, sx["druids"] / 10, sx["bonus_tiles"] / 4,
+            sx["discarded_markers"] / 4, target == "easy", target == "normal", target == "hard",
+            (last["steps"] if last else 0) / 3, last is not None,
+        )
+        view(v, "solo_worker")[0 if sx["worker"] is None else 1 + WORKERS.index(sx["worker"])] = 1.0
+        solo_last = view(v, "solo_last")
+        if last is not None:
+            solo_last[0 if last["card"] is None else 1 + CARDS.index(last["card"])] = 1.0
+            solo_last[13 + ACTIONS.index(last["action"])] = 1.0
+        view(v, "solo_drawn")[0 if sx["drawn"] is None else 1 + CARDS.index(sx["drawn"])] = 1.0
 
     # -- encode straight from the state ----------------------------------------------------
     def encode_state(self, state: Any, seat: int | None, out: np.ndarray | None = None) -> np.ndarray:

@@ -35,7 +35,7 @@ current_player    (4,)         one-hot: seat to move (0 once the game is over)
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -43,10 +43,13 @@ from ..garum.data import load_tiles
 from .encoding import Encoder
 from .garum_state import LINES, MAX_CETARIA, PHASES, SIZE, SPECIES, StateWriter
 
+if TYPE_CHECKING:
+    from ..garum.game import GarumGame
+
 CELL_KINDS = " .BGYR"  # hole, empty, then species: the observation's fish letters
 SCALE = {"vilicus": 5, "dominus": 1, "hand_size": 4, "pile": 16, "bonus": 50, "hand": 4, "score": 100}
 
-_SLOT_CODE = {None: 0, **{letter: 1 + i for i, letter in enumerate(SPECIES)}}
+_SLOT_CODE: dict[str | None, int] = {None: 0, **{letter: 1 + i for i, letter in enumerate(SPECIES)}}
 _CELL_INDEX = np.full(256, -1, dtype=np.int64)
 for _i, _ch in enumerate(CELL_KINDS):
     _CELL_INDEX[ord(_ch)] = _i
@@ -65,6 +68,7 @@ def pattern_fish(pattern: str, colour: int) -> str:
 
 class GarumEncoder(Encoder):
     game_name = "garum"
+    game: GarumGame
 
     def __init__(self, game: Any) -> None:
         super().__init__(game)
@@ -216,6 +220,7 @@ class GarumEncoder(Encoder):
         for cet in self.game.board.cetaria:
             slots[str(cet)] = [None if k == 0 else SPECIES[k - 1] for k in view(vector, "slots")[cet - 1].argmax(axis=1)]
         ghost = view(vector, "ghost_tile")
+        ghost_colour = self.game.seating.ghost
         order = view(vector, "aureus_order")
         phase = PHASES[int(view(vector, "phase").argmax())]
         return {
@@ -224,7 +229,8 @@ class GarumEncoder(Encoder):
             "workers": workers,
             "hands": hands,
             "colours": pools,
-            "ghost_tile": self.fish_of[self.game.seating.ghost][int(ghost.argmax())] if ghost.any() else None,
+            "ghost_tile": self.fish_of[ghost_colour][int(ghost.argmax())] if ghost_colour is not None and ghost.any()
+            else None,
             "scores": [_back(x, "score") for x in view(vector, "scores")[:players]],
             "seat": _one(view(vector, "seat")),
             "round": int(view(vector, "round").argmax()) + 1,

@@ -68,7 +68,7 @@ class StateWriter(LiveVector):
         self.live[:] = base
         # a placement (colour, cetarium, slot, fish): the entries it clears and sets
         self.place_entries: dict[tuple, tuple[list[int], list[int]]] = {}
-        self.placed: list[Any] | None = None  # the placements list written, its length and last row
+        self.placed: Any = None  # the placements list written, its length and last row
         self.placed_count = 0
         self.placed_last: Any = None
         self.slot_cells = game.board.slot_cells
@@ -120,6 +120,7 @@ class StateWriter(LiveVector):
         placed = state.placed
         count = self.placed_count
         if placed is not self.placed or count > len(placed) or (count and placed[count - 1] is not self.placed_last):
+            # another list, or one cut short or changed: written from the start
             self.live[:self.cells_stop] = self.board_base
             count = 0
         if count < len(placed):

@@ -85,30 +85,38 @@ class LudusGymEnv(gym.Env):
         self._play_bots()
         return self._observation(), self._info()
 
+    def _live(self) -> State:
+        """The game in play (``reset()`` starts one)."""
+        if self.state is None:
+            raise RuntimeError("call reset() first")
+        return self.state
+
     def _play_bots(self) -> None:
-        state = self.state
+        state = self._live()
         while not state.is_terminal() and state.current_player() != self.seat:
             state.apply_action(self.bots[state.current_player()].step(state))
 
     def _observation(self) -> np.ndarray:
-        return self.encoder.encode_state(self.state, self.seat)  # a new array
+        return self.encoder.encode_state(self._live(), self.seat)  # a new array
 
     def _info(self) -> dict[str, Any]:
         return {"action_mask": self.action_masks()}
 
     def action_masks(self) -> np.ndarray:
         """int8 mask of the agent's legal actions (all 0 once the game is over)."""
-        if self.state.is_terminal():
+        state = self._live()
+        if state.is_terminal():
             return np.zeros(len(self.action_map), dtype=np.int8)
-        return self.action_map.mask(self.state)
+        return self.action_map.mask(state)
 
     def step(self, action: int):
         if self.state is None:
             raise RuntimeError("call reset() before step()")
-        if self.state.is_terminal():
+        state = self.state
+        if state.is_terminal():
             raise IllegalActionError("the game is over: call reset()")
         try:
-            self.state.apply_action(self.action_map.to_action(action))  # illegal: nothing changed
+            state.apply_action(self.action_map.to_action(action))  # illegal: nothing changed
         except IllegalActionError as exc:
             if self.illegal == "raise":
                 raise
@@ -116,8 +124,8 @@ class LudusGymEnv(gym.Env):
             info["illegal_action"] = str(exc)
             return self._observation(), self.illegal_penalty, False, False, info
         self._play_bots()
-        terminated = self.state.is_terminal()
-        reward = final_rewards(self.state, self.reward_kind)[self.seat] if terminated else 0.0
+        terminated = state.is_terminal()
+        reward = final_rewards(state, self.reward_kind)[self.seat] if terminated else 0.0
         return self._observation(), reward, terminated, False, self._info()
 
     def action_to_notation(self, index: int) -> str:
@@ -129,7 +137,7 @@ class LudusGymEnv(gym.Env):
     def render(self) -> str | None:
         if self.render_mode is None:
             return None
-        return render_observation(self.state.observation(self.seat), self.game.name)
+        return render_observation(self._live().observation(self.seat), self.game.name)
 
 
 def gym_env(name: str = "garum", opponents: list[OpponentSpec] | None = None, **options: Any) -> LudusGymEnv:

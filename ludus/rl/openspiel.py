@@ -31,7 +31,7 @@ import random
 from typing import Any
 
 import numpy as np
-import pyspiel
+import pyspiel  # type: ignore[import-not-found]
 
 from ..engine import Game, State, load_game
 from ..engine.registry import game_class, game_names
@@ -173,27 +173,38 @@ class LudusSpielState(pyspiel.State):
     def _state(self) -> State | None:
         return self.engine.state
 
+    def _path(self) -> _Trail:
+        """The trail's current step (there is one from the deal on)."""
+        assert self.trail is not None, "no step before the deal"
+        return self.trail
+
     def _seat_digest(self, seat: int) -> str:
         """Seat's digest at the current step, computing (and caching) what is missing."""
-        node = self.trail
+        node = self._path()
         known = node.digests[seat]
         if known is not None:
             return known
-        if node.parent.digests[seat] is not None:  # the usual case: one step past a known digest
-            node.digests[seat] = _digest(node.parent.digests[seat], self._state, seat)
-            return node.digests[seat]
+        assert node.parent is not None and self._state is not None  # the deal's step has every digest
+        before = node.parent.digests[seat]
+        if before is not None:  # the usual case: one step past a known digest
+            known = node.digests[seat] = _digest(before, self._state, seat)
+            return known
         path = []  # replay from the nearest root with an engine snapshot
-        root = node
-        while root.snapshot is None:
+        root: _Trail | None = node
+        while root is not None and root.snapshot is None:
             path.append(root)
             root = root.parent
+        assert root is not None and root.snapshot is not None
         world = root.snapshot.clone()
         action_map = self.ludus.value[2]
         for step in reversed(path):
             world.apply_action(action_map.to_action(step.action))
-            if step.digests[seat] is None:
-                step.digests[seat] = _digest(step.parent.digests[seat], world, seat)
-        return node.digests[seat]
+            previous = step.parent.digests[seat] if step.parent is not None else None
+            if step.digests[seat] is None and previous is not None:
+                step.digests[seat] = _digest(previous, world, seat)
+        known = node.digests[seat]
+        assert known is not None
+        return known
 
     # -- OpenSpiel hooks -------------------------------------------------------------------
     def current_player(self) -> int:
@@ -225,7 +236,7 @@ class LudusSpielState(pyspiel.State):
                                 state.clone())
         else:
             self._state.apply_action(action_map.to_action(action))
-            self.trail = _Trail(self.trail, int(action), self.trail.step + 1, [None] * game.num_players)
+            self.trail = _Trail(self.trail, int(action), self._path().step + 1, [None] * game.num_players)
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
@@ -249,14 +260,14 @@ class LudusSpielState(pyspiel.State):
             seed = int(probability_sampler() * 2**52)
             world = self._state.resample(player_id, random.Random(seed))
             other.engine = _Engine(world)
-            digests = [self._seat_digest(p) for p in range(len(self.trail.digests))]
-            other.trail = _Trail(None, None, self.trail.step, digests, world.clone())
+            digests: list[str | None] = [self._seat_digest(p) for p in range(len(self._path().digests))]
+            other.trail = _Trail(None, None, self._path().step, digests, world.clone())
         return other
 
     def infostate_string(self, player: int) -> str:
         if self._state is None:
             return f"seat{player} before the deal"
-        return f"seat{player} step{self.trail.step} {self._seat_digest(player)}"
+        return f"seat{player} step{self._path().step} {self._seat_digest(player)}"
 
     def __str__(self) -> str:
         state = self._state

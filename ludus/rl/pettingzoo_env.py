@@ -14,12 +14,13 @@ game, the score itself).
 
 from __future__ import annotations
 
+import copy
 import json
 from typing import Any
 
 import numpy as np
 from gymnasium import spaces
-from pettingzoo import AECEnv
+from pettingzoo import AECEnv  # type: ignore[import-untyped]
 
 from ..engine import Game, IllegalActionError, State, load_game
 from ..engine.hooks import hook
@@ -110,13 +111,14 @@ class LudusAECEnv(AECEnv):
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {a: {} for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self.agent_selection = self.possible_agents[self.state.current_player()]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """The agent's view, worked out when asked (``last()``), never inside ``step``."""
         seat = self.agent_seat[agent]
         state = self.state
+        assert state is not None, "call reset() first"
         obs = self.encoder.encode_state(state, seat)  # a new array
         mask = self._no_action.copy()
         if state.current_player() == seat:
@@ -131,6 +133,7 @@ class LudusAECEnv(AECEnv):
         if action is None:
             raise IllegalActionError(f"{agent} must act: None is only for agents whose game is over")
         state = self.state
+        assert state is not None, "call reset() first"
         state.apply_action(self.action_map.to_action(action))  # illegal -> error, nothing changed
         self._cumulative_rewards[agent] = 0.0
         player = state.current_player()
@@ -145,17 +148,18 @@ class LudusAECEnv(AECEnv):
     def render(self) -> str | None:
         if self.render_mode is None:
             return None
+        assert self.state is not None, "call reset() first"
         return render_observation(self.state.observation(None), self.game.name)
 
     def close(self) -> None:
         pass
 
     def __str__(self) -> str:
-        return self.metadata["name"]
+        return str(self.metadata["name"])
 
 
 def _copy_space(space: spaces.Dict) -> spaces.Dict:
-    return spaces.Dict({k: spaces.Box(v.low, v.high, v.shape, v.dtype) for k, v in space.spaces.items()})
+    return copy.deepcopy(space)
 
 
 def pettingzoo_env(name: str = "garum", **options: Any) -> LudusAECEnv:
