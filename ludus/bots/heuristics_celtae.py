@@ -356,7 +356,7 @@ _STAT_GETTERS: dict[tuple[str, int], Any] = {}
 
 
 def _stat_getter(kind: str, arg: int) -> Any:
-    """``scoring._value(st, kind, arg)`` as a function of ``st`` alone (the kind is read once)."""
+    """``scoring.stat_value(st, kind, arg)`` as a function of ``st`` alone (the kind is read once)."""
     probe = {"colour": [10, 11, 12, 13], "region": [20, 21], "bonus": 30, "types": [40, 41, 42, 43], "druids": 50,
              "workers": 60, "druid_tiles": 70, "roman": 80, "garrison": [90, 91]}
     found = stat_of(probe, kind, arg)

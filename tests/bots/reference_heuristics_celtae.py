@@ -214,7 +214,7 @@ def _seat_value(state: Any, o: int, viewer: int, all_stats: list[dict], turns: f
 
 def _closeness(state: Any, o: int, card: int, all_stats: list[dict]) -> float:
     """How near ``o`` is to a progress card's requirement, in [0, 1)."""
-    from ludus.celtae.scoring import _value as stat_of
+    from ludus.celtae.scoring import stat_value as stat_of
 
     kind, arg, need, _slots = state.data.progress_cards[card]
     mine = stat_of(all_stats[o], kind, arg)
