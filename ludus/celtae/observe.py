@@ -4,16 +4,18 @@ Public: the board, markets, discard pile, bag counts, stacks' top tiles and size
 every tribe and pool, strength, tokens, leaders and their revealed sides, Solitairix's
 tile side and quarter. Hidden: other hands (only their size and the cards publicly taken
 into them), deck order, the tiles under the stack tops, unrevealed leader flips.
+The observation's shape is ``observation_types.CeltaeObservation``.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from . import actions as A
 from . import board as G
 from .actions import Act, card_name
 from .core import AREA, EXTRA, P_FLIP, P_STACK, REFRESH, START, SWAP, CeltaeBase, Phase
+from .observation_types import CeltaeObservation, Pending, PlayerView, SolitairixTurn
 from .solo import MAX_DISCARDS, SX, TURN_FIELDS, turns
 
 WORKER = "FBSND"
@@ -65,10 +67,16 @@ def progress_text(state: CeltaeBase, card: int) -> str:
 
 
 def observe(state: CeltaeBase, seat: int | None) -> dict[str, Any]:
+    """``observation`` as the engine's ``State.observation`` types it: a plain dict."""
+    return cast("dict[str, Any]", observation(state, seat))
+
+
+def observation(state: CeltaeBase, seat: int | None) -> CeltaeObservation:
+    """What ``seat`` may see (``None``: the spectator)."""
     d = state.data
     ctx = state.ctx
     cur = state.current_player()
-    players = []
+    players: list[PlayerView] = []
     for o in range(state.n):
         own = seat == o
         fc = state.flip_choice[o]
@@ -77,7 +85,7 @@ def observe(state: CeltaeBase, seat: int | None) -> dict[str, Any]:
             "hand_size": sum(state.hands[o]),
             "known_cards": _cards(state.known[o]),
             "strength": state.strength[o], "tokens": state.tokens[o],
-            "active": _workers([t for t in range(4) for _ in range(state.active[o][t])]),
+            "active": [WORKER[t] for t in range(4) for _ in range(state.active[o][t])],
             "tribe": {WORKER[t]: c for t, c in enumerate(state.tribe[o]) if c},
             "discs_placed": state.discs[o], "discs_left": len(d.disc_costs) - state.discs[o],
             "next_disc_cost": d.disc_costs[state.discs[o]] if state.discs[o] < len(d.disc_costs) else None,
@@ -89,14 +97,14 @@ def observe(state: CeltaeBase, seat: int | None) -> dict[str, Any]:
             "leader_side": "AB"[state.leader_side[o]],
             "flip": flip_view(state, fc, own or bool(state.flip_revealed)),
         })
-    pending = None
+    pending: Pending | None = None
     if state.pending:
         kind, who = state.pending[0]
         pending = {"kind": ("progress", "stack marker", "leader flip")[kind],
                    "seat": cur if kind == P_FLIP else who}
         if kind == P_STACK:
             pending["kind"] = "progress"
-    obs: dict[str, Any] = {
+    obs: CeltaeObservation = {
         "game": "celtae", "players": state.n, "solo": bool(state.solo), "seat": seat,
         "current_player": cur, "phase": "over" if cur < 0 else (
             "decide" if pending else Phase(state.phase).text),
@@ -191,8 +199,9 @@ def optional_skip(state: CeltaeBase) -> str | None:
 
 def solitairix_turns(state: CeltaeBase) -> list[dict[str, Any]]:
     """Every turn Solitairix played, for the move log: each after ``after`` actions of the record,
-    with its card, steps, swap, action and discards as data and as a plain sentence."""
-    out = []
+    with its card, steps, swap, action and discards as data and as a plain sentence
+    (each an ``observation_types.SolitairixTurn``)."""
+    out: list[SolitairixTurn] = []
     region_name = ("north", "south")
     workers = ("farmer", "builder", "soldier", "noble", "druid")
     icons = ("warrior", "trap", "fortress")
@@ -226,7 +235,7 @@ def solitairix_turns(state: CeltaeBase) -> list[dict[str, Any]]:
                      "marker": G.CORNER_NAMES[t["marker"]], "swap": t["swap"], "action": action,
                      "discarded": dropped},
         })
-    return out
+    return cast("list[dict[str, Any]]", out)  # the server's move log merges them with the record's entries
 
 
 _flip_view = flip_view  # the earlier name, for readers written against it
