@@ -26,6 +26,7 @@ EMPTY = -1
 HOLE = -2
 _CELL_CHARS = SPECIES + " ."  # [v] for v in 0..3 a species, [-1] EMPTY ".", [-2] HOLE " "
 PHASES = ("choose", "place", "worker", "ghost", "over")
+_SPECIES_CODE = {letter: i for i, letter in enumerate(SPECIES)}
 
 
 def placement_bonus(game: GarumGame, action: Place, colour: int) -> int:
@@ -107,12 +108,14 @@ class GarumState(State):
         return ghost
 
     def current_player(self) -> int:
-        if self.phase == "over":
+        phase = self.phase
+        if phase == "over":
             return TERMINAL
         seating = self.game.seating
-        if self.phase in ("place", "worker"):
-            return seating.owner[self._turn_colour()]  # type: ignore[return-value]
-        return seating.owner[seating.turn_colours[self.amphora]]  # type: ignore[return-value]
+        order = seating.turn_colours
+        if phase == "place" or phase == "worker":  # the turn colour's owner (_turn_colour, inlined: asked often)
+            return seating.owner[order[(self.amphora + self.turn) % len(order)]]  # type: ignore[return-value]
+        return seating.owner[order[self.amphora]]  # type: ignore[return-value]
 
     # -- legal actions -------------------------------------------------------------------
     def _legal_actions(self) -> list[Action]:
@@ -218,8 +221,9 @@ class GarumState(State):
             tile = next(t for t in hand if action.fish in game.orientations(colour, t))
             hand.remove(tile)
         cells = game.board.slot_cells[action.cetarium, action.slot]
+        board_cells = self.cells
         for cell, letter in zip(cells, action.fish, strict=True):
-            self.cells[cell] = SPECIES.index(letter)
+            board_cells[cell] = _SPECIES_CODE[letter]
         gained = placement_bonus(game, action, colour)
         if self.phase != "ghost":
             self.bonus[colour] += gained  # the ghost scores nothing (ruling 9)

@@ -30,13 +30,15 @@ SEATS = 4
 MAX_ACTIVE = 4
 FLIPS = (None, "undecided", "decided", "flip", "keep")
 PENDING_KINDS = 3  # none, progress, leader flip
-AREAS, MARKET, CITADELS, STACKS, GARRISON, COUNTS, PROGRESS, OFFERED, DISCARD, TURN, VIEW, SEAT = range(12)
+AREAS, MARKET, CITADELS, STACKS, GARRISON, COUNTS, PROGRESS, OFFERED, DISCARD, TURN, VIEW, SOLO, SEAT = range(13)
 # what everyone sees of a seat, in groups: one part per group and seat, after the others
 KNOWN, BOARD, ACTIVE, TRIBE, ROMAN, DRUID, LEADER = range(7)
 GROUP = {"known": KNOWN, "strength": BOARD, "tokens": BOARD, "discs": BOARD, "cubes": BOARD, "bonus_owner": BOARD,
          "active": ACTIVE, "tribe": TRIBE, "roman_won": ROMAN, "druid_won": DRUID, "leaders": LEADER,
          "leader_side": LEADER}  # the state's lists each group is written from (bonus_owner: by citadel)
 PARTS = SEAT + len(set(GROUP.values())) * SEATS
+UNSCORED = ("known", "tokens", "active")  # lists the scores do not read (scoring.totals)
+CARD_SCORED = ("strength",)  # lists that move only category I of the scores (strength and cards, // 5)
 
 
 def _float32_sums(step: float, count: int) -> list[float]:
@@ -89,10 +91,11 @@ class StateWriter(LiveVector):
         self.discs = len(d.disc_costs)
         self.druid_sums = _float32_sums(1.0 / 5, 40)
         self.fifths = _float32_quotients(5, 120)
-        self.seat_lists: dict[str, list] = {}  # the seats' lists at the last call
+        self.seat_lists: list[Any] = [None] * len(GROUP)  # the seats' lists (GROUP's order) at the last call
         self.hands: list[list[int]] | None = None
         self.group_values = self._groups()
         self.scores: list[int] | None = None
+        self.base: list[int] = []  # the scores less category I
 
     def _groups(self) -> tuple[Any, ...]:
         """The writers of a seat's groups (KNOWN, BOARD, ...), in that order."""
@@ -121,24 +124,32 @@ class StateWriter(LiveVector):
             self._offered(state)
         if kept[DISCARD] != state.discard:
             self._discard(state)
-        if self._seats(state) or self.hands != state.hands:
+        scored = self._seats(state)
+        moved = moved or scored == 2
+        if self.hands != state.hands:
             self.hands = [hand[:] for hand in state.hands]
-            moved = True
+            scored = 1
         self._view(state, seat)
         self._turn(state, seat)
         if moved or self.scores is None:
-            scores = state.scores()
-            if scores != self.scores:
-                at = self.off["scores"]
-                live = self.live
-                live[at:at + SEATS] = 0.0
-                live[at:at + len(scores)] = scores
-                live[at:at + len(scores)] /= 50  # float32 division, as the observation path divides
-                self.scores = scores
+            self._scores(state.scores(), state)
+        elif scored:  # only strength or cards moved: only category I, (strength + cards) // 5, changes
+            self._scores([b + (state.strength[s] + sum(state.hands[s])) // 5 for s, b in enumerate(self.base)], state)
         if out is None:
             return self.live.copy()
         out[:] = self.live
         return out
+
+    def _scores(self, scores: list[int], state: Any) -> None:
+        """Write the scores (/ 50 in float32, as the observation path divides); keep them less category I."""
+        self.base = [x - (state.strength[s] + sum(state.hands[s])) // 5 for s, x in enumerate(scores)]
+        if scores != self.scores:
+            at = self.off["scores"]
+            live = self.live
+            live[at:at + SEATS] = 0.0
+            live[at:at + len(scores)] = scores
+            live[at:at + len(scores)] /= 50
+            self.scores = scores
 
     def _board(self, state: Any) -> bool:
         """Rewrite the board's parts that changed; whether the citadels or garrisons did."""
@@ -249,27 +260,31 @@ class StateWriter(LiveVector):
         self.kept[DISCARD] = state.discard[:]
 
     # -- the seats ----------------------------------------------------------------------------
-    def _seats(self, state: Any) -> bool:
-        """Rewrite the groups of each seat whose lists changed; whether any changed (any owner's)."""
+    def _seats(self, state: Any) -> int:
+        """Rewrite the groups of each seat whose lists changed; 2 if a list the scores read changed, 1 if
+        only strength did (it moves category I alone), else 0."""
+        lists = [state.known, state.strength, state.tokens, state.discs, state.cubes, state.bonus_owner, state.active,
+                 state.tribe, state.roman_won, state.druid_won, state.leaders, state.leader_side]
         kept = self.seat_lists
-        dirty: set[tuple[int, int]] = set()
-        changed = False
-        seats = range(state.n)
-        for name, group in GROUP.items():
-            now = getattr(state, name)
-            before = kept.get(name)
-            if now == before:
-                continue
-            changed = True
-            if before is None or name == "bonus_owner":
-                dirty.update((group, s) for s in seats)
-            else:
-                dirty.update((group, s) for s in seats if now[s] != before[s])
-            kept[name] = [row[:] for row in now] if isinstance(now[0], list) else now[:]
+        if lists == kept:
+            return 0
+        scored = 0
+        n = state.n
         writers = self.group_values
-        for group, s in dirty:
-            self._write(SEAT + group * SEATS + s, writers[group](state, s))
-        return changed
+        for f, (name, group) in enumerate(GROUP.items()):
+            now, then = lists[f], kept[f]
+            if now == then:
+                continue
+            if name in CARD_SCORED:
+                scored = max(scored, 1)
+            elif name not in UNSCORED:
+                scored = 2
+            nested = isinstance(now[0], list)
+            kept[f] = [row[:] for row in now] if nested else now[:]
+            for s in range(n):
+                if then is None or name == "bonus_owner" or now[s] != then[s]:
+                    self._write(SEAT + group * SEATS + s, writers[group](state, s))
+        return scored
 
     def _known(self, state: Any, s: int) -> list[tuple[int, float]]:
         at = self.off["known_cards"] + s * 12
@@ -317,7 +332,7 @@ class StateWriter(LiveVector):
     def _view(self, state: Any, seat: int | None) -> None:
         """What depends on who looks: the own hand, and each seat's leader flip as that seat sees it."""
         revealed = state.flip_revealed
-        flipping = bool(revealed) or any(p[0] == P_FLIP for p in state.pending)  # what the flip view reads
+        flipping = bool(revealed) or bool(state.pending) and any(p[0] == P_FLIP for p in state.pending)
         key = (seat, None if seat is None else state.hands[seat], flipping and (revealed, state.flip_choice))
         if self.kept[VIEW] == key:
             return
@@ -339,36 +354,32 @@ class StateWriter(LiveVector):
         """Seat, seat to move, phase, pending decision, stage, marker, action, tokens; Solitairix's part."""
         kind, region, sx_card, sx_moved = _ctx_numbers(state.ctx)
         cur = state.current_player()
-        key = (seat, cur, state.turn, state.phase, tuple(state.pending[0]) if state.pending else None, state.stage,
-               state.marker, kind, region, state.token_supply)
-        if not state.solo and self.kept[TURN] == key:
-            return
         off = self.off
-        ones = []
+        pending = state.pending
+        ones = [off["turn"] + state.turn, off["final"] + state.stage, off["marker"] + state.marker,
+                off["action"] + (0 if kind < 0 else 1 + 2 * kind + region),
+                off["phase"] + (self.phases - 1 if cur < 0 else self.phases - 2 if pending else int(state.phase))]
         if seat is not None:
             ones.append(off["seat"] + seat)
         if cur >= 0:
             ones.append(off["current_player"] + cur)
-        ones.append(off["turn"] + state.turn)
-        pending = state.pending
-        phase = self.phases - 1 if cur < 0 else self.phases - 2 if pending else int(state.phase)
-        ones.append(off["phase"] + phase)
         at = off["pending"]
         if not pending:
             ones.append(at)
         else:
             what, who = pending[0]
-            ones.append(at + (2 if what == P_FLIP else 1))
             k = PENDING_KINDS + (cur if what == P_FLIP else who)
-            ones.append(at + (k if k >= 0 else k + PENDING_KINDS + SEATS))
-        ones += [off["final"] + state.stage, off["marker"] + state.marker,
-                 off["action"] + (0 if kind < 0 else 1 + 2 * kind + region)]
-        values = [(i, 1.0) for i in ones]
-        values.append((off["token_supply"], state.token_supply / 10))
+            ones += [at + (2 if what == P_FLIP else 1), at + (k if k >= 0 else k + PENDING_KINDS + SEATS)]
+        if ones != self.kept[TURN]:
+            view = self.view
+            for i in self.touched[TURN]:
+                view[i] = 0.0
+            for i in ones:
+                view[i] = 1.0
+            self.touched[TURN] = self.kept[TURN] = ones
+        self.view[off["token_supply"]] = state.token_supply / 10
         if state.solo:
-            values += self._solo_values(state, sx_card, sx_moved)
-        self._write(TURN, values)
-        self.kept[TURN] = key
+            self._write(SOLO, self._solo_values(state, sx_card, sx_moved))
 
     def _solo_values(self, state: Any, sx_card: int, sx_moved: int) -> list[tuple[int, float]]:
         """Solitairix's numbers, its worker, its last turn and the card it drew."""

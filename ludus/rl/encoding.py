@@ -69,7 +69,7 @@ class ActionMap:
     def legal_indices(self, state: State) -> list[int]:
         return sorted(self.to_index(a) for a in state.legal_actions())
 
-    def legal_index_array(self, state: State) -> np.ndarray:
+    def legal_index_list(self, state: State) -> list[int]:
         """The indices of the legal actions, in the state's order.
 
         The games hand out the very objects listed by ``all_actions()``, so each is found by
@@ -78,9 +78,13 @@ class ActionMap:
         """
         legal = state.legal_actions()
         try:
-            return np.fromiter(map(self._by_id.__getitem__, map(id, legal)), dtype=np.intp, count=len(legal))
+            return list(map(self._by_id.__getitem__, map(id, legal)))
         except KeyError:  # an equal action that is not one of the listed objects
-            return np.fromiter(map(self.to_index, legal), dtype=np.intp, count=len(legal))
+            return list(map(self.to_index, legal))
+
+    def legal_index_array(self, state: State) -> np.ndarray:
+        """``legal_index_list`` as an array of indices."""
+        return np.array(self.legal_index_list(state), dtype=np.intp)
 
     def mask(self, state: State, out: np.ndarray | None = None) -> np.ndarray:
         """int8 vector with 1 at every legal action of the seat to move (all 0 once over)."""
@@ -88,7 +92,7 @@ class ActionMap:
             out = np.zeros(len(self.actions), dtype=np.int8)
         else:
             out.fill(0)
-        out[self.legal_index_array(state)] = 1
+        out[self.legal_index_list(state)] = 1
         return out
 
 

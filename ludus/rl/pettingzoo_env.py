@@ -122,7 +122,7 @@ class LudusAECEnv(AECEnv):
         obs = self.encoder.encode_state(state, seat)  # a new array
         mask = self._no_action.copy()
         if state.current_player() == seat:
-            mask[self.action_map.legal_index_array(state)] = 1
+            mask[self.action_map.legal_index_list(state)] = 1
         return {"observation": obs, "action_mask": mask}
 
     def step(self, action: int | None) -> None:
