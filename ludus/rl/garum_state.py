@@ -26,8 +26,8 @@ PHASES = ("choose", "place", "worker", "ghost", "over")
 SPECIES = "BGYR"
 # the parts of the vector, each with what it was written from (kept[...]): the last five are
 # numbers kept, not parts written
-WORKERS, VIEW, GHOST, SCORES, TURN, REVEALED, ORDER, SEAT, FINAL, SIZES, POOLS = range(11)
-PARTS = 11
+WORKERS, VIEW, GHOST, SCORES, TURN, MOVER, REVEALED, ORDER, SEAT, FINAL, SIZES, POOLS = range(12)
+PARTS = 12
 
 
 class StateWriter(LiveVector):
@@ -52,6 +52,7 @@ class StateWriter(LiveVector):
         self.amphora_seat = [seating.owner[c] for c in seating.turn_colours]
         self.phase_index = {p: i for i, p in enumerate(PHASES)}
         self.haruspex = game.config["variant"] == "haruspex"
+        self.movers: dict[tuple, list[int]] = {}  # (phase, turn, amphora) -> its one-hots (_mover)
         base = encoder.zeros()
         base[:] = encoder._template(game.new_initial_state(seed=0).observation(None))
         cells = encoder.view(base, "cells")
@@ -93,8 +94,18 @@ class StateWriter(LiveVector):
             kept[GHOST] = state.ghost_tile
         if len(state.final) != kept[FINAL] or state.bonus != kept[SCORES]:
             self._scores(state)
+        mover = (state.phase, state.turn, state.amphora)
+        if mover != kept[MOVER]:
+            ones = self._mover(state, mover)
+            view = self.view
+            for i in self.touched[MOVER]:
+                view[i] = 0.0
+            for i in ones:
+                view[i] = 1.0
+            self.touched[MOVER] = ones
+            kept[MOVER] = mover
         closed = state.closed
-        turn = (state.phase, state.turn, state.amphora, state.round, state.cetarium, closed[0], closed[1])
+        turn = (state.round, state.cetarium, closed[0], closed[1], state.amphora)
         if turn != kept[TURN]:
             self._turn(state, turn)
         if state.revealed != kept[REVEALED]:
@@ -199,18 +210,28 @@ class StateWriter(LiveVector):
         self.kept[FINAL] = len(state.final)
 
     def _turn(self, state: Any, turn: tuple) -> None:
-        """Colour to move, round, cetarium, closed areas, amphora, phase, seat to move."""
-        phase, _turn, amphora, round_, cetarium, closed_h, closed_v = turn
-        current = state.current_colour()
-        player = state.current_player()
+        """Round, cetarium, closed areas, amphora (they change once a round)."""
+        round_, cetarium, closed_h, closed_v, amphora = turn
         off = self.off
         values = [(off["round"] + min(round_ + 1, self.rounds) - 1, 1.0), (off["cetarium"] + (cetarium or 0), 1.0),
-                  (off["amphora"] + self.amphora_seat[amphora], 1.0), (off["phase"] + self.phase_index[phase], 1.0)]
-        if current is not None:
-            values.append((off["colours"] + 8 * current + 2, 1.0))
+                  (off["amphora"] + self.amphora_seat[amphora], 1.0)]
         if cetarium:
             values += [(off["closed"], float(closed_h)), (off["closed"] + 1, float(closed_v))]
-        if player >= 0:
-            values.append((off["current_player"] + player, 1.0))
         self._write(TURN, values)
         self.kept[TURN] = turn
+
+    def _mover(self, state: Any, key: tuple) -> list[int]:
+        """The phase, the colour to move and the seat to move as one-hots: a function of the phase,
+        the turn and the amphora (``key``), worked out once for each."""
+        ones = self.movers.get(key)
+        if ones is None:
+            off = self.off
+            current = state.current_colour()
+            player = state.current_player()
+            ones = [off["phase"] + self.phase_index[key[0]]]
+            if current is not None:
+                ones.append(off["colours"] + 8 * current + 2)
+            if player >= 0:
+                ones.append(off["current_player"] + player)
+            self.movers[key] = ones
+        return ones
