@@ -11,6 +11,7 @@ Emperor choice) are taken automatically.
 from __future__ import annotations
 
 import random
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from ..engine.action import Action
@@ -42,6 +43,14 @@ def placement_bonus(game: GarumGame, action: Place, colour: int) -> int:
         elif SPECIES.index(letter) == kind and (game.config["species_bonus"] == "any" or kind == colour):
             gained += board.species_bonus
     return gained
+
+
+@lru_cache(maxsize=256)
+def _line_choices(game: GarumGame, cetarium: int) -> tuple[tuple[int, int, Action, Action], ...]:
+    """The lines crossing ``cetarium``: (line, its area (0 rows, 1 columns), its vilicus and its dominus
+    actions), listed once for each game (the game's own Worker objects)."""
+    return tuple((line, int(i >= 4), game.worker_action("V", line), game.worker_action("D", line))
+                 for i, line in enumerate(game.board.lines[cetarium]))
 
 
 class GarumState(State):
@@ -136,18 +145,18 @@ class GarumState(State):
         return []
 
     def _worker_actions(self, colour: int) -> list[Action]:
-        game = self.game
-        pool = self.pool[game.pool_owner(colour)]
-        kinds = ("V",) * (pool[0] > 0) + ("D",) * (pool[1] > 0)
+        pool = self.pool[self.game.pool_owner(colour)]
+        vilicus, dominus = pool[0] > 0, pool[1] > 0
         out: list[Action] = []
-        if not kinds:
+        if not (vilicus or dominus):
             return out
-        lines = game.board.lines[self.cetarium]
-        workers = self.workers
-        for i, line in enumerate(lines):
-            if workers[line] is None and not self.closed[i >= 4]:
-                for kind in kinds:
-                    out.append(game.worker_action(kind, line))
+        workers, closed = self.workers, self.closed
+        for line, area, v, d in _line_choices(self.game, self.cetarium):
+            if workers[line] is None and not closed[area]:
+                if vilicus:
+                    out.append(v)
+                if dominus:
+                    out.append(d)
         if out:
             out.append(PASS)
         return out
