@@ -19,8 +19,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..celtae.observe import _flip_view
-from ..celtae.state import C_SX_CARD, C_SX_MOVED, P_FLIP, PHASE_TEXT
+from ..celtae.core import P_FLIP, Phase
+from ..celtae.observe import flip_view
 from .encoding import LiveVector
 
 if TYPE_CHECKING:
@@ -56,16 +56,6 @@ def _float32_quotients(divisor: int, count: int) -> list[float]:
     return [float(x) for x in np.arange(count + 1, dtype=np.float32) / np.float32(divisor)]
 
 
-def _ctx_numbers(ctx: Any) -> tuple[int, int, int, int]:
-    """The turn context's action kind, region, Solitairix's card and whether it moved.
-
-    The context is an object with fields, or the 15-number list of earlier versions.
-    """
-    if isinstance(ctx, list):
-        return ctx[1], ctx[2], ctx[C_SX_CARD], ctx[C_SX_MOVED]
-    return ctx.kind, ctx.region, ctx.sx_card, ctx.sx_moved
-
-
 class StateWriter(LiveVector):
     """The live vector of one encoder and the copies of the numbers each part came from."""
 
@@ -82,7 +72,7 @@ class StateWriter(LiveVector):
         self.progress_index = [encoder.progress.index(encoder.progress[c]) for c in range(len(d.progress_cards))]
         self.leader_index = [encoder.leaders.index(ld["name"]) for ld in d.leaders]
         self.bonus_index = [encoder.bonus_kinds.index(k) for k in d.bonus_kinds]
-        self.phases = len(PHASE_TEXT) + 2  # the phases, "decide", "over"
+        self.phases = len(Phase) + 2  # the phases, "decide", "over"
         self.flip_index = {f: i for i, f in enumerate(FLIPS)}
         difficulty = encoder.game.config.get("difficulty")
         target = d.targets.get(difficulty) if isinstance(difficulty, str) else None
@@ -343,7 +333,7 @@ class StateWriter(LiveVector):
             values.append((off["hand_seen"] + seat, 1.0))
             values += [(at + k, c / 5) for k, c in enumerate(state.hands[seat]) if c]
         for s in range(state.n):
-            flip = _flip_view(state, state.flip_choice[s], seat == s or bool(revealed)) if flipping else None
+            flip = flip_view(state, state.flip_choice[s], seat == s or bool(revealed)) if flipping else None
             values.append((off["leader_flip"] + s * 6 + 1 + self.flip_index[flip], 1.0))
         self._write(VIEW, values)
         self.kept[VIEW] = (seat, None if seat is None else state.hands[seat][:],
@@ -352,7 +342,8 @@ class StateWriter(LiveVector):
     # -- the turn --------------------------------------------------------------------------
     def _turn(self, state: Any, seat: int | None) -> None:
         """Seat, seat to move, phase, pending decision, stage, marker, action, tokens; Solitairix's part."""
-        kind, region, sx_card, sx_moved = _ctx_numbers(state.ctx)
+        ctx = state.ctx
+        kind, region, sx_card, sx_moved = ctx.kind, ctx.region, ctx.sx_card, ctx.sx_moved
         cur = state.current_player()
         off = self.off
         pending = state.pending

@@ -69,15 +69,15 @@ import numpy as np
 
 from ..celtae.actions import ACT_VERBS, card_name
 from ..celtae.board import CORNER_NAMES
+from ..celtae.core import Phase
 from ..celtae.data import get
 from ..celtae.observe import progress_text
-from ..celtae.state import PHASE_TEXT
 from .celtae_state import FLIPS, MAX_ACTIVE, SEATS, StateWriter
 from .encoding import Encoder
 
 WORKERS = "FBSND"
 CARDS = tuple(card_name(k) for k in range(12))
-PHASES = (*PHASE_TEXT, "decide", "over")
+PHASES = (*(ph.text for ph in Phase), "decide", "over")
 FINAL = ("no", "finishing the round", "double turns")
 ACTIONS = (None, *(f"{v} {r}" for v in ACT_VERBS for r in "NS"))
 PENDING = (None, "progress", "leader flip")
