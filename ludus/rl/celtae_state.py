@@ -4,8 +4,10 @@
 areas, the markets, the citadels, the stacks, the garrisons, the common counts, each seat,
 the turn), a copy of the state's numbers that part was written from. A step changes one or
 two of them, so a call compares the copies with the state (list equality, at C speed) and
-rewrites only the parts that differ, item by item through a memoryview; the scores are asked
-of the engine only when a number they depend on moved.
+rewrites only the parts that differ, item by item through a memoryview. The scores are asked
+of the engine only when a number they depend on moved; when only strength or cards did, only
+category I ((strength + cards) // 5, see ``scoring.totals``) can have changed, and it is added
+to the rest of the last scores.
 
 Every value is the float32 the observation path gives (the same divisions of the same
 counts; sums accumulated in float32 are taken from tables made by the same float32 sums), so
