@@ -64,9 +64,7 @@ class StateWriter(LiveVector):
     def __init__(self, encoder: CeltaeEncoder) -> None:
         super().__init__(encoder.size, PARTS)
         d = encoder.data
-        self.encoder = encoder
         self.data = d
-        self.size = encoder.size
         self.off = {name: b.start for name, b in encoder.blocks.items()}
         self.own = {-1: 0, -2: 5, **{o: 1 + o for o in range(SEATS)}}
         self.roman_index = [encoder.roman.index(list(t)) for t in d.roman_tiles]

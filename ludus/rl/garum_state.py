@@ -24,8 +24,8 @@ LINES = 2 * SIZE
 MAX_CETARIA = 16
 PHASES = ("choose", "place", "worker", "ghost", "over")
 SPECIES = "BGYR"
-# the parts of the vector, each with what it was written from (kept[...]): the last five are
-# numbers kept, not parts written
+# the parts of the vector, each with what it was written from (kept[...]); SEAT, FINAL, SIZES and
+# POOLS only keep numbers (no entries are written under them)
 WORKERS, VIEW, GHOST, SCORES, TURN, MOVER, REVEALED, ORDER, SEAT, FINAL, SIZES, POOLS = range(12)
 PARTS = 12
 
@@ -41,7 +41,6 @@ class StateWriter(LiveVector):
         self.cells_stop = encoder.blocks["slots"].stop  # cells, bonus spaces and slots: the board's blocks
         seating = game.seating
         self.rounds = game.board.rounds
-        self.players = game.num_players
         self.pools = [game.pool_owner(c) for c in range(4)]
         self.colours_of = [seating.colours_of(s) for s in range(game.num_players)]
         self.patterns = len(encoder.patterns)
@@ -102,7 +101,7 @@ class StateWriter(LiveVector):
                 view[i] = 0.0
             for i in ones:
                 view[i] = 1.0
-            self.touched[MOVER] = ones
+            self.touched[MOVER] = list(ones)  # ones is the memo's own list: never cleared in place
             kept[MOVER] = mover
         closed = state.closed
         turn = (state.round, state.cetarium, closed[0], closed[1], state.amphora)
