@@ -31,9 +31,9 @@ from operator import itemgetter
 from typing import Any
 
 from ..celtae import board as G
+from ..celtae.core import OVER
 from ..celtae.scoring import leader_holds
 from ..celtae.scoring import stat_value as stat_of
-from ..celtae.state import OVER
 
 # Weights: set by hand, checked by greedy self-play and solo runs (differences of the single
 # weights were within the noise of 40-game runs; the turn finish and the solo pace were not).

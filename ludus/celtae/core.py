@@ -113,8 +113,8 @@ class TurnContext:
     @classmethod
     def from_list(cls, row: list[int], solitairix: bool) -> TurnContext:
         """Read ``to_list`` output; ``solitairix``: the turn is Solitairix's."""
-        if len(row) != len(_LEGACY):
-            raise ValueError(f"a turn context has {len(_LEGACY)} numbers, got {len(row)}")
+        if len(row) != SAVED_CONTEXT_SIZE:
+            raise ValueError(f"a turn context has {SAVED_CONTEXT_SIZE} numbers, got {len(row)}")
         ctx = cls()
         (ctx.anywhere, ctx.kind, ctx.region, ctx.area, _refreshed, ctx.boost, budget, colour, ctx.pay, ctx.icon,
          ctx.recruited, ctx.recruit_max, ctx.druid_paid, ctx.draws, taken) = (int(x) for x in row)
@@ -124,22 +124,12 @@ class TurnContext:
             ctx.budget, ctx.colour, ctx.taken = budget, colour, taken
         return ctx
 
-    def __getitem__(self, slot: int) -> int:
-        """The number at ``slot`` of the saved list, for readers written against it (``C_*`` below)."""
-        return self.to_list()[slot]
-
     def __repr__(self) -> str:
         return "TurnContext(" + ", ".join(f"{f}={getattr(self, f)}" for f in self.__slots__) + ")"
 
 
 _new_context = object.__new__
-# Slots of the saved list (the turn context was a list in earlier versions; readers written against
-# it index ``state.ctx`` with these names, which ``TurnContext.__getitem__`` still answers).
-_LEGACY = ("anywhere", "kind", "region", "area", "refreshed", "boost", "budget", "colour", "pay", "icon",
-           "recruited", "recruit_max", "druid_paid", "draws", "taken")
-C_ANY, C_KIND, C_REGION, C_AREA, C_REFRESHED, C_BOOST, C_BUDGET, C_COLOUR, C_PAY, C_ICON, C_RECRUITED, \
-    C_RMAX, C_DPAID, C_DRAWS, C_TAKEN = range(len(_LEGACY))
-C_SX_CARD, C_SX_STEPS, C_SX_MOVED = C_COLOUR, C_BUDGET, C_TAKEN
+SAVED_CONTEXT_SIZE = 15  # numbers in a saved turn context (``to_list``)
 
 
 class CeltaeRules(Protocol):

@@ -236,6 +236,3 @@ def solitairix_turns(state: CeltaeBase) -> list[dict[str, Any]]:
                      "discarded": dropped},
         })
     return cast("list[dict[str, Any]]", out)  # the server's move log merges them with the record's entries
-
-
-_flip_view = flip_view  # the earlier name, for readers written against it

@@ -166,6 +166,3 @@ def totals(state: CeltaeBase) -> list[int]:
         base = _TOTALS[key] = tuple(rest)
     strength, hands = s.strength, s.hands
     return [b + (strength[seat] + sum(hands[seat])) // 5 for seat, b in enumerate(base)]
-
-
-_value = stat_value  # the earlier name, for readers written against it

@@ -24,27 +24,8 @@ from .core import (
     BONUS_RECRUIT,
     BUILD_COLOUR,
     BUILD_PAY,
-    C_ANY,
-    C_AREA,
-    C_BOOST,
-    C_BUDGET,
-    C_COLOUR,
-    C_DPAID,
-    C_DRAWS,
-    C_ICON,
-    C_KIND,
-    C_PAY,
-    C_RECRUITED,
-    C_REFRESHED,
-    C_REGION,
-    C_RMAX,
-    C_SX_CARD,
-    C_SX_MOVED,
-    C_SX_STEPS,
-    C_TAKEN,
     DRUID,
     DRUID_PAY,
-    ENLIST_PHASES,
     EXTRA,
     FARM_PICK,
     FIGHT,
@@ -52,8 +33,6 @@ from .core import (
     LEADER,
     OVER,
     P_FLIP,
-    P_STACK,
-    P_TRACK,
     RECRUIT_PICK,
     REFILL,
     REFRESH,
@@ -66,19 +45,9 @@ from .core import (
     Phase,
     TurnContext,
 )
-from .hidden import RESAMPLE_TRIES
 from .render import render_svg
 
-__all__ = [
-    "AREA", "BATTLE_DISCARD", "BONUS_DRAW", "BONUS_RECRUIT", "BUILD_COLOUR", "BUILD_PAY", "C_ANY", "C_AREA",
-    "C_BOOST", "C_BUDGET", "C_COLOUR", "C_DPAID", "C_DRAWS", "C_ICON", "C_KIND", "C_PAY", "C_RECRUITED",
-    "C_REFRESHED", "C_REGION", "C_RMAX", "C_SX_CARD", "C_SX_MOVED", "C_SX_STEPS", "C_TAKEN", "DRUID", "DRUID_PAY",
-    "ENLIST_PHASES", "EXTRA", "FARM_PICK", "FIGHT", "GARRISON", "LEADER", "OVER", "PHASE_TEXT", "P_FLIP", "P_STACK",
-    "P_TRACK", "RECRUIT_PICK", "REFILL", "REFRESH", "RELEASE", "RESAMPLE_TRIES", "SETUP_DISCARD", "START", "SWAP",
-    "CeltaeState", "Phase", "TurnContext",
-]
-
-PHASE_TEXT = tuple(ph.text for ph in Phase)  # each phase's text by number (``Phase.text``), for earlier readers
+__all__ = ["CeltaeState"]
 
 
 def _no_actions(s: CeltaeBase) -> list[Act]:

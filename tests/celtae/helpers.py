@@ -8,7 +8,8 @@ import random
 import ludus
 from ludus.celtae import board as G
 from ludus.celtae.actions import COLOUR_LETTERS, ICON_LETTERS
-from ludus.celtae.state import START, CeltaeState
+from ludus.celtae.core import START
+from ludus.celtae.state import CeltaeState
 
 CONFIGS = [
     dict(players=1, difficulty="easy"), dict(players=1, difficulty="normal"),

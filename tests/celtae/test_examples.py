@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from ludus.celtae import board as G
-from ludus.celtae.state import P_STACK, P_TRACK, START
+from ludus.celtae.core import P_STACK, P_TRACK, START
 
 from .helpers import (
     ORANGE,

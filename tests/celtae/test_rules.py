@@ -6,7 +6,7 @@ import pytest
 
 import ludus
 from ludus.celtae import board as G
-from ludus.celtae.state import (
+from ludus.celtae.core import (
     BATTLE_DISCARD,
     FIGHT,
     LEADER,

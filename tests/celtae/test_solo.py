@@ -8,8 +8,8 @@ import pytest
 
 import ludus
 from ludus.celtae import board as G
+from ludus.celtae.core import FIGHT, P_STACK, P_TRACK, START
 from ludus.celtae.solo import SX, solitairix_turn
-from ludus.celtae.state import FIGHT, P_STACK, P_TRACK, START
 
 from .helpers import (
     ORANGE,
