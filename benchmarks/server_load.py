@@ -32,6 +32,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import glob
 import json
 import os
@@ -56,7 +57,6 @@ import websockets
 from websockets.asyncio.client import connect as ws_connect
 
 import ludus
-from ludus.server import tune_gc
 
 HOST = "127.0.0.1"
 SLOW_MS = 200  # the servers log requests slower than this (time spent inside the server)
@@ -447,9 +447,10 @@ def main() -> None:
     if args.clients < 1 or args.games < 1 or args.processes < 1:
         parser.error("--clients, --games and --processes must be at least 1")
 
-    # The simulated players' process holds every client's state: its garbage collections would show
-    # as server latency, so it collects on the server's schedule (ludus.server.tune_gc).
-    tune_gc()
+    # The simulated players' process holds every client's state: its full garbage collections would
+    # show as server latency (the server process tunes its own in ludus.server.serve).
+    gc.freeze()
+    gc.set_threshold(50_000, 10, 10)
     tmp = Path(tempfile.mkdtemp(prefix="ludus-bench-"))
     pg = None
     url = args.database or f"sqlite:///{tmp}/ludus.db"

@@ -6,10 +6,7 @@ uvicorn (the ``ludus serve`` command). Imported lazily so that ``import ludus`` 
 
 from __future__ import annotations
 
-import gc
 import os
-import threading
-import time
 from typing import Any
 
 
@@ -36,34 +33,18 @@ def serve(host: str = "127.0.0.1", port: int = 8000, database_url: str | None = 
                 log_level="warning", access_log=False)
 
 
-def tune_gc(young: float = 0.05, middle: float = 0.25, full: float = 600.0) -> threading.Thread:
-    """Short garbage-collection pauses under load: collections on a clock, not on allocation counts.
+def tune_gc() -> None:
+    """Shorter garbage-collection pauses under load. What is loaded by now (modules, classes) is
+    frozen out of every collection; the youngest generation is collected after 30,000 allocations
+    (not 700: each collection has a cost of its own) and the middle one after every third of those,
+    so that it never holds more than a few seconds of survivors (each game's new state after a move
+    lives until the next one): pauses of ~30-90 ms and ~100-170 ms with a thousand games playing,
+    where (50,000, 10) gave ~50-150 ms and ~300 ms (benchmarks/server_load.py)."""
+    import gc
 
-    Each move leaves a new game state (~35 containers, ~1,000 references) that lives until the
-    game's next move, a second or so. CPython starts a collection when *net* allocations pass a
-    threshold, and a state replacing the one it frees adds nothing to that count, so the young
-    generation grew to 50,000-200,000 objects between collections with a thousand games playing:
-    pauses of 30-300 ms. Collected every ``young`` seconds it holds only that short while's states
-    (a few ms), the middle generation every ``middle`` seconds, and everything (the only way to
-    free reference cycles that lived long) every ``full`` seconds. What is loaded by now (modules,
-    classes) is frozen out of every collection. Returns the daemon thread that collects.
-    """
     gc.collect()
     gc.freeze()
-    gc.disable()
-
-    def collect() -> None:
-        ticks = 0
-        per_middle = max(1, round(middle / young))
-        per_full = max(1, round(full / young))
-        while True:
-            time.sleep(young)
-            ticks += 1
-            gc.collect(2 if ticks % per_full == 0 else 1 if ticks % per_middle == 0 else 0)
-
-    thread = threading.Thread(target=collect, name="ludus-gc", daemon=True)
-    thread.start()
-    return thread
+    gc.set_threshold(30_000, 3, 10)
 
 
 __all__ = ["create_app", "serve", "tune_gc"]
