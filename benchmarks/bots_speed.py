@@ -120,14 +120,19 @@ def main(argv: list[str] | None = None) -> int:
     seconds = 2.0 if args.quick else args.seconds
     count = 3 if args.quick else args.positions
 
-    print(f"{'row':42} {'rate':>10} {'unit':14} {'hearts/s':>9} {'x hearts':>9} {'target':>7}  "
-          f"{'peak KiB':>9}  detail")
+    print(
+        f"{'row':42} {'rate':>10} {'unit':14} {'hearts/s':>9} {'x hearts':>9} {'target':>7}  "
+        f"{'peak KiB':>9}  detail"
+    )
     missed = []
     for label, kind, name, players, target in ROWS:
         hearts = hearts_rate(args.hearts_seconds)
         if kind == "greedy":
             got = greedy_rate(name, players, seconds)
-            unit, detail = "decisions/s", f"{got['games/s']:.2f} games/s over {got['games']} games; peak a game"
+            unit, detail = (
+                "decisions/s",
+                f"{got['games/s']:.2f} games/s over {got['games']} games; peak a game",
+            )
         else:
             got = ismcts_rate(name, players, count)
             unit, detail = "iterations/s", f"{got['decision s']:.2f} s a decision; peak a decision"
@@ -135,9 +140,14 @@ def main(argv: list[str] | None = None) -> int:
         ok = ratio >= target
         if not ok:
             missed.append(label)
-        print(f"{label:42} {got['rate']:10,.0f} {unit:14} {hearts:9,.0f} {ratio:9.4f} {target:7.4f}  "
-              f"{got['peak'] / 1024:9,.0f}  {'ok' if ok else 'MISSED'}; {detail}", flush=True)
-    print("rates per CPU second; x hearts: against OpenSpiel hearts (random, Python loop) measured just before the row")
+        print(
+            f"{label:42} {got['rate']:10,.0f} {unit:14} {hearts:9,.0f} {ratio:9.4f} {target:7.4f}  "
+            f"{got['peak'] / 1024:9,.0f}  {'ok' if ok else 'MISSED'}; {detail}",
+            flush=True,
+        )
+    print(
+        "rates per CPU second; x hearts: against OpenSpiel hearts (random, Python loop) measured just before the row"
+    )
     if missed:
         print("targets missed: " + "; ".join(missed))
     return 0

@@ -55,8 +55,9 @@ def measure(browser, base: str, game: str, clicks: int, seed: int) -> list[float
     rng = random.Random(seed)
     times: list[float] = []
     while len(times) < clicks:
-        created = httpx.post(f"{base}/api/games", json={"game": game, "options": {"players": 2},
-                                                        "seats": ["human", "random"]}).json()
+        created = httpx.post(
+            f"{base}/api/games", json={"game": game, "options": {"players": 2}, "seats": ["human", "random"]}
+        ).json()
         token = created["seats"][0]["token"]
         # wait_for_function evaluates its predicate with eval(), which the pages' policy forbids
         page = browser.new_page(viewport={"width": 1366, "height": 850}, bypass_csp=True)
@@ -64,9 +65,11 @@ def measure(browser, base: str, game: str, clicks: int, seed: int) -> list[float
         page.wait_for_selector("body[data-live=true]")
         page.evaluate(PROBE)
         while len(times) < clicks:
-            page.wait_for_function("(document.body.dataset.myTurn === 'true' || document.body.dataset.terminal === 'true')"
-                                   " && document.body.dataset.busy !== 'true'"
-                                   " && document.body.dataset.boardVersion === document.body.dataset.version")
+            page.wait_for_function(
+                "(document.body.dataset.myTurn === 'true' || document.body.dataset.terminal === 'true')"
+                " && document.body.dataset.busy !== 'true'"
+                " && document.body.dataset.boardVersion === document.body.dataset.version"
+            )
             if page.evaluate("document.body.dataset.terminal") == "true":
                 break
             done = page.evaluate("window.__clicks.length")
@@ -94,16 +97,20 @@ STEP_PROBE = """() => {
 def measure_replay(browser, base: str, game: str, seed: int) -> tuple[float, list[float]]:
     """A finished game (random moves over HTTP) opened in the replay viewer: its load time, then
     each step forward (the → key) to the next frame painted."""
-    created = httpx.post(f"{base}/api/games", json={"game": game, "options": {"players": 2},
-                                                    "seats": ["human", "human"]}).json()
+    created = httpx.post(
+        f"{base}/api/games", json={"game": game, "options": {"players": 2}, "seats": ["human", "human"]}
+    ).json()
     gid, tokens = created["id"], {s["seat"]: s["token"] for s in created["seats"]}
     rng = random.Random(seed)
     with httpx.Client(base_url=base) as http:
         while not (view := http.get(f"/api/games/{gid}").json())["terminal"]:
             auth = {"Authorization": f"Bearer {tokens[view['current_player']]}"}
             legal = http.get(f"/api/games/{gid}", headers=auth).json()["legal_actions"]
-            http.post(f"/api/games/{gid}/actions", json={"action": rng.choice(legal), "version": view["version"]},
-                      headers=auth)
+            http.post(
+                f"/api/games/{gid}/actions",
+                json={"action": rng.choice(legal), "version": view["version"]},
+                headers=auth,
+            )
     page = browser.new_page(viewport={"width": 1366, "height": 850}, bypass_csp=True)
     started = time.perf_counter()
     page.goto(f"{base}/replay?game={gid}")
@@ -120,7 +127,9 @@ def measure_replay(browser, base: str, game: str, seed: int) -> tuple[float, lis
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--clicks", type=int, default=40)
     parser.add_argument("--games", nargs="+", default=["garum", "celtae"])
     parser.add_argument("--seed", type=int, default=1)
@@ -128,18 +137,25 @@ def main() -> None:
     base, server, tmp = serve()
     try:
         with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=CHROMIUM, headless=True,
-                                        args=["--no-sandbox", "--disable-gpu", "--no-first-run"])
+            browser = p.chromium.launch(
+                executable_path=CHROMIUM,
+                headless=True,
+                args=["--no-sandbox", "--disable-gpu", "--no-first-run"],
+            )
             for game in args.games:
                 times = sorted(measure(browser, base, game, args.clicks, args.seed))
                 p90 = times[int(0.9 * (len(times) - 1))]
-                print(f"{game:7} click -> redrawn over {len(times)} clicks: p50 {statistics.median(times):6.1f} ms  "
-                      f"p90 {p90:6.1f} ms  max {times[-1]:6.1f} ms")
+                print(
+                    f"{game:7} click -> redrawn over {len(times)} clicks: p50 {statistics.median(times):6.1f} ms  "
+                    f"p90 {p90:6.1f} ms  max {times[-1]:6.1f} ms"
+                )
                 loaded, steps = measure_replay(browser, base, game, args.seed)
                 steps.sort()
-                print(f"{game:7} replay: loaded in {loaded * 1e3:.0f} ms (first time: the server replays the game); "
-                      f"a step (→ to painted) over {len(steps)} steps: p50 {statistics.median(steps):5.1f} ms  "
-                      f"p90 {steps[int(0.9 * (len(steps) - 1))]:5.1f} ms  max {steps[-1]:5.1f} ms")
+                print(
+                    f"{game:7} replay: loaded in {loaded * 1e3:.0f} ms (first time: the server replays the game); "
+                    f"a step (→ to painted) over {len(steps)} steps: p50 {statistics.median(steps):5.1f} ms  "
+                    f"p90 {steps[int(0.9 * (len(steps) - 1))]:5.1f} ms  max {steps[-1]:5.1f} ms"
+                )
             browser.close()
     finally:
         server.should_exit = True

@@ -40,7 +40,9 @@ def new_game(base: str, players: int) -> tuple[str, str]:
 
     options = {"players": players} | ({"difficulty": "easy"} if players == 1 else {})
     seats = ["human"] + ["random"] * (players - 1)
-    created = httpx.post(f"{base}/api/games", json={"game": "celtae", "options": options, "seats": seats}).json()
+    created = httpx.post(
+        f"{base}/api/games", json={"game": "celtae", "options": options, "seats": seats}
+    ).json()
     return created["id"], created["seats"][0]["token"]
 
 
@@ -53,8 +55,11 @@ def wait(page, predicate: str, timeout: float = 30.0) -> None:
 
 
 def my_turn(page) -> bool:
-    wait(page, f"({BODY}.myTurn === 'true' || {BODY}.terminal === 'true') && {BODY}.busy !== 'true'"
-         f" && Number({BODY}.boardVersion) === Number({BODY}.version)")
+    wait(
+        page,
+        f"({BODY}.myTurn === 'true' || {BODY}.terminal === 'true') && {BODY}.busy !== 'true'"
+        f" && Number({BODY}.boardVersion) === Number({BODY}.version)",
+    )
     return page.evaluate(f"{BODY}.terminal") != "true"
 
 
@@ -111,14 +116,19 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=2, help="games per kind of player")
     parser.add_argument("--players", type=int, default=2, choices=(1, 2, 3, 4))
-    parser.add_argument("--shots", type=Path, default=None, help="save screenshots of the optional steps here")
+    parser.add_argument(
+        "--shots", type=Path, default=None, help="save screenshots of the optional steps here"
+    )
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
     with tempfile.TemporaryDirectory() as tmp, sync_playwright() as p:
         srv, base = start(Path(tmp) / "ludus.db", bot_seconds=0.1)
-        browser = p.chromium.launch(executable_path=os.environ.get("LUDUS_CHROMIUM", "/usr/bin/chromium"),
-                                    args=["--no-sandbox", "--disable-gpu"], headless=True)
+        browser = p.chromium.launch(
+            executable_path=os.environ.get("LUDUS_CHROMIUM", "/usr/bin/chromium"),
+            args=["--no-sandbox", "--disable-gpu"],
+            headless=True,
+        )
         try:
             for kind in ("mover", "random"):
                 turns: list[int] = []
@@ -127,9 +137,11 @@ def main() -> int:
                     shots = args.shots if (kind == "mover" and g == 0) else None
                     turns += play(browser, base, args.players, kind, 100 + g, shots)
                 short = sum(1 for c in turns if c <= 4) / max(1, len(turns))
-                print(f"{kind:>6}: {len(turns)} turns in {args.games} games of {args.players} players, clicks per turn "
-                      f"median {statistics.median(turns)}, mean {statistics.mean(turns):.2f}, "
-                      f"turns of at most 4 clicks {short:.0%} ({time.monotonic() - started:.0f} s)")
+                print(
+                    f"{kind:>6}: {len(turns)} turns in {args.games} games of {args.players} players, clicks per turn "
+                    f"median {statistics.median(turns)}, mean {statistics.mean(turns):.2f}, "
+                    f"turns of at most 4 clicks {short:.0%} ({time.monotonic() - started:.0f} s)"
+                )
         finally:
             browser.close()
             srv.should_exit = True

@@ -49,8 +49,9 @@ def configurations(quick: bool) -> Iterator[tuple[str, dict[str, Any]]]:
             yield name, {n: game.config[n] for n in names if game.config[n] is not None}
 
 
-def random_loop(new_game: Callable[[int], Any], seconds: float, step: Callable[[Any, random.Random], int]
-                ) -> tuple[float, float, int]:
+def random_loop(
+    new_game: Callable[[int], Any], seconds: float, step: Callable[[Any, random.Random], int]
+) -> tuple[float, float, int]:
     """(decisions/s, games/s, games) of random play for about ``seconds`` of this process's CPU time."""
     rng = random.Random(1)
     games = decisions = 0
@@ -103,7 +104,9 @@ def target_for(name: str, config: dict[str, Any]) -> float | None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=2.0, help="random play per configuration")
-    parser.add_argument("--quick", action="store_true", help="default board/variant/difficulty only, 0.5 s each")
+    parser.add_argument(
+        "--quick", action="store_true", help="default board/variant/difficulty only, 0.5 s each"
+    )
     args = parser.parse_args(argv)
     seconds = min(args.seconds, 0.5) if args.quick else args.seconds
 
@@ -126,7 +129,9 @@ def main(argv: list[str] | None = None) -> int:
         near = hearts
         if hearts:
             near = random_loop(lambda _i: spiel_game.new_initial_state(), seconds / 2, play_spiel)[0]
-        dps, gps, _ = random_loop(lambda seed, game=game: game.new_initial_state(seed=seed), seconds, play_ludus)
+        dps, gps, _ = random_loop(
+            lambda seed, game=game: game.new_initial_state(seed=seed), seconds, play_ludus
+        )
         peak = peak_bytes(lambda seed, game=game: game.new_initial_state(seed=seed), play_ludus)
         label = name + " " + " ".join(f"{k}={v}" for k, v in config.items())
         rows.append((label, dps, gps, peak, target_for(name, config), near))
@@ -143,7 +148,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{label:52} {dps:12,.0f} {gps:9,.1f} {peak / 1024:9,.0f} {ratio:9.3f}  {verdict}")
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     print("rates per CPU second; x hearts: against hearts measured just before each configuration")
-    print("peak KiB: tracemalloc peak of one random game (Python allocations only, so hearts' C++ state is not seen)")
+    print(
+        "peak KiB: tracemalloc peak of one random game (Python allocations only, so hearts' C++ state is not seen)"
+    )
     print(f"process max resident set: {rss / 1024:,.0f} MiB")
     if failures:
         print("targets missed: " + "; ".join(failures))

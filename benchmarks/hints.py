@@ -26,9 +26,15 @@ import ludus  # noqa: E402
 from ludus.bots import make  # noqa: E402
 
 HINT = sys.modules["ludus.bots.hint"]
-CONFIGS = (("garum", {"players": 2}), ("garum", {"players": 3}), ("garum", {"players": 4}),
-           ("celtae", {"players": 1}), ("celtae", {"players": 2}), ("celtae", {"players": 3}),
-           ("celtae", {"players": 4}))
+CONFIGS = (
+    ("garum", {"players": 2}),
+    ("garum", {"players": 3}),
+    ("garum", {"players": 4}),
+    ("celtae", {"players": 1}),
+    ("celtae", {"players": 2}),
+    ("celtae", {"players": 3}),
+    ("celtae", {"players": 4}),
+)
 
 
 def positions(game: str, options: dict, count: int, seed: int) -> list[ludus.State]:
@@ -105,8 +111,10 @@ def main() -> None:
     args = parser.parse_args()
     for game in ("garum", "celtae") if args.games else ():
         duel(game, args.games, args.seed)
-    print(f"{'configuration':<22}{'moves':>7}{'mean s':>9}{'p95 s':>8}{'max s':>8}{'worlds@1s':>11}"
-          f"{'= greedy':>10}")
+    print(
+        f"{'configuration':<22}{'moves':>7}{'mean s':>9}{'p95 s':>8}{'max s':>8}{'worlds@1s':>11}"
+        f"{'= greedy':>10}"
+    )
     for game, options in CONFIGS:
         states = positions(game, options, args.positions, args.seed)
         times, same, worlds, moves = [], 0, [], []
@@ -120,8 +128,10 @@ def main() -> None:
         times.sort()
         p95 = times[min(len(times) - 1, int(0.95 * len(times)))]
         label = f"{game} {options['players']}p"
-        print(f"{label:<22}{statistics.mean(moves):>7.1f}{statistics.mean(times):>9.3f}{p95:>8.3f}"
-              f"{times[-1]:>8.3f}{statistics.mean(worlds):>11.1f}{same / len(states):>10.0%}")
+        print(
+            f"{label:<22}{statistics.mean(moves):>7.1f}{statistics.mean(times):>9.3f}{p95:>8.3f}"
+            f"{times[-1]:>8.3f}{statistics.mean(worlds):>11.1f}{same / len(states):>10.0%}"
+        )
 
 
 if __name__ == "__main__":

@@ -48,8 +48,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--budgets", default="50,300,1000", help="iteration budgets, comma-separated")
     parser.add_argument("--positions", type=int, default=4, help="positions per configuration")
     parser.add_argument("--quick", action="store_true", help="budgets 50,300 and 2 positions")
-    parser.add_argument("--bot", default="",
-                        help="extra ISMCTS parameters, e.g. cutoff=None:rollout=greedy-light or expand=heuristic")
+    parser.add_argument(
+        "--bot",
+        default="",
+        help="extra ISMCTS parameters, e.g. cutoff=None:rollout=greedy-light or expand=heuristic",
+    )
     args = parser.parse_args(argv)
     budgets = [50, 300] if args.quick else [int(b) for b in args.budgets.split(",")]
     count = 2 if args.quick else args.positions
@@ -76,8 +79,10 @@ def main(argv: list[str] | None = None) -> int:
                     bot.step(state)
                     times.append(time.process_time() - start)
                 mean = statistics.fmean(times)
-                print(f"{name:8} {p!s:>7} {budget:7d} {mean:11.3f} {max(times):7.3f} {budget / mean:13,.0f}",
-                      flush=True)
+                print(
+                    f"{name:8} {p!s:>7} {budget:7d} {mean:11.3f} {max(times):7.3f} {budget / mean:13,.0f}",
+                    flush=True,
+                )
     return 0
 
 

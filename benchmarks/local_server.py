@@ -16,8 +16,11 @@ from ludus.server.limits import ServerLimits
 
 def start(db: Path, bot_seconds: float) -> tuple[uvicorn.Server, str]:
     """Serve a SQLite database at ``db``; the server and its base URL (stop: ``should_exit = True``)."""
-    app = create_app(f"sqlite:///{db}", bot_seconds=bot_seconds, limits=ServerLimits(
-        create_rate="10000/minute", join_rate="10000/minute", ws_per_client=10000))
+    app = create_app(
+        f"sqlite:///{db}",
+        bot_seconds=bot_seconds,
+        limits=ServerLimits(create_rate="10000/minute", join_rate="10000/minute", ws_per_client=10000),
+    )
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]

@@ -30,8 +30,14 @@ class TimedISMCTSBot(ismcts.ISMCTSBot):
 
     def __init__(self, game, seconds: float, seed: int) -> None:
         rng = np.random.RandomState(seed)
-        super().__init__(game, mcts.RandomRolloutEvaluator(1, rng), 2.0, max_simulations=1, random_state=rng,
-                         final_policy_type=ismcts.ISMCTSFinalPolicyType.MAX_VISIT_COUNT)
+        super().__init__(
+            game,
+            mcts.RandomRolloutEvaluator(1, rng),
+            2.0,
+            max_simulations=1,
+            random_state=rng,
+            final_policy_type=ismcts.ISMCTSFinalPolicyType.MAX_VISIT_COUNT,
+        )
         self.seconds = seconds
         self.simulations: list[int] = []
 
@@ -76,8 +82,11 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--seconds", type=float, default=0.2, help="search time per move for each bot")
     parser.add_argument("--games", type=int, default=4)
-    parser.add_argument("--plain", action="store_true",
-                        help="our bot without its heuristic: random rollouts to the end, like OpenSpiel's")
+    parser.add_argument(
+        "--plain",
+        action="store_true",
+        help="our bot without its heuristic: random rollouts to the end, like OpenSpiel's",
+    )
     args = parser.parse_args()
     ours_params = {"rollout": "random", "cutoff": None} if args.plain else {}
     params = {"players": args.players}
@@ -85,7 +94,9 @@ def main() -> None:
     ours_scores, theirs_scores, ours_iters, theirs_sims = [], [], [], []
     for g in range(args.games):
         seat = g % args.players
-        returns, scores, iters, sims = play(args.game, params, args.seconds, seat, seed=g, ours_params=ours_params)
+        returns, scores, iters, sims = play(
+            args.game, params, args.seconds, seat, seed=g, ours_params=ours_params
+        )
         ours_total += returns[seat]
         theirs_total += sum(r for s, r in enumerate(returns) if s != seat)
         ours_scores.append(scores[seat])
@@ -94,12 +105,18 @@ def main() -> None:
         theirs_sims += sims
         print(f"game {g + 1}: ludus ismcts in seat {seat}; scores {scores}; returns {returns}", flush=True)
     kind = "random rollouts to the end" if args.plain else "default settings (heuristic cutoff)"
-    print(f"\n{args.game} {args.players} players, {args.seconds} s per move, {args.games} games; "
-          f"ludus ismcts with {kind}")
-    print(f"ludus ismcts:     wins {ours_total:.1f}, mean score {np.mean(ours_scores):.1f}, "
-          f"iterations per move {np.mean(ours_iters) if ours_iters else 0:.0f}")
-    print(f"OpenSpiel ismcts: wins {theirs_total:.1f}, mean score {np.mean(theirs_scores):.1f}, "
-          f"simulations per move {np.mean(theirs_sims) if theirs_sims else 0:.0f}")
+    print(
+        f"\n{args.game} {args.players} players, {args.seconds} s per move, {args.games} games; "
+        f"ludus ismcts with {kind}"
+    )
+    print(
+        f"ludus ismcts:     wins {ours_total:.1f}, mean score {np.mean(ours_scores):.1f}, "
+        f"iterations per move {np.mean(ours_iters) if ours_iters else 0:.0f}"
+    )
+    print(
+        f"OpenSpiel ismcts: wins {theirs_total:.1f}, mean score {np.mean(theirs_scores):.1f}, "
+        f"simulations per move {np.mean(theirs_sims) if theirs_sims else 0:.0f}"
+    )
 
 
 if __name__ == "__main__":

@@ -62,8 +62,12 @@ HOST = "127.0.0.1"
 SLOW_MS = 200  # the servers log requests slower than this (time spent inside the server)
 RECV_SECONDS = 30.0  # a WebSocket silent this long is dropped and reopened
 # Every simulated client comes from 127.0.0.1: lift the per-address limits meant for real clients.
-LOAD_LIMITS = {"LUDUS_CREATE_RATE": "100000/minute", "LUDUS_JOIN_RATE": "100000/minute",
-               "LUDUS_WS_PER_CLIENT": "100000", "LUDUS_MAX_BOT_GAMES": "100000"}
+LOAD_LIMITS = {
+    "LUDUS_CREATE_RATE": "100000/minute",
+    "LUDUS_JOIN_RATE": "100000/minute",
+    "LUDUS_WS_PER_CLIENT": "100000",
+    "LUDUS_MAX_BOT_GAMES": "100000",
+}
 
 
 def free_port() -> int:
@@ -85,8 +89,12 @@ class Server:
 
     def launch(self) -> None:
         code = f"from ludus.server import serve; serve({HOST!r}, {self.port}, {self.database_url!r})"
-        env = {**os.environ, "LUDUS_BOT_SECONDS": str(self.bot_seconds), "LUDUS_SLOW_REQUEST_MS": str(SLOW_MS),
-               **LOAD_LIMITS}
+        env = {
+            **os.environ,
+            "LUDUS_BOT_SECONDS": str(self.bot_seconds),
+            "LUDUS_SLOW_REQUEST_MS": str(SLOW_MS),
+            **LOAD_LIMITS,
+        }
         with open(self.log, "ab") as log:
             self.proc = subprocess.Popen([sys.executable, "-c", code], env=env, stdout=log, stderr=log)
 
@@ -125,7 +133,9 @@ class PrivatePostgres:
     def __init__(self) -> None:
         found = glob.glob("/usr/lib/postgresql/*/bin/postgres")
         if not found:
-            raise SystemExit("no PostgreSQL binaries under /usr/lib/postgresql/*/bin: apt-get install postgresql")
+            raise SystemExit(
+                "no PostgreSQL binaries under /usr/lib/postgresql/*/bin: apt-get install postgresql"
+            )
         self.bindir = Path(sorted(found)[-1]).parent
         self.tmp = Path(tempfile.mkdtemp(prefix="ludus-bench-pg-"))
         self.port = free_port()
@@ -138,19 +148,38 @@ class PrivatePostgres:
             os.chown(self.tmp, user.pw_uid, user.pw_gid)
             as_user.update(user=user.pw_uid, group=user.pw_gid, extra_groups=[])
         data = self.tmp / "data"
-        subprocess.run([str(self.bindir / "initdb"), "-D", str(data), "-U", "postgres", "--auth=trust",
-                        "-E", "UTF8"], check=True, capture_output=True, **as_user)
+        subprocess.run(
+            [str(self.bindir / "initdb"), "-D", str(data), "-U", "postgres", "--auth=trust", "-E", "UTF8"],
+            check=True,
+            capture_output=True,
+            **as_user,
+        )
         self.proc = subprocess.Popen(
-            [str(self.bindir / "postgres"), "-D", str(data), "-p", str(self.port), "-k", str(self.tmp),
-             "-c", f"listen_addresses={HOST}", "-c", "max_connections=300"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, **as_user)
+            [
+                str(self.bindir / "postgres"),
+                "-D",
+                str(data),
+                "-p",
+                str(self.port),
+                "-k",
+                str(self.tmp),
+                "-c",
+                f"listen_addresses={HOST}",
+                "-c",
+                "max_connections=300",
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            **as_user,
+        )
         import psycopg
 
         deadline = time.monotonic() + 30
         while True:
             try:
-                with psycopg.connect(f"host={HOST} port={self.port} user=postgres dbname=postgres",
-                                     autocommit=True) as conn:
+                with psycopg.connect(
+                    f"host={HOST} port={self.port} user=postgres dbname=postgres", autocommit=True
+                ) as conn:
                     conn.execute("CREATE DATABASE ludus_bench")
                 return f"postgresql+psycopg://postgres@{HOST}:{self.port}/ludus_bench"
             except psycopg.OperationalError:
@@ -192,8 +221,15 @@ class Stats:
 class Client:
     """A simulated player that plays every human seat of its games with random legal moves."""
 
-    def __init__(self, http: httpx.AsyncClient, servers: list[Server], stats: Stats, args: argparse.Namespace,
-                 deadline: float, rng: random.Random) -> None:
+    def __init__(
+        self,
+        http: httpx.AsyncClient,
+        servers: list[Server],
+        stats: Stats,
+        args: argparse.Namespace,
+        deadline: float,
+        rng: random.Random,
+    ) -> None:
         self.http, self.servers, self.stats, self.args = http, servers, stats, args
         self.deadline, self.rng = deadline, rng
 
@@ -222,8 +258,9 @@ class Client:
         seats = ["human"] * self.args.players
         r = None
         while r is None or r.status_code != 201:
-            r = await self.request("POST", f"{http_base}/api/games", False,
-                                   json={"game": self.args.game, "seats": seats})
+            r = await self.request(
+                "POST", f"{http_base}/api/games", False, json={"game": self.args.game, "seats": seats}
+            )
             if time.monotonic() > self.deadline:
                 return
             if r is not None and r.status_code == 429:  # rate limited: wait as told
@@ -249,8 +286,9 @@ class Client:
         url = f"{http_base}/api/games/{gid}"
         view: dict[str, Any] | None = None
         while time.monotonic() < self.deadline:
-            if view is None or (not view["terminal"] and (view["seat"] != view["current_player"]
-                                                          or not view["legal_actions"])):
+            if view is None or (
+                not view["terminal"] and (view["seat"] != view["current_player"] or not view["legal_actions"])
+            ):
                 seat = None if view is None or view["terminal"] else view["current_player"]
                 headers = {"Authorization": f"Bearer {tokens[seat]}"} if seat is not None else {}
                 got = await self.request("GET", url, True, headers=headers)
@@ -264,8 +302,13 @@ class Client:
             await self.think()
             action = self.rng.choice(view["legal_actions"])
             started = time.perf_counter()
-            got = await self.request("POST", f"{url}/actions", False, json={"action": action, "version": view["version"]},
-                                     headers={"Authorization": f"Bearer {tokens[seat]}"})
+            got = await self.request(
+                "POST",
+                f"{url}/actions",
+                False,
+                json={"action": action, "version": view["version"]},
+                headers={"Authorization": f"Bearer {tokens[seat]}"},
+            )
             if got is None:
                 view = None
                 continue
@@ -292,12 +335,17 @@ class Client:
         while time.monotonic() < self.deadline:
             try:
                 async with contextlib.AsyncExitStack() as stack:
-                    socks = {seat: await stack.enter_async_context(ws_connect(url, open_timeout=10))
-                             for seat in tokens}
+                    socks = {
+                        seat: await stack.enter_async_context(ws_connect(url, open_timeout=10))
+                        for seat in tokens
+                    }
                     for seat, sock in socks.items():  # the spectator view, then the token as first message
                         await asyncio.wait_for(sock.recv(), RECV_SECONDS)
                         await sock.send(json.dumps({"token": tokens[seat]}))
-                    latest = {seat: json.loads(await asyncio.wait_for(sock.recv(), RECV_SECONDS)) for seat, sock in socks.items()}
+                    latest = {
+                        seat: json.loads(await asyncio.wait_for(sock.recv(), RECV_SECONDS))
+                        for seat, sock in socks.items()
+                    }
                     while time.monotonic() < self.deadline:
                         newest = max(latest.values(), key=lambda v: v.get("version", -1))
                         if newest.get("terminal"):
@@ -307,7 +355,9 @@ class Client:
                             return
                         mover = newest["current_player"]
                         while latest[mover].get("version", -1) < newest["version"]:
-                            latest[mover] = json.loads(await asyncio.wait_for(socks[mover].recv(), RECV_SECONDS))
+                            latest[mover] = json.loads(
+                                await asyncio.wait_for(socks[mover].recv(), RECV_SECONDS)
+                            )
                         view = latest[mover]
                         await self.think()
                         action = self.rng.choice(view["legal_actions"])
@@ -319,7 +369,9 @@ class Client:
                             if "error" in message:
                                 self.stats.errors[f"ws action {message['error']['status']}"] += 1
                                 await socks[mover].send(json.dumps({"token": tokens[mover]}))
-                                latest[mover] = json.loads(await asyncio.wait_for(socks[mover].recv(), RECV_SECONDS))
+                                latest[mover] = json.loads(
+                                    await asyncio.wait_for(socks[mover].recv(), RECV_SECONDS)
+                                )
                                 break
                             latest[mover] = message
                             if message["version"] > view["version"]:
@@ -351,8 +403,11 @@ async def fault(servers: list[Server], after: float, stats: Stats) -> None:
     victim = servers[0]
     killed_at = time.monotonic()
     victim.kill()
-    print(f"  fault: SIGKILL server on port {victim.port} at {after:.1f} s "
-          f"({len(stats.acks)} actions acknowledged so far)", flush=True)
+    print(
+        f"  fault: SIGKILL server on port {victim.port} at {after:.1f} s "
+        f"({len(stats.acks)} actions acknowledged so far)",
+        flush=True,
+    )
     victim.launch()
     await asyncio.to_thread(victim.wait_ready)
     print(f"  fault: restarted in {time.monotonic() - killed_at:.2f} s", flush=True)
@@ -405,8 +460,11 @@ def check_records(servers: list[Server], stats: Stats) -> tuple[int, int, int]:
                 bad += 1
             # no undo in this benchmark: an action acknowledged at ply n is the record's n-th (from 0);
             # the versions also count the single-choice steps the server played for a seat
-            missing += sum(1 for ply, action in acked
-                           if ply >= len(record["actions"]) or record["actions"][ply] != action)
+            missing += sum(
+                1
+                for ply, action in acked
+                if ply >= len(record["actions"]) or record["actions"][ply] != action
+            )
     return len(by_game), bad, missing
 
 
@@ -432,16 +490,33 @@ def main() -> None:
     parser.add_argument("--fault", action="store_true", help="SIGKILL a server during the run and restart it")
     parser.add_argument("--kill-after", type=float, default=5.0, help="seconds into the run for the fault")
     parser.add_argument("--timeout", type=float, default=600.0, help="the run stops by itself after this")
-    parser.add_argument("--duration", type=float,
-                        help="measure for this many seconds, then stop (games need not finish)")
-    parser.add_argument("--ramp", type=float, default=0.0,
-                        help="clients start one after another over this many seconds (default: all at once)")
-    parser.add_argument("--warmup", type=float, default=0.0,
-                        help="leave the latencies of the first seconds out (the creation of every game)")
-    parser.add_argument("--think", type=float, default=0.0,
-                        help="mean thinking time before each decision, seconds (0: as fast as possible)")
-    parser.add_argument("--via", choices=("http", "ws", "mixed"), default="mixed",
-                        help="how clients play: HTTP requests, WebSocket messages, or half and half")
+    parser.add_argument(
+        "--duration", type=float, help="measure for this many seconds, then stop (games need not finish)"
+    )
+    parser.add_argument(
+        "--ramp",
+        type=float,
+        default=0.0,
+        help="clients start one after another over this many seconds (default: all at once)",
+    )
+    parser.add_argument(
+        "--warmup",
+        type=float,
+        default=0.0,
+        help="leave the latencies of the first seconds out (the creation of every game)",
+    )
+    parser.add_argument(
+        "--think",
+        type=float,
+        default=0.0,
+        help="mean thinking time before each decision, seconds (0: as fast as possible)",
+    )
+    parser.add_argument(
+        "--via",
+        choices=("http", "ws", "mixed"),
+        default="mixed",
+        help="how clients play: HTTP requests, WebSocket messages, or half and half",
+    )
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     if args.clients < 1 or args.games < 1 or args.processes < 1:
@@ -464,9 +539,11 @@ def main() -> None:
         for server in servers:
             server.wait_ready()
         kind = "PostgreSQL" if url.startswith("postgres") else "SQLite"
-        print(f"{args.games} games of {args.game} ({args.players} players), {args.clients} clients "
-              f"(think {args.think:g} s), "
-              f"{args.processes} server process(es) on {kind}{', with a SIGKILL fault' if args.fault else ''}")
+        print(
+            f"{args.games} games of {args.game} ({args.players} players), {args.clients} clients "
+            f"(think {args.think:g} s), "
+            f"{args.processes} server process(es) on {kind}{', with a SIGKILL fault' if args.fault else ''}"
+        )
         cpu_at_start = sum(s.cpu_seconds() for s in servers)  # start-up (imports, migration) left out
         started = time.monotonic()
         stats = _run_loop(run(args, servers))
@@ -481,33 +558,66 @@ def main() -> None:
         server_cpu = sum(s.cpu_seconds() + s.cpu_before_kill for s in servers) - cpu_at_start
         games_checked, bad_finals, missing = check_records(servers, stats)
         server_errors = sum(v for k, v in stats.errors.items() if k.startswith("server "))
-        print(f"  games finished   {stats.games_done}/{args.games} in {elapsed:.1f} s"
-              + (f" (a {args.duration:g} s window, latencies after {args.warmup:g} s)" if args.duration else ""))
-        print(f"  actions          {acked} acknowledged ({stats.via['http']} via HTTP, {stats.via['ws']} via "
-              f"WebSocket), {acked / elapsed:.0f} actions/s; {n} timed")
-        print(f"  latency/action   p50 {pct(0.50):.1f} ms   p99 {pct(0.99):.1f} ms   "
-              f"max {1000 * lat[-1] if n else float('nan'):.1f} ms   mean {1000 * statistics.fmean(lat) if n else 0:.1f} ms")
+        print(
+            f"  games finished   {stats.games_done}/{args.games} in {elapsed:.1f} s"
+            + (f" (a {args.duration:g} s window, latencies after {args.warmup:g} s)" if args.duration else "")
+        )
+        print(
+            f"  actions          {acked} acknowledged ({stats.via['http']} via HTTP, {stats.via['ws']} via "
+            f"WebSocket), {acked / elapsed:.0f} actions/s; {n} timed"
+        )
+        print(
+            f"  latency/action   p50 {pct(0.50):.1f} ms   p99 {pct(0.99):.1f} ms   "
+            f"max {1000 * lat[-1] if n else float('nan'):.1f} ms   mean {1000 * statistics.fmean(lat) if n else 0:.1f} ms"
+        )
         for via, values in stats.by_via.items():
             if values:
                 values.sort()
-                print(f"    via {via:<4}       p50 {1000 * values[len(values) // 2]:.1f} ms   "
-                      f"p99 {1000 * values[min(len(values) - 1, int(0.99 * len(values)))]:.1f} ms")
-        print(f"  server CPU       {server_cpu:.1f} s, {1000 * server_cpu / max(acked, 1):.2f} ms per action; "
-              f"clients' CPU {time.process_time():.1f} s; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
-        print(f"  websocket        {sum(stats.pushes.values())} views pushed; "
-              f"{len(stats.ws_saw_end)}/{stats.games_done} finished games seen to the end")
-        print(f"  errors           server (5xx) {server_errors}; "
-              + (", ".join(f"{k} {v}" for k, v in sorted(stats.errors.items())) or "none"))
-        print(f"  records          {games_checked} replayed; {bad_finals} with a wrong final state; "
-              f"{missing} acknowledged actions missing")
-        slow = [line for server in servers if server.log.exists()
-                for line in server.log.read_text(errors="replace").splitlines() if "slow request" in line]
-        kinds = Counter(re.sub(r"/api/games/[^/ ]+", "/api/games/{id}", " ".join(line.split("slow request: ")[-1]
-                                                                                .split()[:2])) for line in slow)
-        print(f"  server log       {len(slow)} requests slower than {SLOW_MS} ms inside the server"
-              + (": " + ", ".join(f"{k} x{v}" for k, v in kinds.most_common(4)) if slow else ""))
-        ok = server_errors == 0 and bad_finals == 0 and missing == 0 and (
-            stats.games_done == args.games or args.duration is not None)
+                print(
+                    f"    via {via:<4}       p50 {1000 * values[len(values) // 2]:.1f} ms   "
+                    f"p99 {1000 * values[min(len(values) - 1, int(0.99 * len(values)))]:.1f} ms"
+                )
+        print(
+            f"  server CPU       {server_cpu:.1f} s, {1000 * server_cpu / max(acked, 1):.2f} ms per action; "
+            f"clients' CPU {time.process_time():.1f} s; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores"
+        )
+        print(
+            f"  websocket        {sum(stats.pushes.values())} views pushed; "
+            f"{len(stats.ws_saw_end)}/{stats.games_done} finished games seen to the end"
+        )
+        print(
+            f"  errors           server (5xx) {server_errors}; "
+            + (", ".join(f"{k} {v}" for k, v in sorted(stats.errors.items())) or "none")
+        )
+        print(
+            f"  records          {games_checked} replayed; {bad_finals} with a wrong final state; "
+            f"{missing} acknowledged actions missing"
+        )
+        slow = [
+            line
+            for server in servers
+            if server.log.exists()
+            for line in server.log.read_text(errors="replace").splitlines()
+            if "slow request" in line
+        ]
+        kinds = Counter(
+            re.sub(
+                r"/api/games/[^/ ]+",
+                "/api/games/{id}",
+                " ".join(line.split("slow request: ")[-1].split()[:2]),
+            )
+            for line in slow
+        )
+        print(
+            f"  server log       {len(slow)} requests slower than {SLOW_MS} ms inside the server"
+            + (": " + ", ".join(f"{k} x{v}" for k, v in kinds.most_common(4)) if slow else "")
+        )
+        ok = (
+            server_errors == 0
+            and bad_finals == 0
+            and missing == 0
+            and (stats.games_done == args.games or args.duration is not None)
+        )
         print("  OK" if ok else "  FAILED")
         sys.exit(0 if ok else 1)
     finally:

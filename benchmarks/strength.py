@@ -34,7 +34,7 @@ def interval(values: list[float]) -> tuple[float, float]:
     n = len(values)
     mean = statistics.fmean(values)
     if all(v in (0.0, 1.0) for v in values):
-        z2 = 1.96 ** 2
+        z2 = 1.96**2
         centre = (mean + z2 / (2 * n)) / (1 + z2 / n)
         half = 1.96 * math.sqrt(mean * (1 - mean) / n + z2 / (4 * n * n)) / (1 + z2 / n)
         return mean, abs(centre - mean) + half
@@ -76,8 +76,10 @@ def budget(args: argparse.Namespace) -> None:
         per_iteration = (cost[1] - cost[0]) / (args.probe - args.probe // 4)
         fixed = max(0.0, cost[0] - per_iteration * (args.probe // 4))
         fits = int((args.seconds - fixed) / per_iteration)
-        print(f"{args.game} {args.players}p {preset:8s}: {fixed * 1000:5.1f} ms a decision + "
-              f"{per_iteration * 1e6:6.0f} us an iteration (CPU) -> {fits} iterations in {args.seconds} s")
+        print(
+            f"{args.game} {args.players}p {preset:8s}: {fixed * 1000:5.1f} ms a decision + "
+            f"{per_iteration * 1e6:6.0f} us an iteration (CPU) -> {fits} iterations in {args.seconds} s"
+        )
 
 
 def duel(args: argparse.Namespace) -> None:
@@ -87,18 +89,29 @@ def duel(args: argparse.Namespace) -> None:
     share = [sum(r["returns"][s] for s, spec in enumerate(r["seats"]) if spec == args.bot) for r in results]
     mean, half = interval(share)
     seat = 1 / args.players
-    print(f"{args.game} {args.players}p: {args.bot} vs {args.vs}: {args.games} games, "
-          f"wins {mean:.1%} ± {half:.1%} (95 %), seat share {seat:.0%}, ratio {mean / seat:.2f} "
-          f"[{(mean - half) / seat:.2f}, {(mean + half) / seat:.2f}]")
+    print(
+        f"{args.game} {args.players}p: {args.bot} vs {args.vs}: {args.games} games, "
+        f"wins {mean:.1%} ± {half:.1%} (95 %), seat share {seat:.0%}, ratio {mean / seat:.2f} "
+        f"[{(mean - half) / seat:.2f}, {(mean + half) / seat:.2f}]"
+    )
 
 
 def solo(args: argparse.Namespace) -> None:
-    out = solo_challenge(args.bot, difficulties=("normal",), games=args.games, jobs=args.jobs, seed=args.seed,
-                         one_run=True, show=False)
+    out = solo_challenge(
+        args.bot,
+        difficulties=("normal",),
+        games=args.games,
+        jobs=args.jobs,
+        seed=args.seed,
+        one_run=True,
+        show=False,
+    )
     scores = [r["score"] for r in out["results"]]
     for name, target in (("normal", 30), ("hard", 35)):
         mean, half = interval([1.0 if s >= target else 0.0 for s in scores])
-        print(f"celtae solo {args.bot}: {len(scores)} games, reaches {name} ({target}) in {mean:.1%} ± {half:.1%}")
+        print(
+            f"celtae solo {args.bot}: {len(scores)} games, reaches {name} ({target}) in {mean:.1%} ± {half:.1%}"
+        )
     print(f"mean score {statistics.fmean(scores):.1f}")
 
 
@@ -110,7 +123,9 @@ def main() -> None:
     b.add_argument("--players", type=int, default=2)
     b.add_argument("--seconds", type=float, default=0.2)
     b.add_argument("--positions", type=int, default=12)
-    b.add_argument("--probe", type=int, default=400, help="iterations of the larger probe (the other: a quarter)")
+    b.add_argument(
+        "--probe", type=int, default=400, help="iterations of the larger probe (the other: a quarter)"
+    )
     b.add_argument("--seed", type=int, default=0)
     d = sub.add_parser("duel")
     d.add_argument("game")

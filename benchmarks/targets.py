@@ -109,8 +109,25 @@ def time_report(games: int, jobs: int) -> float:
     ludus = Path(sys.executable).with_name("ludus")
     with tempfile.TemporaryDirectory() as out:
         start = time.perf_counter()
-        subprocess.run([str(ludus), "report", "celtae", "--players", "4", "--games", str(games), "--bots", "greedy",
-                        "--jobs", str(jobs), "--out", out], check=True, stdout=subprocess.DEVNULL)
+        subprocess.run(
+            [
+                str(ludus),
+                "report",
+                "celtae",
+                "--players",
+                "4",
+                "--games",
+                str(games),
+                "--bots",
+                "greedy",
+                "--jobs",
+                str(jobs),
+                "--out",
+                out,
+            ],
+            check=True,
+            stdout=subprocess.DEVNULL,
+        )
         return time.perf_counter() - start
 
 
@@ -122,24 +139,35 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--hearts-seconds", type=float, default=1.5, help="hearts play before each row")
     parser.add_argument("--long", action="store_true", help="3x longer measurements, 8 ISMCTS positions")
     parser.add_argument("--skip-bots", action="store_true", help="only the env rows")
-    parser.add_argument("--report-games", type=int, default=0,
-                        help="also time a report of this many 4-player Celtae greedy games")
+    parser.add_argument(
+        "--report-games",
+        type=int,
+        default=0,
+        help="also time a report of this many 4-player Celtae greedy games",
+    )
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="--jobs of that report")
     args = parser.parse_args(argv)
     scale = 3.0 if args.long else 1.0
     positions = 8 if args.long else args.positions
 
-    print(f"{'row':42} {'rate':>10} {'unit':13} {'yardstick':>10} {'ratio':>9} {'target':>7} {'':6} "
-          f"{'peak KiB':>9}  detail")
+    print(
+        f"{'row':42} {'rate':>10} {'unit':13} {'yardstick':>10} {'ratio':>9} {'target':>7} {'':6} "
+        f"{'peak KiB':>9}  detail"
+    )
     missed = []
 
-    def row(label: str, rate: float, unit: str, yardstick: float, target: float, peak: float, detail: str) -> None:
+    def row(
+        label: str, rate: float, unit: str, yardstick: float, target: float, peak: float, detail: str
+    ) -> None:
         ratio = rate / yardstick
         ok = ratio >= target
         if not ok:
             missed.append(label)
-        print(f"{label:42} {rate:10,.0f} {unit:13} {yardstick:10,.0f} {ratio:9.4f} {target:7.4f} "
-              f"{'ok' if ok else 'MISSED':6} {peak / 1024:9,.0f}  {detail}", flush=True)
+        print(
+            f"{label:42} {rate:10,.0f} {unit:13} {yardstick:10,.0f} {ratio:9.4f} {target:7.4f} "
+            f"{'ok' if ok else 'MISSED':6} {peak / 1024:9,.0f}  {detail}",
+            flush=True,
+        )
 
     hearts = hearts_rate(args.hearts_seconds)
     print(f"{'OpenSpiel hearts (C++, Python loop)':42} {hearts:10,.0f} {'moves/s':13}")
@@ -148,24 +176,49 @@ def main(argv: list[str] | None = None) -> int:
             hearts = hearts_rate(args.hearts_seconds)
             if kind == "greedy":
                 got = greedy_rate(name, players, args.seconds * scale)
-                row(label, got["rate"], "decisions/s", hearts, target, got["peak"],
-                    f"{got['games/s']:.2f} games/s over {got['games']} games; peak: one game")
+                row(
+                    label,
+                    got["rate"],
+                    "decisions/s",
+                    hearts,
+                    target,
+                    got["peak"],
+                    f"{got['games/s']:.2f} games/s over {got['games']} games; peak: one game",
+                )
             else:
                 got = ismcts_rate(name, players, positions)
-                row(label, got["rate"], "iterations/s", hearts, target, got["peak"],
-                    f"{got['decision s']:.2f} s a decision; peak: one decision")
+                row(
+                    label,
+                    got["rate"],
+                    "iterations/s",
+                    hearts,
+                    target,
+                    got["peak"],
+                    f"{got['decision s']:.2f} s a decision; peak: one decision",
+                )
     for label, name, config, target in AEC_ROWS:
         c4 = aec_rate(connect_four, args.env_seconds * scale / 2)
         got = aec_rate(ludus_env(name, config), args.env_seconds * scale)
-        row(label, got["rate"], "steps/s", c4["rate"], target, got["peak"],
+        row(
+            label,
+            got["rate"],
+            "steps/s",
+            c4["rate"],
+            target,
+            got["peak"],
             f"connect_four_v3 {c4['rate']:,.0f}/s; whole loop {got['loop']:,.0f} vs {c4['loop']:,.0f}/s "
-            f"= {got['loop'] / c4['loop']:.2f}x; peak: one episode")
-    print("yardstick: OpenSpiel hearts (random, chance sampled in Python) for the bot rows, PettingZoo "
-          "connect_four_v3 for the env rows, each measured just before its row; rates per CPU second")
+            f"= {got['loop'] / c4['loop']:.2f}x; peak: one episode",
+        )
+    print(
+        "yardstick: OpenSpiel hearts (random, chance sampled in Python) for the bot rows, PettingZoo "
+        "connect_four_v3 for the env rows, each measured just before its row; rates per CPU second"
+    )
     if args.report_games:
         seconds = time_report(args.report_games, args.jobs)
-        print(f"ludus report celtae --players 4 --games {args.report_games} --bots greedy --jobs {args.jobs}: "
-              f"{seconds:.0f} s wall ({seconds / 60:.1f} min; target <= 10 min for 1,000 games on 2 cores)")
+        print(
+            f"ludus report celtae --players 4 --games {args.report_games} --bots greedy --jobs {args.jobs}: "
+            f"{seconds:.0f} s wall ({seconds / 60:.1f} min; target <= 10 min for 1,000 games on 2 cores)"
+        )
     if missed:
         print("targets missed: " + "; ".join(missed))
     return 0

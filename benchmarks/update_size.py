@@ -59,9 +59,12 @@ class DiffTimer:
             self.calls += 1
 
 
-def play(client: TestClient, game: str, players: int, seed: int, sizes: dict[str, list[int]], svg: bool) -> int:
-    created = client.post("/api/games", json={"game": game, "options": {"players": players},
-                                              "seats": ["human"] * players}).json()
+def play(
+    client: TestClient, game: str, players: int, seed: int, sizes: dict[str, list[int]], svg: bool
+) -> int:
+    created = client.post(
+        "/api/games", json={"game": game, "options": {"players": players}, "seats": ["human"] * players}
+    ).json()
     gid = created["id"]
     tokens = {s["seat"]: s["token"] for s in created["seats"]}
     rng = random.Random(seed)
@@ -79,7 +82,9 @@ def play(client: TestClient, game: str, players: int, seed: int, sizes: dict[str
         while not live[None]["terminal"]:
             mover = live[None]["current_player"]
             view = live[mover]
-            sockets[mover].send_json({"action": rng.choice(view["legal_actions"]), "version": view["version"]})
+            sockets[mover].send_json(
+                {"action": rng.choice(view["legal_actions"]), "version": view["version"]}
+            )
             moves += 1
             for seat, ws in sockets.items():
                 text = ws.receive_text()
@@ -98,13 +103,19 @@ def play(client: TestClient, game: str, players: int, seed: int, sizes: dict[str
                 sizes["whole view deflated"].append(deflated(whole))
                 if svg:
                     headers = {"Authorization": f"Bearer {tokens[seat]}"} if seat is not None else {}
-                    board = client.get(f"/api/games/{gid}/svg", headers={**headers, "Accept-Encoding": "gzip"})
+                    board = client.get(
+                        f"/api/games/{gid}/svg", headers={**headers, "Accept-Encoding": "gzip"}
+                    )
                     sizes["board svg gzipped"].append(board.num_bytes_downloaded)
                     sizes["board svg text"].append(len(board.content))
-                    sizes["update: patch + svg gzipped"].append(len(text.encode()) + board.num_bytes_downloaded)
+                    sizes["update: patch + svg gzipped"].append(
+                        len(text.encode()) + board.num_bytes_downloaded
+                    )
                     sizes["update on the wire (deflated)"].append(deflated(text) + board.num_bytes_downloaded)
         check = client.get(f"/api/games/{gid}", headers={"Authorization": f"Bearer {tokens[0]}"}).json()
-        assert {**check, "server_time": 0} == {**live[0], "server_time": 0}, "a patched view differs from the server's"
+        assert {**check, "server_time": 0} == {**live[0], "server_time": 0}, (
+            "a patched view differs from the server's"
+        )
     finally:
         for ws in sockets.values():
             ws.__exit__(None, None, None)
@@ -112,7 +123,9 @@ def play(client: TestClient, game: str, players: int, seed: int, sizes: dict[str
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--games", type=int, default=1, help="games of each")
     parser.add_argument("--seed", type=int, default=1)
@@ -122,22 +135,44 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp, TestClient(create_app(f"sqlite:///{tmp}/ludus.db")) as client:
         games = {g["name"]: g for g in client.get("/api/meta").json()["games"]}
         for game in ("garum", "celtae"):
-            sizes: dict[str, list[int]] = {k: [] for k in ("patch", "patch deflated", "whole view",
-                                                           "whole view deflated", "whole view (first push)")}
+            sizes: dict[str, list[int]] = {
+                k: []
+                for k in (
+                    "patch",
+                    "patch deflated",
+                    "whole view",
+                    "whole view deflated",
+                    "whole view (first push)",
+                )
+            }
             svg = game == "garum" and games[game]["svg"]  # the Celtae page draws its own board
             if svg:
-                sizes.update({"board svg gzipped": [], "board svg text": [], "update: patch + svg gzipped": [],
-                              "update on the wire (deflated)": []})
+                sizes.update(
+                    {
+                        "board svg gzipped": [],
+                        "board svg text": [],
+                        "update: patch + svg gzipped": [],
+                        "update on the wire (deflated)": [],
+                    }
+                )
             timer.seconds, timer.calls = 0.0, 0
-            moves = sum(play(client, game, args.players, args.seed + i, sizes, svg) for i in range(args.games))
-            print(f"{game}, {args.players} players, {args.games} game(s), {moves} moves, "
-                  f"{len(sizes['whole view'])} updates (one push to one seat or the spectator):")
+            moves = sum(
+                play(client, game, args.players, args.seed + i, sizes, svg) for i in range(args.games)
+            )
+            print(
+                f"{game}, {args.players} players, {args.games} game(s), {moves} moves, "
+                f"{len(sizes['whole view'])} updates (one push to one seat or the spectator):"
+            )
             for name, values in sizes.items():
                 if values:
-                    print(f"  {name:28} p50 {statistics.median(values):8.0f} B   max {max(values):8.0f} B"
-                          f"   total {sum(values) / 1e3:8.1f} kB")
-            print(f"  diff CPU: {timer.seconds / max(timer.calls, 1) * 1e3:.3f} ms per diff, "
-                  f"{timer.seconds / max(moves, 1) * 1e3:.3f} ms per move ({timer.calls} diffs)")
+                    print(
+                        f"  {name:28} p50 {statistics.median(values):8.0f} B   max {max(values):8.0f} B"
+                        f"   total {sum(values) / 1e3:8.1f} kB"
+                    )
+            print(
+                f"  diff CPU: {timer.seconds / max(timer.calls, 1) * 1e3:.3f} ms per diff, "
+                f"{timer.seconds / max(moves, 1) * 1e3:.3f} ms per move ({timer.calls} diffs)"
+            )
 
 
 if __name__ == "__main__":

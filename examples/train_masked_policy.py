@@ -42,8 +42,10 @@ class ActionFeatures:
         self.encoder = env.encoder
         actions = env.action_map.actions
         self.kind = np.array([next(i for i, k in enumerate(self.KINDS) if isinstance(a, k)) for a in actions])
-        self.fish = np.array([[a.fish.count(s) for s in "BGYR"] if isinstance(a, Place) else [0] * 4
-                              for a in actions], dtype=float)
+        self.fish = np.array(
+            [[a.fish.count(s) for s in "BGYR"] if isinstance(a, Place) else [0] * 4 for a in actions],
+            dtype=float,
+        )
         self.line = np.array([a.line if isinstance(a, Worker) else 0 for a in actions])
         self.dominus = np.array([isinstance(a, Worker) and a.dominus for a in actions], dtype=float)
 
@@ -92,8 +94,13 @@ class MaskedLinearPolicy:
         legal, p, _, _ = self.probabilities(x, mask)
         return int(self.rng.choice(legal, p=p))
 
-    def update(self, episode: list[tuple[np.ndarray, np.ndarray, int]], advantage: float, lr: float,
-               feature_lr: float) -> None:
+    def update(
+        self,
+        episode: list[tuple[np.ndarray, np.ndarray, int]],
+        advantage: float,
+        lr: float,
+        feature_lr: float,
+    ) -> None:
         """One REINFORCE step: raise the log-probability of the actions taken, times the advantage."""
         for x, mask, action in episode:
             legal, p, h, phi = self.probabilities(x, mask)
@@ -153,8 +160,10 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
         baseline += 0.05 * (scaled - baseline)
         trained += 1
         if (e + 1) % 100 == 0:
-            print(f"  {e + 1} episodes, running mean score difference {baseline * 20:+.1f}, "
-                  f"feature weights {np.round(policy.w, 2).tolist()}")
+            print(
+                f"  {e + 1} episodes, running mean score difference {baseline * 20:+.1f}, "
+                f"feature weights {np.round(policy.w, 2).tolist()}"
+            )
     seconds = time.perf_counter() - start
 
     after = win_rate(env, policy, eval_games, seed=10**6)

@@ -20,6 +20,14 @@ from .engine import (
 __version__ = "0.1.0"
 
 __all__ = [
-    "TERMINAL", "Action", "DataFileError", "IllegalActionError", "OptionError",
-    "RecordError", "State", "game_names", "load_game", "replay",
+    "TERMINAL",
+    "Action",
+    "DataFileError",
+    "IllegalActionError",
+    "OptionError",
+    "RecordError",
+    "State",
+    "game_names",
+    "load_game",
+    "replay",
 ]

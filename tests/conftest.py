@@ -9,9 +9,7 @@ import os
 import pytest
 from hypothesis import HealthCheck, settings
 
-settings.register_profile(
-    "ci", max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow]
-)
+settings.register_profile("ci", max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("ci")
 
 # bots move at once in the tests (a served game paces them for people: LUDUS_BOT_PACE)
@@ -23,8 +21,11 @@ _EXTRAS = {
     "web": ("server", ("fastapi", "sqlalchemy", "uvicorn")),
     "rl": ("rl", ("numpy", "gymnasium", "pettingzoo")),
 }
-_MISSING = {folder: extra for folder, (extra, modules) in _EXTRAS.items()
-            if any(importlib.util.find_spec(m) is None for m in modules)}
+_MISSING = {
+    folder: extra
+    for folder, (extra, modules) in _EXTRAS.items()
+    if any(importlib.util.find_spec(m) is None for m in modules)
+}
 collect_ignore_glob = [f"{folder}/*" for folder in _MISSING]
 
 
@@ -40,5 +41,6 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.browser)
         callspec = getattr(item, "callspec", None)
         if "postgres_url" in item.fixturenames or (
-                callspec is not None and callspec.params.get("database_url") == "postgresql"):
+            callspec is not None and callspec.params.get("database_url") == "postgresql"
+        ):
             item.add_marker(pytest.mark.postgres)

@@ -49,8 +49,10 @@ def problems(value: Any, tp: Any, where: str) -> list[str]:
             return [f"{where}: {value!r} is not a dict"]
         hints, required = _key_hints(tp)
         if not required <= value.keys() <= hints.keys():
-            return [f"{where}: keys {sorted(value)} instead of {sorted(required)}"
-                    + (f" (optional: {sorted(hints.keys() - required)})" if hints.keys() - required else "")]
+            return [
+                f"{where}: keys {sorted(value)} instead of {sorted(required)}"
+                + (f" (optional: {sorted(hints.keys() - required)})" if hints.keys() - required else "")
+            ]
         return [p for key, item in value.items() for p in problems(item, hints[key], f"{where}.{key}")]
     if origin in (typing.Union, types.UnionType):
         if type(value) in args or any(not problems(value, arg, where) for arg in args):
@@ -63,8 +65,11 @@ def problems(value: Any, tp: Any, where: str) -> list[str]:
     if origin is dict:
         if not isinstance(value, dict):
             return [f"{where}: {value!r} is not a dict"]
-        return [p for key, item in value.items()
-                for p in problems(key, args[0], f"{where} key") + problems(item, args[1], f"{where}[{key!r}]")]
+        return [
+            p
+            for key, item in value.items()
+            for p in problems(key, args[0], f"{where} key") + problems(item, args[1], f"{where}[{key!r}]")
+        ]
     if tp is type(None):
         return [f"{where}: {value!r} is not None"]
     if tp is int and isinstance(value, bool):

@@ -22,7 +22,7 @@ def run(args, input=None):
 
 def error_lines(output: str) -> list[str]:
     """Error lines, without any prompt the terminal showed before them."""
-    return [line[line.index("error:"):] for line in output.splitlines() if "error:" in line]
+    return [line[line.index("error:") :] for line in output.splitlines() if "error:" in line]
 
 
 @pytest.fixture
@@ -45,6 +45,7 @@ def seats_of_actions(record):
 
 # -- play ---------------------------------------------------------------------------------
 
+
 def test_play_bots_only_plays_a_whole_game_and_saves_a_record_that_replays(record_file):
     result = run(BOTS_ONLY)
     assert result.exit_code == 0, result.output
@@ -65,20 +66,45 @@ def test_play_is_reproducible_from_its_seed(record_file, tmp_path):
 
 def test_play_generic_options_reach_the_game(tmp_path):
     path = tmp_path / "g.json"
-    result = run(["play", "garum", "--players", "3", "--board", "baelo_claudia", "--no-rotation",
-                  "-o", "variant=haruspex", "--seats", "random,random,random", "--seed", "1", "--save", str(path)])
+    result = run(
+        [
+            "play",
+            "garum",
+            "--players",
+            "3",
+            "--board",
+            "baelo_claudia",
+            "--no-rotation",
+            "-o",
+            "variant=haruspex",
+            "--seats",
+            "random,random,random",
+            "--seed",
+            "1",
+            "--save",
+            str(path),
+        ]
+    )
     assert result.exit_code == 0, result.output
     config = json.loads(path.read_text())["config"]
     assert (config["players"], config["board"], config["rotation"], config["variant"]) == (
-        3, "baelo_claudia", False, "haruspex")
+        3,
+        "baelo_claudia",
+        False,
+        "haruspex",
+    )
 
 
 def test_every_option_a_game_declares_is_a_flag_of_every_game_command():
     """The flags come from the games' Option declarations, not from a list in the CLI."""
     from ludus.engine.registry import game_class
 
-    scalar = {opt.name for name in ludus.game_names() for opt in game_class(name).options
-              if all(isinstance(c, (bool, int, str)) for c in opt.choices if c is not None)}
+    scalar = {
+        opt.name
+        for name in ludus.game_names()
+        for opt in game_class(name).options
+        if all(isinstance(c, (bool, int, str)) for c in opt.choices if c is not None)
+    }
     for command in ("play", "simulate", "tournament", "report"):
         text = run([command, "--help"]).output
         for name in scalar:
@@ -87,8 +113,23 @@ def test_every_option_a_game_declares_is_a_flag_of_every_game_command():
 
 def test_a_flag_of_another_games_option_reaches_its_game(tmp_path):
     path = tmp_path / "solo.json"
-    result = run(["play", "celtae", "--players", "1", "--difficulty", "hard", "--token-moves-marker",
-                  "--seats", "random", "--seed", "1", "--save", str(path)])
+    result = run(
+        [
+            "play",
+            "celtae",
+            "--players",
+            "1",
+            "--difficulty",
+            "hard",
+            "--token-moves-marker",
+            "--seats",
+            "random",
+            "--seed",
+            "1",
+            "--save",
+            str(path),
+        ]
+    )
     assert result.exit_code == 0, result.output
     config = json.loads(path.read_text())["config"]
     assert (config["difficulty"], config["token_moves_marker"]) == ("hard", True)
@@ -99,7 +140,8 @@ def test_a_flag_the_game_does_not_declare_is_refused_with_the_valid_options():
     assert result.exit_code == 2
     assert error_lines(result.output) == [
         "error: garum has no option 'difficulty'; valid options: players, board, variant, rotation, "
-        "species_bonus, colours, two_player_workers"]
+        "species_bonus, colours, two_player_workers"
+    ]
 
 
 def test_a_game_option_named_like_a_command_flag_gets_no_flag(monkeypatch):
@@ -108,8 +150,11 @@ def test_a_game_option_named_like_a_command_flag_gets_no_flag(monkeypatch):
 
     from ludus.cli import options
 
-    monkeypatch.setattr(options, "game_flags", lambda: (options._Flag("seed", "int", "clash"),
-                                                        options._Flag("rounds", "int", "rounds")))
+    monkeypatch.setattr(
+        options,
+        "game_flags",
+        lambda: (options._Flag("seed", "int", "clash"), options._Flag("rounds", "int", "rounds")),
+    )
 
     @options.with_game_options
     @click.command()
@@ -188,23 +233,35 @@ def test_end_of_input_leaves_the_game_quietly():
     assert "game left after" in result.output
 
 
-@pytest.mark.parametrize("args, says", [
-    (["play", "garum", "-o", "colour=pink"], "has no option 'colour'"),
-    (["play", "garum", "-o", "players=5"], "players=5 is not valid"),
-    (["play", "garum", "-o", "players"], "KEY=VALUE"),
-    (["play", "garum", "--variant", "tsar"], "variant='tsar' is not valid"),
-    (["play", "chess"], "unknown game 'chess'"),
-    (["play", "garum", "--seats", "human,robot,random,random"], "unknown seat 'robot'"),
-    (["play", "garum", "--players", "4", "--seats", "human,random"], "2 seats given but the game has 4 players"),
-    (["play", "garum", "--seats", "human,ismcts:iterations=ten"], "iterations=ten is not valid; iterations takes"),
-    (["play", "garum", "--seats", "human,ismcts:depth=3"], "bot 'ismcts' has no parameter 'depth'"),
-    (["play", "garum", "--seats", "human,,greedy"], "--seats has an empty seat"),
-    (["play"], "name a game to play"),
-    (["play", "--resume", "missing.json"], "cannot read missing.json"),
-    (["play", "garum", "--save", "no/such/folder/game.json"], "--save no/such/folder/game.json cannot be written"),
-    (["play", "garum", "--save", "."], "is a directory"),
-    (["play", "garum", "--no-such-flag"], "No such option"),
-])
+@pytest.mark.parametrize(
+    "args, says",
+    [
+        (["play", "garum", "-o", "colour=pink"], "has no option 'colour'"),
+        (["play", "garum", "-o", "players=5"], "players=5 is not valid"),
+        (["play", "garum", "-o", "players"], "KEY=VALUE"),
+        (["play", "garum", "--variant", "tsar"], "variant='tsar' is not valid"),
+        (["play", "chess"], "unknown game 'chess'"),
+        (["play", "garum", "--seats", "human,robot,random,random"], "unknown seat 'robot'"),
+        (
+            ["play", "garum", "--players", "4", "--seats", "human,random"],
+            "2 seats given but the game has 4 players",
+        ),
+        (
+            ["play", "garum", "--seats", "human,ismcts:iterations=ten"],
+            "iterations=ten is not valid; iterations takes",
+        ),
+        (["play", "garum", "--seats", "human,ismcts:depth=3"], "bot 'ismcts' has no parameter 'depth'"),
+        (["play", "garum", "--seats", "human,,greedy"], "--seats has an empty seat"),
+        (["play"], "name a game to play"),
+        (["play", "--resume", "missing.json"], "cannot read missing.json"),
+        (
+            ["play", "garum", "--save", "no/such/folder/game.json"],
+            "--save no/such/folder/game.json cannot be written",
+        ),
+        (["play", "garum", "--save", "."], "is a directory"),
+        (["play", "garum", "--no-such-flag"], "No such option"),
+    ],
+)
 def test_bad_play_arguments_exit_2_with_one_error_line(args, says):
     result = run(args)
     assert result.exit_code == 2
@@ -214,6 +271,7 @@ def test_bad_play_arguments_exit_2_with_one_error_line(args, says):
 
 
 # -- replay and render ----------------------------------------------------------------------
+
 
 def test_replay_steps_forward_back_and_jumps(record_file):
     result = run(["replay", str(record_file)], input="\n\nb\n7\nwhat\nq\n")
@@ -245,16 +303,22 @@ def test_render_writes_svg_and_text(record_file, tmp_path):
     assert "cetarium" in result.output
 
 
-@pytest.mark.parametrize("content, says", [
-    (None, "cannot read"),
-    (b"\xff\xfe\x00garbage", "not a text file"),
-    ("{not json", "is not JSON"),
-    ("[1, 2]", "must be a JSON object"),
-    ('{"game": "garum", "config": {}, "seed": 1}', "lacks actions"),
-    ('{"game": "garum", "config": {"players": 9}, "seed": 1, "actions": []}', "cannot be loaded"),
-    ('{"game": "garum", "config": {}, "seed": 1, "actions": ["pass"]}', "action 1 ('pass') cannot be replayed"),
-    ('{"game": "garum", "config": {}, "seed": 1, "actions": ["fish"]}', "is not Garum notation"),
-])
+@pytest.mark.parametrize(
+    "content, says",
+    [
+        (None, "cannot read"),
+        (b"\xff\xfe\x00garbage", "not a text file"),
+        ("{not json", "is not JSON"),
+        ("[1, 2]", "must be a JSON object"),
+        ('{"game": "garum", "config": {}, "seed": 1}', "lacks actions"),
+        ('{"game": "garum", "config": {"players": 9}, "seed": 1, "actions": []}', "cannot be loaded"),
+        (
+            '{"game": "garum", "config": {}, "seed": 1, "actions": ["pass"]}',
+            "action 1 ('pass') cannot be replayed",
+        ),
+        ('{"game": "garum", "config": {}, "seed": 1, "actions": ["fish"]}', "is not Garum notation"),
+    ],
+)
 @pytest.mark.parametrize("command", [["replay"], ["render", "--text"]])
 def test_bad_record_files_exit_2_with_one_error_line(tmp_path, content, says, command):
     path = tmp_path / "bad.json"
@@ -272,7 +336,10 @@ def test_bad_record_files_exit_2_with_one_error_line(tmp_path, content, says, co
 def test_render_refuses_an_unwritable_svg_before_reading_the_record(tmp_path):
     result = run(["render", str(tmp_path / "missing.json"), "--svg", str(tmp_path / "no" / "board.svg")])
     assert result.exit_code == 2
-    assert result.output == f"error: --svg {tmp_path / 'no' / 'board.svg'} cannot be written: No such file or directory\n"
+    assert (
+        result.output
+        == f"error: --svg {tmp_path / 'no' / 'board.svg'} cannot be written: No such file or directory\n"
+    )
 
 
 def test_render_refuses_a_step_beyond_the_record(record_file):
@@ -282,10 +349,28 @@ def test_render_refuses_a_step_beyond_the_record(record_file):
 
 # -- simulate -------------------------------------------------------------------------------
 
+
 def test_simulate_in_two_processes_writes_json_lines_and_a_table(tmp_path):
     out = tmp_path / "games.jsonl"
-    result = run(["simulate", "garum", "--games", "4", "--bots", "random", "--jobs", "2", "--seed", "1",
-                  "--players", "2", "--json", str(out), "--no-progress"])
+    result = run(
+        [
+            "simulate",
+            "garum",
+            "--games",
+            "4",
+            "--bots",
+            "random",
+            "--jobs",
+            "2",
+            "--seed",
+            "1",
+            "--players",
+            "2",
+            "--json",
+            str(out),
+            "--no-progress",
+        ]
+    )
     assert result.exit_code == 0, result.output
     rows = [json.loads(line) for line in out.read_text().splitlines()]
     assert sorted(r["index"] for r in rows) == [0, 1, 2, 3]  # appended as each game ends
@@ -316,12 +401,19 @@ def test_summary_counts_shared_wins_as_fractions():
     by_bot = {row["bot"]: row for row in summary["bots"]}
     assert by_bot["a"]["win_rate"] == 0.25 and by_bot["b"]["win_rate"] == 0.75
     assert (by_bot["b"]["min"], by_bot["b"]["max"], by_bot["b"]["mean"]) == (3, 5, 4)
-    assert summary["seats"][0]["mean"] == 4 and summary["seats"][1]["stdev"] == pytest.approx(1.4142, abs=1e-3)
+    assert summary["seats"][0]["mean"] == 4 and summary["seats"][1]["stdev"] == pytest.approx(
+        1.4142, abs=1e-3
+    )
 
 
 def test_simulate_takes_bot_specs_with_parameters():
-    rows = simulate("garum", {"players": 2}, ["ismcts:iterations=5", "random"], games=2, seed=3, progress=False)
-    assert [r["seats"] for r in rows] == [["ismcts:iterations=5", "random"], ["random", "ismcts:iterations=5"]]
+    rows = simulate(
+        "garum", {"players": 2}, ["ismcts:iterations=5", "random"], games=2, seed=3, progress=False
+    )
+    assert [r["seats"] for r in rows] == [
+        ["ismcts:iterations=5", "random"],
+        ["random", "ismcts:iterations=5"],
+    ]
     result = run(["simulate", "garum", "--games", "1", "--bots", "greedy:noise=0.5,random", "--no-progress"])
     assert result.exit_code == 0 and "greedy:noise=0.5" in result.output
 
@@ -330,15 +422,32 @@ def test_simulate_refuses_unknown_bots_bad_parameters_and_options():
     result = run(["simulate", "garum", "--bots", "random,oracle"])
     assert result.exit_code == 2 and "unknown bot 'oracle'" in result.output
     result = run(["simulate", "garum", "--bots", "ismcts:depth=3"])
-    assert result.exit_code == 2 and "bot 'ismcts' has no parameter 'depth'; its parameters: seed" in result.output
+    assert (
+        result.exit_code == 2
+        and "bot 'ismcts' has no parameter 'depth'; its parameters: seed" in result.output
+    )
     result = run(["simulate", "garum", "-o", "board=atlantis"])
     assert result.exit_code == 2 and "board=atlantis is not valid" in result.output
 
 
 def test_tournament_command_writes_results_ratings_and_plot(tmp_path):
     out = tmp_path / "tour"
-    result = run(["tournament", "garum", "--players", "2", "--bots", "random,greedy", "--games", "2",
-                  "--out", str(out), "--bootstrap", "10"])
+    result = run(
+        [
+            "tournament",
+            "garum",
+            "--players",
+            "2",
+            "--bots",
+            "random,greedy",
+            "--games",
+            "2",
+            "--out",
+            str(out),
+            "--bootstrap",
+            "10",
+        ]
+    )
     assert result.exit_code == 0, result.output
     assert {p.name for p in out.iterdir()} >= {"results.jsonl", "ratings.json", "ratings.png"}
     games = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
@@ -355,11 +464,14 @@ def test_report_command_writes_markdown_and_plots(tmp_path):
     assert text.startswith("# garum balance report") and (out / "win_rate_by_seat.png").exists()
 
 
-@pytest.mark.parametrize("args,message", [
-    (["report", "garum", "--bots", "oracle"], "unknown bot 'oracle'"),
-    (["tournament", "garum", "--bots", "random,oracle", "--games", "1"], "oracle"),
-    (["tournament", "garum", "--players", "9", "--bots", "random"], "players=9 is not valid"),
-])
+@pytest.mark.parametrize(
+    "args,message",
+    [
+        (["report", "garum", "--bots", "oracle"], "unknown bot 'oracle'"),
+        (["tournament", "garum", "--bots", "random,oracle", "--games", "1"], "oracle"),
+        (["tournament", "garum", "--players", "9", "--bots", "random"], "players=9 is not valid"),
+    ],
+)
 def test_arena_commands_refuse_bad_input_in_one_line(args, message, tmp_path):
     result = run(args + ["--out", str(tmp_path / "x")])
     assert result.exit_code == 2 and len(error_lines(result.output)) == 1
@@ -368,8 +480,21 @@ def test_arena_commands_refuse_bad_input_in_one_line(args, message, tmp_path):
 
 def test_solo_challenge_command_prints_each_target_and_writes_json(tmp_path):
     out = tmp_path / "solo.json"
-    result = run(["solo-challenge", "--bot", "random", "--games", "2", "--difficulty", "easy",
-                  "--difficulty", "hard", "--json", str(out)])
+    result = run(
+        [
+            "solo-challenge",
+            "--bot",
+            "random",
+            "--games",
+            "2",
+            "--difficulty",
+            "easy",
+            "--difficulty",
+            "hard",
+            "--json",
+            str(out),
+        ]
+    )
     assert result.exit_code == 0, result.output
     data = json.loads(out.read_text())
     assert set(data["difficulties"]) == {"easy", "hard"} and len(data["results"]) == 2  # --games in all
@@ -382,10 +507,12 @@ def test_solo_challenge_refuses_a_bad_bot_in_one_line():
     result = run(["solo-challenge", "--bot", "oracle", "--games", "1"])
     assert result.exit_code == 2 and error_lines(result.output) == [
         "error: unknown bot 'oracle' in 'oracle'; known bots: random, greedy, ismcts; "
-        "levels: beginner, casual, club, expert"]
+        "levels: beginner, casual, club, expert"
+    ]
 
 
 # -- nothing played is lost ------------------------------------------------------------------
+
 
 def test_ludus_alone_prints_the_usage_and_succeeds():
     result = run([])
@@ -486,7 +613,9 @@ def test_a_save_that_fails_mid_game_ends_in_one_error_line(tmp_path, monkeypatch
 
 def test_an_unwritable_save_is_refused_before_the_first_move(tmp_path):
     result = run(HUMAN_FIRST + ["--save", str(tmp_path / "missing" / "game.json")], input="1\n")
-    assert result.exit_code == 2 and result.output.startswith("error: --save") and "Seats:" not in result.output
+    assert (
+        result.exit_code == 2 and result.output.startswith("error: --save") and "Seats:" not in result.output
+    )
     assert not (tmp_path / "missing").exists()
 
 
@@ -497,7 +626,7 @@ def test_resume_goes_on_from_the_saved_record(tmp_path):
     result = run(["play", "--resume", str(path), "--seats", "human,random,random,random"], input="1\nquit\n")
     assert result.exit_code == 0, result.output
     again = json.loads(path.read_text())
-    assert again["actions"][:len(first["actions"])] == first["actions"]
+    assert again["actions"][: len(first["actions"])] == first["actions"]
     assert seats_of_actions(again).count(0) == 2
 
 
@@ -534,6 +663,7 @@ def test_undo_of_a_celtae_refresh_is_refused_at_the_terminal(tmp_path):
 
 # -- one syntax, sensible defaults -----------------------------------------------------------
 
+
 def test_seats_set_the_number_of_players(tmp_path):
     path = tmp_path / "two.json"
     result = run(["play", "garum", "--seats", "random,greedy:noise=0.1", "--seed", "1", "--save", str(path)])
@@ -548,27 +678,83 @@ def test_a_single_human_seat_plays_celtae_solo():
 
 
 def test_every_arena_command_takes_bot_specs_with_parameters(tmp_path):
-    report = run(["report", "garum", "--players", "2", "--games", "1", "--no-compare", "--bots", "greedy:noise=0.2",
-                  "--out", str(tmp_path / "rep")])
+    report = run(
+        [
+            "report",
+            "garum",
+            "--players",
+            "2",
+            "--games",
+            "1",
+            "--no-compare",
+            "--bots",
+            "greedy:noise=0.2",
+            "--out",
+            str(tmp_path / "rep"),
+        ]
+    )
     assert report.exit_code == 0, report.output
     assert "greedy:noise=0.2" in (tmp_path / "rep" / "report.md").read_text()
-    celtae = run(["report", "celtae", "--players", "2", "--games", "1", "--no-compare", "--bots", "greedy:noise=0.2",
-                  "--out", str(tmp_path / "rep-celtae")])
+    celtae = run(
+        [
+            "report",
+            "celtae",
+            "--players",
+            "2",
+            "--games",
+            "1",
+            "--no-compare",
+            "--bots",
+            "greedy:noise=0.2",
+            "--out",
+            str(tmp_path / "rep-celtae"),
+        ]
+    )
     assert celtae.exit_code == 0, celtae.output
-    tour = run(["tournament", "garum", "--players", "2", "--bots", "random,greedy:noise=0.5", "--games", "1",
-                "--bootstrap", "2", "--out", str(tmp_path / "tour")])
+    tour = run(
+        [
+            "tournament",
+            "garum",
+            "--players",
+            "2",
+            "--bots",
+            "random,greedy:noise=0.5",
+            "--games",
+            "1",
+            "--bootstrap",
+            "2",
+            "--out",
+            str(tmp_path / "tour"),
+        ]
+    )
     assert tour.exit_code == 0, tour.output
 
 
 def test_simulate_json_lines_are_records_that_replay(tmp_path):
     out = tmp_path / "games.jsonl"
-    result = run(["simulate", "garum", "--players", "2", "--games", "2", "--bots", "random", "--seed", "4",
-                  "--json", str(out)])
+    result = run(
+        [
+            "simulate",
+            "garum",
+            "--players",
+            "2",
+            "--games",
+            "2",
+            "--bots",
+            "random",
+            "--seed",
+            "4",
+            "--json",
+            str(out),
+        ]
+    )
     assert result.exit_code == 0, result.output
     for line in out.read_text().splitlines():
         row = json.loads(line)
         state = ludus.replay(row)
-        assert state.is_terminal() and state.scores() == row["scores"] and row["seats"] == ["random", "random"]
+        assert (
+            state.is_terminal() and state.scores() == row["scores"] and row["seats"] == ["random", "random"]
+        )
 
 
 def test_no_progress_bar_unless_stderr_is_a_terminal():
@@ -576,17 +762,32 @@ def test_no_progress_bar_unless_stderr_is_a_terminal():
     assert result.exit_code == 0 and result.stderr == ""
 
 
-@pytest.mark.parametrize("args, says", [
-    (["simulate", "garum", "--json", "{tmp}/no/dir/games.jsonl"], "--json {tmp}/no/dir/games.jsonl cannot be written"),
-    (["solo-challenge", "--json", "{tmp}/no/dir/solo.json"], "--json {tmp}/no/dir/solo.json cannot be written"),
-    (["tournament", "garum", "--bots", "random,greedy", "--out", "{tmp}/file"], "{tmp}/file' is a file"),
-    (["report", "garum", "--out", "{tmp}/file/sub"], "--out {tmp}/file/sub cannot be made or written into"),
-    (["report", "garum", "--bots", "ismcts:prior=maybe"], "prior=maybe is not valid; prior takes true or false"),
-    (["simulate", "garum", "--bots", ","], "--bots names no bot"),
-    (["solo-challenge", "--bot", "ismcts:iterations=ten"], "iterations=ten is not valid"),
-    (["simulate", "garum", "--bots", "random:seed=3"], "seed cannot be set in a bot spec"),
-    (["play", "garum", "--seats", "human,greedy:seed=1"], "seed cannot be set in a bot spec"),
-])
+@pytest.mark.parametrize(
+    "args, says",
+    [
+        (
+            ["simulate", "garum", "--json", "{tmp}/no/dir/games.jsonl"],
+            "--json {tmp}/no/dir/games.jsonl cannot be written",
+        ),
+        (
+            ["solo-challenge", "--json", "{tmp}/no/dir/solo.json"],
+            "--json {tmp}/no/dir/solo.json cannot be written",
+        ),
+        (["tournament", "garum", "--bots", "random,greedy", "--out", "{tmp}/file"], "{tmp}/file' is a file"),
+        (
+            ["report", "garum", "--out", "{tmp}/file/sub"],
+            "--out {tmp}/file/sub cannot be made or written into",
+        ),
+        (
+            ["report", "garum", "--bots", "ismcts:prior=maybe"],
+            "prior=maybe is not valid; prior takes true or false",
+        ),
+        (["simulate", "garum", "--bots", ","], "--bots names no bot"),
+        (["solo-challenge", "--bot", "ismcts:iterations=ten"], "iterations=ten is not valid"),
+        (["simulate", "garum", "--bots", "random:seed=3"], "seed cannot be set in a bot spec"),
+        (["play", "garum", "--seats", "human,greedy:seed=1"], "seed cannot be set in a bot spec"),
+    ],
+)
 def test_outputs_and_bots_are_checked_before_a_run_starts(tmp_path, args, says):
     (tmp_path / "file").write_text("")
     result = run([a.replace("{tmp}", str(tmp_path)) for a in args])
@@ -596,6 +797,7 @@ def test_outputs_and_bots_are_checked_before_a_run_starts(tmp_path, args, says):
 
 
 # -- serve: refused before the address is printed ------------------------------------------------
+
 
 @pytest.fixture
 def no_server(monkeypatch):
@@ -615,13 +817,16 @@ def test_serve_prints_the_address_then_runs(tmp_path, no_server):
     assert no_server == [("127.0.0.1", 8123, url)]
 
 
-@pytest.mark.parametrize("url, says", [
-    ("foo", "--database: Could not parse SQLAlchemy URL"),
-    ("mysql://db/x", "unsupported database 'mysql'"),
-    ("sqlite://", "must be a file"),
-    ("sqlite:///{tmp}/new/dir/x.db", "the folder {tmp}/new/dir does not exist"),
-    ("postgresql://ludus:secret@127.0.0.1:1/ludus", "cannot use the database at 127.0.0.1:1"),
-])
+@pytest.mark.parametrize(
+    "url, says",
+    [
+        ("foo", "--database: Could not parse SQLAlchemy URL"),
+        ("mysql://db/x", "unsupported database 'mysql'"),
+        ("sqlite://", "must be a file"),
+        ("sqlite:///{tmp}/new/dir/x.db", "the folder {tmp}/new/dir does not exist"),
+        ("postgresql://ludus:secret@127.0.0.1:1/ludus", "cannot use the database at 127.0.0.1:1"),
+    ],
+)
 def test_serve_refuses_a_bad_database_in_one_line(tmp_path, no_server, url, says):
     result = run(["serve", "--port", "8124", "--database", url.replace("{tmp}", str(tmp_path))])
     assert result.exit_code == 2
@@ -643,10 +848,14 @@ def test_serve_refuses_a_port_in_use_before_printing_the_address(tmp_path, no_se
     assert result.output == f"error: cannot listen on 127.0.0.1:{port}: Address already in use\n"
 
 
-@pytest.mark.parametrize("command", [["tournament", "garum", "--bots", "random,greedy"], ["simulate", "garum"]])
+@pytest.mark.parametrize(
+    "command", [["tournament", "garum", "--bots", "random,greedy"], ["simulate", "garum"]]
+)
 def test_a_ray_address_that_does_not_answer_is_one_error_line(tmp_path, command):
-    result = run([*command, "--ray", "nowhere.invalid:1234", "--games", "1"]
-                 + (["--out", str(tmp_path / "t")] if command[0] == "tournament" else []))
+    result = run(
+        [*command, "--ray", "nowhere.invalid:1234", "--games", "1"]
+        + (["--out", str(tmp_path / "t")] if command[0] == "tournament" else [])
+    )
     assert result.exit_code == 2
     assert error_lines(result.output) == [result.output.strip()]
     assert "no Ray cluster answers at nowhere.invalid:1234" in result.output
@@ -654,12 +863,16 @@ def test_a_ray_address_that_does_not_answer_is_one_error_line(tmp_path, command)
 
 # -- scripts/play -------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("args, runs", [
-    ([], "play garum --seats human,greedy,greedy,greedy"),
-    (["celtae", "--players", "1"], "play celtae --players 1"),
-    (["play", "celtae", "--players", "1"], "play celtae --players 1"),
-    (["--resume", "game.json"], "play --resume game.json"),
-])
+
+@pytest.mark.parametrize(
+    "args, runs",
+    [
+        ([], "play garum --seats human,greedy,greedy,greedy"),
+        (["celtae", "--players", "1"], "play celtae --players 1"),
+        (["play", "celtae", "--players", "1"], "play celtae --players 1"),
+        (["--resume", "game.json"], "play --resume game.json"),
+    ],
+)
 def test_scripts_play_takes_the_game_directly(tmp_path, args, runs):
     """scripts/play with its set-up stubbed: the ludus command line it ends in."""
     import shutil
@@ -679,20 +892,35 @@ def test_scripts_play_takes_the_game_directly(tmp_path, args, runs):
     assert done.stdout.strip() == runs
 
 
-@pytest.mark.parametrize("args, says", [
-    (["nope"], "No such command 'nope'"),
-    (["replay"], "Missing argument 'FILE'"),
-    (["simulate", "garum", "--games", "0"], "0 is not in the range x>=1"),
-    (["simulate", "garum", "--bots", "ismcts:iterations=0"], "bad parameters for bot 'ismcts': iterations must be at least 1"),
-    (["tournament", "garum", "--bots", "random", "--out", "{tmp}/t"], "a tournament needs at least two bots"),
-    (["tournament", "garum", "--bots", "random,random", "--out", "{tmp}/t"], "each bot may enter once"),
-    (["solo-challenge", "--difficulty", "extreme"], "'extreme' is not one of"),
-    (["solo-challenge", "--games", "2"], "3 difficulties need at least 3 games"),
-    (["serve", "--port", "70000"], "70000 is not in the range"),
-    (["play", "garum", "--seed", "abc"], "'abc' is not a valid integer"),
-    (["play", "celtae", "--players", "2", "-o", "difficulty=hard"], "difficulty is only valid with players=1"),
-    (["play", "celtae", "--players", "1", "--seats", "human,greedy"], "2 seats given but the game has 1 player"),
-])
+@pytest.mark.parametrize(
+    "args, says",
+    [
+        (["nope"], "No such command 'nope'"),
+        (["replay"], "Missing argument 'FILE'"),
+        (["simulate", "garum", "--games", "0"], "0 is not in the range x>=1"),
+        (
+            ["simulate", "garum", "--bots", "ismcts:iterations=0"],
+            "bad parameters for bot 'ismcts': iterations must be at least 1",
+        ),
+        (
+            ["tournament", "garum", "--bots", "random", "--out", "{tmp}/t"],
+            "a tournament needs at least two bots",
+        ),
+        (["tournament", "garum", "--bots", "random,random", "--out", "{tmp}/t"], "each bot may enter once"),
+        (["solo-challenge", "--difficulty", "extreme"], "'extreme' is not one of"),
+        (["solo-challenge", "--games", "2"], "3 difficulties need at least 3 games"),
+        (["serve", "--port", "70000"], "70000 is not in the range"),
+        (["play", "garum", "--seed", "abc"], "'abc' is not a valid integer"),
+        (
+            ["play", "celtae", "--players", "2", "-o", "difficulty=hard"],
+            "difficulty is only valid with players=1",
+        ),
+        (
+            ["play", "celtae", "--players", "1", "--seats", "human,greedy"],
+            "2 seats given but the game has 1 player",
+        ),
+    ],
+)
 def test_every_mistake_is_one_error_line_and_exit_2(tmp_path, args, says):
     result = run([a.replace("{tmp}", str(tmp_path)) for a in args])
     assert result.exit_code == 2

@@ -41,10 +41,22 @@ NEEDS = ("numpy", "gymnasium", "pettingzoo", "pyspiel", "httpx", "fastapi", "mat
 
 
 def _shell(command: str, cwd: Path) -> subprocess.CompletedProcess:
-    env = {**os.environ, "PATH": f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}", "COLUMNS": "100",
-           "NO_COLOR": "1", "TERM": "dumb"}
-    return subprocess.run(["bash", "-c", command], cwd=cwd, env=env, stdin=subprocess.DEVNULL,
-                          capture_output=True, text=True, timeout=TIMEOUT)
+    env = {
+        **os.environ,
+        "PATH": f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}",
+        "COLUMNS": "100",
+        "NO_COLOR": "1",
+        "TERM": "dumb",
+    }
+    return subprocess.run(
+        ["bash", "-c", command],
+        cwd=cwd,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+    )
 
 
 def _lines(source: str) -> list[str]:
@@ -76,12 +88,17 @@ def run_python(example: Example) -> None:
 def run_sh(example: Example) -> None:
     overrides = example.namespace.pop("_ludus_test", {})
     for line in _lines(_pointed(example.parsed, example.namespace)):
-        if not line.startswith("ludus ") and not (line.startswith("curl ") and "_server" in example.namespace):
-            raise AssertionError(f"only ludus commands (and curl with a test server) run here; mark the "
-                                 f"block skip: {line!r}")
+        if not line.startswith("ludus ") and not (
+            line.startswith("curl ") and "_server" in example.namespace
+        ):
+            raise AssertionError(
+                f"only ludus commands (and curl with a test server) run here; mark the block skip: {line!r}"
+            )
         command = _smaller(line, overrides) if overrides else line
         done = _shell(command, example.namespace["_cwd"])
-        assert done.returncode == 0, f"{command}\nexit {done.returncode}\n{done.stdout[-2000:]}{done.stderr[-2000:]}"
+        assert done.returncode == 0, (
+            f"{command}\nexit {done.returncode}\n{done.stdout[-2000:]}{done.stderr[-2000:]}"
+        )
 
 
 def run_console(example: Example) -> str | None:
@@ -109,7 +126,9 @@ class LudusTestParser:
             if words == ["serve"]:
                 yield Region(lexed.start, lexed.end, None, start_server)
             else:
-                yield Region(lexed.start, lexed.end, dict(zip(words[::2], words[1::2], strict=True)), self.evaluate)
+                yield Region(
+                    lexed.start, lexed.end, dict(zip(words[::2], words[1::2], strict=True)), self.evaluate
+                )
 
     @staticmethod
     def evaluate(example: Example) -> None:
@@ -125,9 +144,20 @@ def start_server(example: Example) -> None:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     cwd = namespace["_cwd"]
-    process = subprocess.Popen([str(BIN / "ludus"), "serve", "--port", str(port), "--database",
-                                f"sqlite:///{cwd / 'docs-server.db'}"], cwd=cwd, stdin=subprocess.DEVNULL,
-                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    process = subprocess.Popen(
+        [
+            str(BIN / "ludus"),
+            "serve",
+            "--port",
+            str(port),
+            "--database",
+            f"sqlite:///{cwd / 'docs-server.db'}",
+        ],
+        cwd=cwd,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
     namespace["_cleanup"].append(process)
     deadline = time.monotonic() + 60
     while True:
@@ -136,7 +166,9 @@ def start_server(example: Example) -> None:
             break
         except OSError:
             if process.poll() is not None or time.monotonic() > deadline:
-                raise AssertionError(f"ludus serve did not start: {process.stderr.read().decode()[-2000:]}") from None
+                raise AssertionError(
+                    f"ludus serve did not start: {process.stderr.read().decode()[-2000:]}"
+                ) from None
             time.sleep(0.2)
     namespace["_server"] = f"127.0.0.1:{port}"
 
@@ -154,18 +186,22 @@ class OtherBlockParser:
 
     @staticmethod
     def evaluate(example: Example) -> None:
-        raise AssertionError(f"a ```{example.parsed} block runs as none of {', '.join(KINDS)}; "
-                             "mark it <!-- skip: next \"why\" --> if it cannot run")
+        raise AssertionError(
+            f"a ```{example.parsed} block runs as none of {', '.join(KINDS)}; "
+            'mark it <!-- skip: next "why" --> if it cannot run'
+        )
 
 
-SYBIL = Sybil(parsers=[
-    CodeBlockParser("python", run_python),
-    CodeBlockParser("sh", run_sh),
-    CodeBlockParser("console", run_console),
-    OtherBlockParser(),
-    SkipParser(),
-    LudusTestParser(),
-])
+SYBIL = Sybil(
+    parsers=[
+        CodeBlockParser("python", run_python),
+        CodeBlockParser("sh", run_sh),
+        CodeBlockParser("console", run_console),
+        OtherBlockParser(),
+        SkipParser(),
+        LudusTestParser(),
+    ]
+)
 
 
 @pytest.mark.slow
@@ -184,7 +220,9 @@ def test_every_example_of_the_page_runs(page, tmp_path, monkeypatch):
             except SkipTest:
                 continue
             except Exception as exc:
-                raise AssertionError(f"{page.name}, line {example.line}: {type(exc).__name__}: {exc}") from exc
+                raise AssertionError(
+                    f"{page.name}, line {example.line}: {type(exc).__name__}: {exc}"
+                ) from exc
             blocks += example.region.evaluator in (run_python, run_sh, run_console)
     finally:
         for process in document.namespace["_cleanup"]:
@@ -198,7 +236,10 @@ def test_the_quick_start_is_two_commands():
     section = readme.split("## Quick start", 1)[1].split("\n## ", 1)[0]
     block = re.search(r"```sh\n(.*?)```", section, re.DOTALL).group(1)
     assert [line.split()[0] for line in _lines(block)] == ["scripts/serve", "scripts/test"]
-    assert all((ROOT / name).is_file() and os.access(ROOT / name, os.X_OK) for name in ("scripts/serve", "scripts/test"))
+    assert all(
+        (ROOT / name).is_file() and os.access(ROOT / name, os.X_OK)
+        for name in ("scripts/serve", "scripts/test")
+    )
 
 
 def test_every_docs_page_is_linked_from_the_readme():

@@ -64,8 +64,13 @@ def pairwise(results: Iterable[dict[str, Any]]) -> list[list[tuple[str, str, flo
     return out
 
 
-def bradley_terry(encounters: Iterable[tuple[str, str, float]], bots: Sequence[str], prior: float = 1.0,
-                  iterations: int = 2000, tolerance: float = 1e-10) -> dict[str, float]:
+def bradley_terry(
+    encounters: Iterable[tuple[str, str, float]],
+    bots: Sequence[str],
+    prior: float = 1.0,
+    iterations: int = 2000,
+    tolerance: float = 1e-10,
+) -> dict[str, float]:
     """Elo-scale ratings (mean 1500) maximising the Bradley–Terry likelihood of ``encounters``."""
     index = {b: i for i, b in enumerate(bots)}
     n = len(bots)
@@ -97,8 +102,14 @@ def bradley_terry(encounters: Iterable[tuple[str, str, float]], bots: Sequence[s
     return {b: 1500.0 + 400.0 * math.log10(strength[index[b]]) for b in bots}
 
 
-def ratings(results: Sequence[dict[str, Any]], bots: Sequence[str] | None = None, bootstrap: int = 200,
-            seed: int = 0, prior: float = 1.0, level: float = 0.95) -> list[Rating]:
+def ratings(
+    results: Sequence[dict[str, Any]],
+    bots: Sequence[str] | None = None,
+    bootstrap: int = 200,
+    seed: int = 0,
+    prior: float = 1.0,
+    level: float = 0.95,
+) -> list[Rating]:
     """Ratings of every bot with ``level`` bootstrap intervals, best first."""
     per_game = pairwise(results)
     if bots is None:

@@ -26,11 +26,21 @@ from ..engine.registry import game_class
 COMPARED = ("board", "variant", "difficulty")
 
 
-def _simulate(game: str, options: dict[str, Any], bots: Sequence[str], games: int, jobs: int | None, seed: int,
-              facts: Callable[[Any], Any] | None = None, out: Path | None = None) -> list[dict[str, Any]]:
+def _simulate(
+    game: str,
+    options: dict[str, Any],
+    bots: Sequence[str],
+    games: int,
+    jobs: int | None,
+    seed: int,
+    facts: Callable[[Any], Any] | None = None,
+    out: Path | None = None,
+) -> list[dict[str, Any]]:
     from .simulate import simulate
 
-    return simulate(game, options, list(bots), games, jobs=jobs, seed=seed, progress=True, facts=facts, out=out)
+    return simulate(
+        game, options, list(bots), games, jobs=jobs, seed=seed, progress=True, facts=facts, out=out
+    )
 
 
 def journal_name(config: dict[str, Any]) -> str:
@@ -61,13 +71,21 @@ def seat_stats(results: Sequence[dict[str, Any]]) -> list[dict[str, float]]:
     for s in range(players):
         wins = statistics.fmean(r["returns"][s] for r in results)
         scores = [r["scores"][s] for r in results]
-        out.append({"seat": s, "win_rate": wins, "ci": _interval(wins, n), "mean": statistics.fmean(scores),
-                    "stdev": statistics.stdev(scores) if n > 1 else 0.0})
+        out.append(
+            {
+                "seat": s,
+                "win_rate": wins,
+                "ci": _interval(wins, n),
+                "mean": statistics.fmean(scores),
+                "stdev": statistics.stdev(scores) if n > 1 else 0.0,
+            }
+        )
     return out
 
 
-def turn_order_stats(game: str, config: dict[str, Any], results: Sequence[dict[str, Any]]
-                     ) -> list[dict[str, float]]:
+def turn_order_stats(
+    game: str, config: dict[str, Any], results: Sequence[dict[str, Any]]
+) -> list[dict[str, float]]:
     """Win rate by place in turn order: 0 is the seat that moves first in the deal (re-created from its seed)."""
     the_game = load_game(game, **config)
     players = the_game.num_players
@@ -82,8 +100,15 @@ def turn_order_stats(game: str, config: dict[str, Any], results: Sequence[dict[s
     out = []
     for pos in range(players):
         rate = statistics.fmean(wins[pos])
-        out.append({"seat": pos, "win_rate": rate, "ci": _interval(rate, n), "mean": statistics.fmean(scores[pos]),
-                    "stdev": statistics.stdev(scores[pos]) if n > 1 else 0.0})
+        out.append(
+            {
+                "seat": pos,
+                "win_rate": rate,
+                "ci": _interval(rate, n),
+                "mean": statistics.fmean(scores[pos]),
+                "stdev": statistics.stdev(scores[pos]) if n > 1 else 0.0,
+            }
+        )
     return out
 
 
@@ -156,15 +181,27 @@ def plot_scores(results: Sequence[dict[str, Any]], path: Path, title: str) -> No
     lo = min(min(d) for d in data)
     hi = max(max(d) for d in data)
     bins = min(15, max(5, hi - lo + 1))
-    ax.hist(data, bins=bins, range=(lo, hi + 1), label=[f"seat {s}" for s in range(players)], histtype="step",
-            linewidth=1.6)
+    ax.hist(
+        data,
+        bins=bins,
+        range=(lo, hi + 1),
+        label=[f"seat {s}" for s in range(players)],
+        histtype="step",
+        linewidth=1.6,
+    )
     ax.set_xlabel("final score")
     ax.set_ylabel("games")
     save_plot(plt, fig, ax, path, title)
 
 
-def plot_bars(labels: Sequence[str], series: dict[str, Sequence[float | None]], path: Path, title: str,
-              xlabel: str, ref: float | None = None) -> None:
+def plot_bars(
+    labels: Sequence[str],
+    series: dict[str, Sequence[float | None]],
+    path: Path,
+    title: str,
+    xlabel: str,
+    ref: float | None = None,
+) -> None:
     """Horizontal grouped bars, one group per label (a missing value is left blank)."""
     plt = _plt()
     k = len(series)
@@ -186,17 +223,30 @@ def plot_comparison(rows: list[tuple[str, dict[str, Any]]], path: Path, title: s
     fig, ax = plt.subplots(figsize=(6, 0.45 * len(rows) + 1.6))
     labels = [label for label, _ in rows]
     y = list(range(len(rows)))
-    ax.barh([i - 0.2 for i in y], [s["mean_score"] for _, s in rows], height=0.4, label="mean score",
-            xerr=[s["stdev_score"] for _, s in rows], capsize=3)
+    ax.barh(
+        [i - 0.2 for i in y],
+        [s["mean_score"] for _, s in rows],
+        height=0.4,
+        label="mean score",
+        xerr=[s["stdev_score"] for _, s in rows],
+        capsize=3,
+    )
     ax.barh([i + 0.2 for i in y], [s["margin"] for _, s in rows], height=0.4, label="winning margin")
     ax.set_yticks(y, labels)
     ax.set_xlabel("points")
     save_plot(plt, fig, ax, path, title)
 
 
-def write_report(game: str, options: dict[str, Any] | None, games: int, out_dir: str | Path,
-                 bots: Sequence[str] = ("greedy",), jobs: int | None = None, seed: int = 0,
-                 compare: bool = True) -> Path:
+def write_report(
+    game: str,
+    options: dict[str, Any] | None,
+    games: int,
+    out_dir: str | Path,
+    bots: Sequence[str] = ("greedy",),
+    jobs: int | None = None,
+    seed: int = 0,
+    compare: bool = True,
+) -> Path:
     """Play ``games`` games per configuration and write ``report.md`` with its plots to ``out_dir``.
 
     ``bots`` are rotated over the seats (one name: every seat plays it). With ``compare``,
@@ -220,8 +270,11 @@ def write_report(game: str, options: dict[str, Any] | None, games: int, out_dir:
     plot_seats(seats, out / "win_rate_by_seat.png", f"{game}: win rate by seat ({games} games)")
     order = turn_order_stats(game, config, results) if _first_seat_varies(the_game) else None
     if order:
-        plot_seats(order, out / "win_rate_by_turn_order.png",
-                   f"{game}: win rate by place in turn order, 0 = first to move ({games} games)")
+        plot_seats(
+            order,
+            out / "win_rate_by_turn_order.png",
+            f"{game}: win rate by place in turn order, 0 = first to move ({games} games)",
+        )
     plot_scores(results, out / "scores.png", f"{game}: final scores by seat ({games} games)")
 
     lines = [
@@ -239,23 +292,38 @@ def write_report(game: str, options: dict[str, Any] | None, games: int, out_dir:
         "|---:|---:|---:|---:|---:|",
     ]
     for s in seats:
-        lines.append(f"| {s['seat']} | {100 * s['win_rate']:.1f}% | ±{100 * s['ci']:.1f} | {s['mean']:.1f} "
-                     f"| {s['stdev']:.1f} |")
+        lines.append(
+            f"| {s['seat']} | {100 * s['win_rate']:.1f}% | ±{100 * s['ci']:.1f} | {s['mean']:.1f} "
+            f"| {s['stdev']:.1f} |"
+        )
     lines += ["", "![win rate by seat](win_rate_by_seat.png)", ""]
     if order:
-        lines += ["## Win rate by place in turn order", "",
-                  "Place 0 is the seat that moves first in the deal (for Garum, the first amphora holder), "
-                  "1 the next, and so on.", "",
-                  "| place | win rate | 95% interval | mean score | stdev |", "|---:|---:|---:|---:|---:|"]
+        lines += [
+            "## Win rate by place in turn order",
+            "",
+            "Place 0 is the seat that moves first in the deal (for Garum, the first amphora holder), "
+            "1 the next, and so on.",
+            "",
+            "| place | win rate | 95% interval | mean score | stdev |",
+            "|---:|---:|---:|---:|---:|",
+        ]
         for s in order:
-            lines.append(f"| {s['seat']} | {100 * s['win_rate']:.1f}% | ±{100 * s['ci']:.1f} | {s['mean']:.1f} "
-                         f"| {s['stdev']:.1f} |")
+            lines.append(
+                f"| {s['seat']} | {100 * s['win_rate']:.1f}% | ±{100 * s['ci']:.1f} | {s['mean']:.1f} "
+                f"| {s['stdev']:.1f} |"
+            )
         lines += ["", "![win rate by turn order](win_rate_by_turn_order.png)", ""]
-    lines += ["## Scores", "",
-              f"Mean score {overall['mean_score']:.1f} (stdev {overall['stdev_score']:.1f}); winners score "
-              f"{overall['winner_score']:.1f} on average, {overall['margin']:.1f} ahead of the runner-up; "
-              f"{100 * overall['shared_wins']:.1f}% of games end in a shared win; "
-              f"{overall['actions']:.0f} decisions per game.", "", "![scores](scores.png)", ""]
+    lines += [
+        "## Scores",
+        "",
+        f"Mean score {overall['mean_score']:.1f} (stdev {overall['stdev_score']:.1f}); winners score "
+        f"{overall['winner_score']:.1f} on average, {overall['margin']:.1f} ahead of the runner-up; "
+        f"{100 * overall['shared_wins']:.1f}% of games end in a shared win; "
+        f"{overall['actions']:.0f} decisions per game.",
+        "",
+        "![scores](scores.png)",
+        "",
+    ]
     if sections is not None:
         lines += sections(config, results, out, bots, games, jobs, seed)
 
@@ -270,21 +338,39 @@ def write_report(game: str, options: dict[str, Any] | None, games: int, out_dir:
                 except ValueError:
                     continue
                 same = choice == config[opt.name]
-                res = results if same else _simulate(game, variant, bots, games, jobs, seed,
-                                                     out=out / journal_name(dict(load_game(game, **variant).config)))
+                res = (
+                    results
+                    if same
+                    else _simulate(
+                        game,
+                        variant,
+                        bots,
+                        games,
+                        jobs,
+                        seed,
+                        out=out / journal_name(dict(load_game(game, **variant).config)),
+                    )
+                )
                 rows.append((f"{opt.name}={choice}", game_stats(res) | {"seats": seat_stats(res)}))
             if len(rows) < 2:
                 continue
             name = f"compare_{opt.name}.png"
             plot_comparison(rows, out / name, f"{game}: by {opt.name} ({games} games each)")
-            lines += [f"## By {opt.name}", "", opt.doc, "",
-                      "| setting | mean score | stdev | winner's score | margin | shared wins | best seat win rate |",
-                      "|---|---:|---:|---:|---:|---:|---:|"]
+            lines += [
+                f"## By {opt.name}",
+                "",
+                opt.doc,
+                "",
+                "| setting | mean score | stdev | winner's score | margin | shared wins | best seat win rate |",
+                "|---|---:|---:|---:|---:|---:|---:|",
+            ]
             for row_label, st in rows:
                 best = max(x["win_rate"] for x in st["seats"])
-                lines.append(f"| {row_label} | {st['mean_score']:.1f} | {st['stdev_score']:.1f} | "
-                             f"{st['winner_score']:.1f} | {st['margin']:.1f} | {100 * st['shared_wins']:.1f}% | "
-                             f"{100 * best:.1f}% |")
+                lines.append(
+                    f"| {row_label} | {st['mean_score']:.1f} | {st['stdev_score']:.1f} | "
+                    f"{st['winner_score']:.1f} | {st['margin']:.1f} | {100 * st['shared_wins']:.1f}% | "
+                    f"{100 * best:.1f}% |"
+                )
             lines += ["", f"![by {opt.name}]({name})", ""]
     path = out / "report.md"
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")

@@ -43,8 +43,14 @@ def make_bot(spec: str, seed: int) -> bot_registry.Bot:
         return bot_registry.make(name)
 
 
-def play_game(game_name: str, options: dict[str, Any], seats: Sequence[str], seed: int,
-              max_actions: int = 100_000, facts: Callable[[Any], Any] | None = None) -> dict[str, Any]:
+def play_game(
+    game_name: str,
+    options: dict[str, Any],
+    seats: Sequence[str],
+    seed: int,
+    max_actions: int = 100_000,
+    facts: Callable[[Any], Any] | None = None,
+) -> dict[str, Any]:
     """One game between bots: a replayable record (game, config, seed, the actions as notation)
     plus its results (``scores``, ``winners``, ``returns``).
 
@@ -72,8 +78,12 @@ def _task(task: dict[str, Any]) -> dict[str, Any]:
     try:
         result = play_game(task["game"], task["config"], task["seats"], task["seed"], facts=task["facts"])
     except Exception as exc:  # reported with the seed by the caller, so the game can be replayed
-        return {"index": task["index"], "seed": task["seed"], "seats": task["seats"],
-                "error": f"{type(exc).__name__}: {exc}"}
+        return {
+            "index": task["index"],
+            "seed": task["seed"],
+            "seats": task["seats"],
+            "error": f"{type(exc).__name__}: {exc}",
+        }
     return {"index": task["index"], **result}
 
 
@@ -111,13 +121,27 @@ def simulate(
     master = random.Random(seed)
     config = dict(game.config)
     tasks = [
-        {"index": i, "game": game_name, "config": config, "seats": lineup(bots, game.num_players, i),
-         "seed": master.getrandbits(63), "facts": facts}
+        {
+            "index": i,
+            "game": game_name,
+            "config": config,
+            "seats": lineup(bots, game.num_players, i),
+            "seed": master.getrandbits(63),
+            "facts": facts,
+        }
         for i in range(games)
     ]
     try:
-        return run_study(tasks, _task, jobs=jobs, journal=out, identity=("game", "config", "seed", "seats"),
-                         ray_address=ray_address, progress=progress, description=f"{game_name}: {games} games")
+        return run_study(
+            tasks,
+            _task,
+            jobs=jobs,
+            journal=out,
+            identity=("game", "config", "seed", "seats"),
+            ray_address=ray_address,
+            progress=progress,
+            description=f"{game_name}: {games} games",
+        )
     except StudyError as exc:
         raise SimulationError(str(exc)) from None
 
@@ -143,7 +167,9 @@ def summarize(results: Sequence[dict[str, Any]]) -> dict[str, Any]:
     players = len(results[0]["scores"])
     seats = []
     for s in range(players):
-        seats.append({"seat": s, **_stats([r["scores"][s] for r in results], [r["returns"][s] for r in results])})
+        seats.append(
+            {"seat": s, **_stats([r["scores"][s] for r in results], [r["returns"][s] for r in results])}
+        )
     by_bot: dict[str, tuple[list[float], list[float]]] = {}
     for r in results:
         for s, name in enumerate(r["seats"]):

@@ -31,7 +31,9 @@ DIFFICULTIES = ("easy", "normal", "hard")
 CATEGORIES = ("A", "B", "C", "D", "E", "F", "G", "H", "I", "J", "K")
 
 
-def play_solo(bot_name: str, difficulty: str, seed: int, bot_params: dict[str, Any] | None = None) -> dict[str, Any]:
+def play_solo(
+    bot_name: str, difficulty: str, seed: int, bot_params: dict[str, Any] | None = None
+) -> dict[str, Any]:
     """One solo game; the record holds the seed, the final score and its breakdown A..K."""
     game = cast("CeltaeGame", load_game("celtae", players=1, difficulty=difficulty))
     state = cast("CeltaeState", game.new_initial_state(seed=seed))
@@ -39,9 +41,15 @@ def play_solo(bot_name: str, difficulty: str, seed: int, bot_params: dict[str, A
     while not state.is_terminal():
         state.apply_action(bot.step(state))
     breakdown = state.score_breakdown(0)
-    return {"difficulty": difficulty, "seed": seed, "score": state.scores()[0], "breakdown": breakdown,
-            "target": game.data.targets[difficulty], "won": bool(state.winners()),
-            "actions": len(state.history())}
+    return {
+        "difficulty": difficulty,
+        "seed": seed,
+        "score": state.scores()[0],
+        "breakdown": breakdown,
+        "target": game.data.targets[difficulty],
+        "won": bool(state.winners()),
+        "actions": len(state.history()),
+    }
 
 
 def _task(args: tuple[str, str, int, dict[str, Any]]) -> dict[str, Any]:
@@ -52,17 +60,28 @@ def _summary(games: list[dict[str, Any]], target: int) -> dict[str, Any]:
     scores = [g["score"] for g in games]
     wins = sum(1 for s in scores if s >= target)
     return {
-        "target": target, "games": len(games), "wins": wins, "win_rate": wins / len(games),
-        "mean": statistics.fmean(scores), "stdev": statistics.stdev(scores) if len(scores) > 1 else 0.0,
-        "min": min(scores), "max": max(scores),
+        "target": target,
+        "games": len(games),
+        "wins": wins,
+        "win_rate": wins / len(games),
+        "mean": statistics.fmean(scores),
+        "stdev": statistics.stdev(scores) if len(scores) > 1 else 0.0,
+        "min": min(scores),
+        "max": max(scores),
         "categories": {c: statistics.fmean(g["breakdown"][c] for g in games) for c in CATEGORIES},
     }
 
 
-def solo_challenge(bot_name: str, difficulties: Sequence[str] = DIFFICULTIES, games: int = 20,
-                   jobs: int | None = None,
-                   seed: int | None = 0, one_run: bool = False, show: bool = True,
-                   **bot_params: Any) -> dict[str, Any]:
+def solo_challenge(
+    bot_name: str,
+    difficulties: Sequence[str] = DIFFICULTIES,
+    games: int = 20,
+    jobs: int | None = None,
+    seed: int | None = 0,
+    one_run: bool = False,
+    show: bool = True,
+    **bot_params: Any,
+) -> dict[str, Any]:
     """Play ``games`` solo games in all with ``bot_name`` (a bot spec, ``name`` or
     ``name:key=value:...``, built with ``bot_params`` too), on ``jobs`` processes (default: every core).
 
@@ -84,8 +103,10 @@ def solo_challenge(bot_name: str, difficulties: Sequence[str] = DIFFICULTIES, ga
     if games < 1:
         raise ValueError(f"the number of games must be at least 1, got {games}")
     if not one_run and games < len(difficulties):
-        raise ValueError(f"{len(difficulties)} difficulties need at least {len(difficulties)} games "
-                         f"(one each), got {games}")
+        raise ValueError(
+            f"{len(difficulties)} difficulties need at least {len(difficulties)} games "
+            f"(one each), got {games}"
+        )
     jobs = check_jobs(jobs)
     master = random.Random(seed)
     seeds = [master.getrandbits(63) for _ in range(games)]
@@ -102,8 +123,14 @@ def solo_challenge(bot_name: str, difficulties: Sequence[str] = DIFFICULTIES, ga
     for d in difficulties:
         mine = results if one_run else [r for r in results if r["difficulty"] == d]
         summaries[d] = _summary(mine, targets[d])
-    out = {"bot": bot_name, "params": dict(bot_params), "games": games, "one_run": one_run,
-           "difficulties": summaries, "results": results}
+    out = {
+        "bot": bot_name,
+        "params": dict(bot_params),
+        "games": games,
+        "one_run": one_run,
+        "difficulties": summaries,
+        "results": results,
+    }
     if show:
         print(format_challenge(out))
     return out
@@ -112,12 +139,16 @@ def solo_challenge(bot_name: str, difficulties: Sequence[str] = DIFFICULTIES, ga
 def format_challenge(out: dict[str, Any]) -> str:
     """A plain-text table of a ``solo_challenge`` result."""
     params = ", ".join(f"{k}={v}" for k, v in out["params"].items())
-    lines = [f"Celtae solo challenge: {out['bot']}{f' ({params})' if params else ''}, {out['games']} games"
-             f"{' (one run scored against every target)' if out['one_run'] else ' shared over the difficulties'}",
-             f"{'difficulty':<10} {'target':>6} {'wins':>11} {'mean':>6} {'stdev':>6} {'min':>4} {'max':>4}  "
-             + " ".join(f"{c:>4}" for c in CATEGORIES)]
+    lines = [
+        f"Celtae solo challenge: {out['bot']}{f' ({params})' if params else ''}, {out['games']} games"
+        f"{' (one run scored against every target)' if out['one_run'] else ' shared over the difficulties'}",
+        f"{'difficulty':<10} {'target':>6} {'wins':>11} {'mean':>6} {'stdev':>6} {'min':>4} {'max':>4}  "
+        + " ".join(f"{c:>4}" for c in CATEGORIES),
+    ]
     for d, s in out["difficulties"].items():
         wins = f"{s['wins']}/{s['games']} {s['win_rate']:.0%}"
-        lines.append(f"{d:<10} {s['target']:>6} {wins:>11} {s['mean']:>6.1f} {s['stdev']:>6.1f} "
-                     f"{s['min']:>4} {s['max']:>4}  " + " ".join(f"{s['categories'][c]:>4.1f}" for c in CATEGORIES))
+        lines.append(
+            f"{d:<10} {s['target']:>6} {wins:>11} {s['mean']:>6.1f} {s['stdev']:>6.1f} "
+            f"{s['min']:>4} {s['max']:>4}  " + " ".join(f"{s['categories'][c]:>4.1f}" for c in CATEGORIES)
+        )
     return "\n".join(lines)

@@ -47,6 +47,7 @@ class StudyError(RuntimeError):
 
 # -- the journal ---------------------------------------------------------------------------
 
+
 def read_journal(path: Path) -> list[dict[str, Any]]:
     """The complete records of a journal (a line cut short by an interruption is dropped)."""
     records = []
@@ -61,8 +62,9 @@ def read_journal(path: Path) -> list[dict[str, Any]]:
     return records
 
 
-def open_journal(path: str | Path, tasks: Sequence[dict[str, Any]], identity: Sequence[str]
-                 ) -> tuple[Any, dict[int, dict[str, Any]]]:
+def open_journal(
+    path: str | Path, tasks: Sequence[dict[str, Any]], identity: Sequence[str]
+) -> tuple[Any, dict[int, dict[str, Any]]]:
     """Open ``path`` for appending and return it with the games it already holds, by index.
 
     Raises ValueError (nothing written) when the file cannot be written or holds games of
@@ -85,7 +87,8 @@ def open_journal(path: str | Path, tasks: Sequence[dict[str, Any]], identity: Se
             if differs:
                 raise ValueError(
                     f"{path} holds games of another study (game {record['index']} differs in "
-                    f"{', '.join(differs)}); give another file, or remove it to start again")
+                    f"{', '.join(differs)}); give another file, or remove it to start again"
+                )
             done[record["index"]] = record
         if existing or (path.exists() and path.stat().st_size):
             # rewrite without a cut line or failed games, so that appends start on a fresh line
@@ -108,6 +111,7 @@ def _jsonable(value: Any) -> Any:
 
 # -- progress ------------------------------------------------------------------------------
 
+
 @contextmanager
 def progress_bar(show: bool, description: str, total: int, done: int = 0) -> Iterator[Callable[[], None]]:
     """A function advancing a rich bar with an ETA on stderr; the bar is drawn only on a terminal."""
@@ -124,8 +128,16 @@ def progress_bar(show: bool, description: str, total: int, done: int = 0) -> Ite
         TimeRemainingColumn,
     )
 
-    bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                   TextColumn("ETA"), TimeRemainingColumn(), console=Console(stderr=True), transient=False)
+    bar = Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TextColumn("ETA"),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+        transient=False,
+    )
     with bar:
         job = bar.add_task(description, total=total, completed=done)
         yield lambda: bar.advance(job)
@@ -133,10 +145,18 @@ def progress_bar(show: bool, description: str, total: int, done: int = 0) -> Ite
 
 # -- running -------------------------------------------------------------------------------
 
-def run_study(tasks: Sequence[dict[str, Any]], work: Callable[[dict[str, Any]], dict[str, Any]], *,
-              jobs: int | None = None, journal: str | Path | None = None, identity: Sequence[str] = ("seed",),
-              ray_address: str | None = None, progress: bool = True, description: str = "games",
-              ) -> list[dict[str, Any]]:
+
+def run_study(
+    tasks: Sequence[dict[str, Any]],
+    work: Callable[[dict[str, Any]], dict[str, Any]],
+    *,
+    jobs: int | None = None,
+    journal: str | Path | None = None,
+    identity: Sequence[str] = ("seed",),
+    ray_address: str | None = None,
+    progress: bool = True,
+    description: str = "games",
+) -> list[dict[str, Any]]:
     """Play every task with ``work`` (a module-level function) and return the records in task order.
 
     ``work(task)`` returns the game's record (with the task's ``index``), or a record with an
@@ -181,8 +201,10 @@ def run_study(tasks: Sequence[dict[str, Any]], work: Callable[[dict[str, Any]], 
             fh.close()
     if failed:
         first = min(failed, key=lambda r: r["index"])
-        raise StudyError(f"{len(failed)} game(s) failed; first: game {first['index']} (seed {first.get('seed')}, "
-                         f"seats {','.join(map(str, first.get('seats', [])))}): {first['error']}")
+        raise StudyError(
+            f"{len(failed)} game(s) failed; first: game {first['index']} (seed {first.get('seed')}, "
+            f"seats {','.join(map(str, first.get('seats', [])))}): {first['error']}"
+        )
     return [results[t["index"]] for t in tasks]
 
 
@@ -223,12 +245,15 @@ def check_ray_address(address: str, timeout: float = RAY_CONNECT_TIMEOUT) -> Non
         with socket.create_connection((host.strip("[]"), int(port)), timeout=timeout):
             pass
     except OSError as exc:
-        reason = f"no answer within {timeout:g} s" if isinstance(exc, TimeoutError) else (exc.strerror or str(exc))
+        reason = (
+            f"no answer within {timeout:g} s" if isinstance(exc, TimeoutError) else (exc.strerror or str(exc))
+        )
         raise ValueError(f"no Ray cluster answers at {address}: {reason}") from None
 
 
-def _ray_results(tasks: Sequence[dict[str, Any]], work: Callable, address: str, jobs: int
-                 ) -> Iterator[dict[str, Any]]:
+def _ray_results(
+    tasks: Sequence[dict[str, Any]], work: Callable, address: str, jobs: int
+) -> Iterator[dict[str, Any]]:
     """Records as Ray tasks finish them.
 
     An already initialised Ray (``ray.init`` by the caller) is used as it is. Otherwise
@@ -239,7 +264,9 @@ def _ray_results(tasks: Sequence[dict[str, Any]], work: Callable, address: str, 
     try:
         import ray
     except ImportError:
-        raise RuntimeError("ray_address was given but ray is not installed (pip install 'ludus[ray]')") from None
+        raise RuntimeError(
+            "ray_address was given but ray is not installed (pip install 'ludus[ray]')"
+        ) from None
     started = not ray.is_initialized()
     if started:
         check_ray_address(address)
@@ -248,7 +275,9 @@ def _ray_results(tasks: Sequence[dict[str, Any]], work: Callable, address: str, 
                 ray.init(address="local", num_cpus=jobs, include_dashboard=False, log_to_driver=False)
             else:
                 ray.init(address=address, log_to_driver=False, logging_level=logging.ERROR)
-        except ConnectionError as exc:  # something answers there, but not a Ray cluster (after ~20 s of retries)
+        except (
+            ConnectionError
+        ) as exc:  # something answers there, but not a Ray cluster (after ~20 s of retries)
             raise ValueError(f"no Ray cluster answers at {address}: {exc}") from None
     try:
         remote = ray.remote(work)

@@ -45,8 +45,12 @@ def play(game_name: str, options: dict[str, Any], seats: Sequence[str], seed: in
         thinking[seat] += time.perf_counter() - start
         state.apply_action(action)
     return {
-        "seed": seed, "seats": list(seats), "scores": state.scores(), "winners": state.winners(),
-        "returns": state.returns(), "actions": len(state.history()),
+        "seed": seed,
+        "seats": list(seats),
+        "scores": state.scores(),
+        "winners": state.winners(),
+        "returns": state.returns(),
+        "actions": len(state.history()),
         "seconds": [round(t, 4) for t in thinking],
     }
 
@@ -56,8 +60,13 @@ def _task(task: dict[str, Any]) -> dict[str, Any]:
         result = play(task["game"], task["config"], task["seats"], task["seed"])
     except Exception as exc:  # returned with its seed, so the failing game can be replayed
         return {**task, "error": f"{type(exc).__name__}: {exc}"}
-    return {"index": task["index"], "table": task["table"], "game": task["game"], "config": task["config"],
-            **result}
+    return {
+        "index": task["index"],
+        "table": task["table"],
+        "game": task["game"],
+        "config": task["config"],
+        **result,
+    }
 
 
 def schedule(bots: Sequence[str], players: int, games: int, seed: int | None) -> list[dict[str, Any]]:
@@ -81,24 +90,46 @@ def schedule(bots: Sequence[str], players: int, games: int, seed: int | None) ->
     return tasks
 
 
-def run_tasks(tasks: list[dict[str, Any]], jobs: int | None = None, ray_address: str | None = None,
-              progress: bool = False, journal: str | Path | None = None) -> list[dict[str, Any]]:
+def run_tasks(
+    tasks: list[dict[str, Any]],
+    jobs: int | None = None,
+    ray_address: str | None = None,
+    progress: bool = False,
+    journal: str | Path | None = None,
+) -> list[dict[str, Any]]:
     """Play the tasks locally (``jobs`` processes, default every core) or on Ray; results in task order.
 
     With ``journal``, each game is appended to that JSON-lines file as it ends and games
     already there are not played again (see :mod:`ludus.arena.study`).
     """
     try:
-        return run_study(tasks, _task, jobs=jobs, journal=journal, identity=("game", "config", "seats", "seed"),
-                         ray_address=ray_address, progress=progress, description=f"{len(tasks)} games")
+        return run_study(
+            tasks,
+            _task,
+            jobs=jobs,
+            journal=journal,
+            identity=("game", "config", "seats", "seed"),
+            ray_address=ray_address,
+            progress=progress,
+            description=f"{len(tasks)} games",
+        )
     except StudyError as exc:
         raise RuntimeError(str(exc)) from None
 
 
-def tournament(game: str, options: dict[str, Any] | None, bots: Sequence[str], games: int = 10,
-               jobs: int | None = None,
-               seed: int | None = 0, out_dir: str | Path | None = None, ray_address: str | None = None,
-               bootstrap: int = 200, progress: bool = False, echo: bool = True) -> dict[str, Any]:
+def tournament(
+    game: str,
+    options: dict[str, Any] | None,
+    bots: Sequence[str],
+    games: int = 10,
+    jobs: int | None = None,
+    seed: int | None = 0,
+    out_dir: str | Path | None = None,
+    ray_address: str | None = None,
+    bootstrap: int = 200,
+    progress: bool = False,
+    echo: bool = True,
+) -> dict[str, Any]:
     """Run a tournament; write ``results.jsonl``, ``ratings.json``, ``head_to_head.json`` and
     ``ratings.png`` to ``out_dir``.
 
@@ -130,12 +161,15 @@ def tournament(game: str, options: dict[str, Any] | None, bots: Sequence[str], g
         files["ratings"] = str(out / "ratings.json")
         Path(files["ratings"]).write_text(json.dumps([r.__dict__ for r in table], indent=1), encoding="utf-8")
         files["plot"] = str(out / "ratings.png")
-        plot_ratings(table, files["plot"], title=f"{game} {_config_text(the_game.config)}: {len(results)} games")
+        plot_ratings(
+            table, files["plot"], title=f"{game} {_config_text(the_game.config)}: {len(results)} games"
+        )
     matrix = win_matrix(results, list(bots))
     if out_dir is not None:
         files["head_to_head"] = str(Path(out_dir) / "head_to_head.json")
-        Path(files["head_to_head"]).write_text(json.dumps({"bots": list(bots), "score": matrix}, indent=1),
-                                               encoding="utf-8")
+        Path(files["head_to_head"]).write_text(
+            json.dumps({"bots": list(bots), "score": matrix}, indent=1), encoding="utf-8"
+        )
     if echo:
         print_ratings(table, f"{game} {_config_text(the_game.config)}: {len(results)} games")
         print_matrix(list(bots), matrix)
@@ -168,7 +202,9 @@ def print_ratings(table: Sequence[Rating], title: str) -> None:
     for col in ("bot", "rating", "95% interval", "games", "score"):
         t.add_column(col, justify="left" if col == "bot" else "right")
     for r in table:
-        t.add_row(r.bot, f"{r.rating:.0f}", f"{r.low:.0f} .. {r.high:.0f}", str(r.games), f"{100 * r.score:.1f}%")
+        t.add_row(
+            r.bot, f"{r.rating:.0f}", f"{r.low:.0f} .. {r.high:.0f}", str(r.games), f"{100 * r.score:.1f}%"
+        )
     Console(width=100).print(t)
 
 
@@ -195,9 +231,13 @@ def plot_ratings(table: Sequence[Rating], path: str | Path, title: str = "") -> 
     rows = list(reversed(table))
     fig, ax = plt.subplots(figsize=(7, 0.5 * len(rows) + 1.5))
     y = range(len(rows))
-    ax.errorbar([r.rating for r in rows], list(y),
-                xerr=[[r.rating - r.low for r in rows], [r.high - r.rating for r in rows]],
-                fmt="o", capsize=4)
+    ax.errorbar(
+        [r.rating for r in rows],
+        list(y),
+        xerr=[[r.rating - r.low for r in rows], [r.high - r.rating for r in rows]],
+        fmt="o",
+        capsize=4,
+    )
     ax.set_yticks(list(y), [r.bot for r in rows])
     ax.set_xlabel("rating (Bradley–Terry, Elo scale; 95% bootstrap interval)")
     ax.set_title("\n".join(textwrap.wrap(title, 80)), fontsize=9)
@@ -207,9 +247,28 @@ def plot_ratings(table: Sequence[Rating], path: str | Path, title: str = "") -> 
     plt.close(fig)
 
 
-def tournament_command(game: str, options: dict[str, Any], bots: str, games: int, jobs: int | None, seed: int | None,
-                       out: str | None, ray_address: str | None, bootstrap: int = 200) -> dict[str, Any]:
+def tournament_command(
+    game: str,
+    options: dict[str, Any],
+    bots: str,
+    games: int,
+    jobs: int | None,
+    seed: int | None,
+    out: str | None,
+    ray_address: str | None,
+    bootstrap: int = 200,
+) -> dict[str, Any]:
     """What ``ludus tournament GAME --bots a,b,c ...`` runs (the CLI parses and passes its options)."""
     specs = [b.strip() for b in bots.split(",") if b.strip()]
-    return tournament(game, options, specs, games=games, jobs=jobs, seed=seed, out_dir=out or "tournament",
-                      ray_address=ray_address, bootstrap=bootstrap, progress=True)
+    return tournament(
+        game,
+        options,
+        specs,
+        games=games,
+        jobs=jobs,
+        seed=seed,
+        out_dir=out or "tournament",
+        ray_address=ray_address,
+        bootstrap=bootstrap,
+        progress=True,
+    )

@@ -56,8 +56,9 @@ def _bot_class(name: str, spec: str | None = None) -> type[Bot]:
 
 def _unknown(name: str, spec: str | None = None) -> ValueError:
     where = f" in {spec!r}" if spec is not None else ""
-    return ValueError(f"unknown bot {name!r}{where}; known bots: {', '.join(names())}; "
-                      f"levels: {', '.join(levels())}")
+    return ValueError(
+        f"unknown bot {name!r}{where}; known bots: {', '.join(names())}; levels: {', '.join(levels())}"
+    )
 
 
 def parameters(name: str) -> list[str]:

@@ -22,15 +22,27 @@ LOOKAHEAD = 0  # the heuristic finishes the seat's turn itself when valuing
 EXPLAIN_STEPS = 12  # the reason shows that finish: the seat's decisions up to the end of its turn
 
 CATEGORY = {
-    "A": "discs on completed citadels", "B": "bonus tiles", "C": "Druid tiles", "D": "Roman Army tiles",
-    "E": "garrison majorities", "F": "tribe spaces", "G": "disc spaces", "H": "all cubes placed",
-    "I": "strength and cards", "J": "progress cards", "K": "leader",
+    "A": "discs on completed citadels",
+    "B": "bonus tiles",
+    "C": "Druid tiles",
+    "D": "Roman Army tiles",
+    "E": "garrison majorities",
+    "F": "tribe spaces",
+    "G": "disc spaces",
+    "H": "all cubes placed",
+    "I": "strength and cards",
+    "J": "progress cards",
+    "K": "leader",
 }
 WORKERS = ("farmer", "builder", "soldier", "noble", "druid")
 KINDS = ("Farm", "Build", "Battle", "Recruit")
 REGIONS = ("North", "South")
-BONUS = {"token": "a bonus token", "recruit": "recruit a worker", "draw": "draw 2 market cards",
-         "strength": "strength"}
+BONUS = {
+    "token": "a bonus token",
+    "recruit": "recruit a worker",
+    "draw": "draw 2 market cards",
+    "strength": "strength",
+}
 
 
 def canonical(state: Any, seat: int) -> Any:
@@ -69,7 +81,7 @@ def _follow_texts(before: Any, action: Act, follow: list[Act], seat: int) -> lis
             out.append(_decision(state, a, seat))
             state.apply_action(a)
     except IllegalActionError:
-        out += [str(a) for a in follow[len(out):]]
+        out += [str(a) for a in follow[len(out) :]]
     return out
 
 
@@ -89,8 +101,9 @@ def _rondel_decision(state: Any, a: Act) -> str | None:
         change = state.data.move_strength[a.a - 1]
         gain = f" ({'+' if change > 0 else ''}{change} strength)" if change else ""
         crosses = any((state.marker + i) % 4 == G.CROSSING_FROM for i in range(a.a))
-        return (f"move the action marker {a.a} corner{'s' if a.a > 1 else ''} to {corner}{gain}"
-                + (", crossing the river (progress)" if crosses else ""))
+        return f"move the action marker {a.a} corner{'s' if a.a > 1 else ''} to {corner}{gain}" + (
+            ", crossing the river (progress)" if crosses else ""
+        )
     if v == "anywhere":
         return "spend a bonus token to act on any action area"
     if v == "act":
@@ -109,8 +122,12 @@ def _card_decision(state: Any, a: Act) -> str | None:
         return f"build on the {d.colours[a.a]} citadel in the {REGIONS[state.ctx.region]}"
     if v in ("pay", "discard", "garrison"):
         word = {"pay": "pay", "discard": "discard", "garrison": "garrison a cube with"}[v]
-        purpose = {Phase.BATTLE_DISCARD: " for strength", Phase.BUILD_PAY: " for the disc",
-                   Phase.DRUID_PAY: " for a druid worker", Phase.SETUP_DISCARD: " (set-up)"}.get(state.phase, "")
+        purpose = {
+            Phase.BATTLE_DISCARD: " for strength",
+            Phase.BUILD_PAY: " for the disc",
+            Phase.DRUID_PAY: " for a druid worker",
+            Phase.SETUP_DISCARD: " (set-up)",
+        }.get(state.phase, "")
         return f"{word} {_a(card(state, a.a))}{purpose}"
     if v == "fight":
         stack = state.roman[state.ctx.region]
@@ -183,11 +200,16 @@ def _effects(before: Any, after: Any, seat: int) -> list[str]:
     strength = after.strength[seat] - before.strength[seat]
     if strength:
         out.append(f"strength {before.strength[seat]} -> {after.strength[seat]}")
-    for won, name, tiles in (("roman_won", "Roman Army", d.roman_tiles), ("druid_won", "Druid", d.druid_tiles)):
-        new = getattr(after, won)[seat][len(getattr(before, won)[seat]):]
+    for won, name, tiles in (
+        ("roman_won", "Roman Army", d.roman_tiles),
+        ("druid_won", "Druid", d.druid_tiles),
+    ):
+        new = getattr(after, won)[seat][len(getattr(before, won)[seat]) :]
         for t in new:
             out.append(f"wins a {tiles[t][0]}-point {name} tile")
-    recruited = [WORKERS[t] for t in range(5) for _ in range(max(0, after.tribe[seat][t] - before.tribe[seat][t]))]
+    recruited = [
+        WORKERS[t] for t in range(5) for _ in range(max(0, after.tribe[seat][t] - before.tribe[seat][t]))
+    ]
     if recruited:
         out.append("tribe gains " + ", ".join(recruited))
     tokens = after.tokens[seat] - before.tokens[seat]

@@ -101,16 +101,24 @@ def _place(before: Any, action: Place, colour: int, ghost: bool) -> list[str]:
         elif fish == kind:
             pays = not ghost and (game.config["species_bonus"] == "any" or kind == colour)
             name = _species(before, kind)
-            covered.append(f"the {name} bonus (+{board.species_bonus})" if pays else f"the {name} bonus (no points for you)")
+            covered.append(
+                f"the {name} bonus (+{board.species_bonus})"
+                if pays
+                else f"the {name} bonus (no points for you)"
+            )
         else:
-            covered.append(f"the {_species(before, kind)} bonus space with {_species(before, fish)} (no bonus)")
+            covered.append(
+                f"the {_species(before, kind)} bonus space with {_species(before, fish)} (no bonus)"
+            )
     gained = 0 if ghost else placement_bonus(game, action, colour)
     if covered:
         parts.append(f"{who} covers " + " and ".join(covered))
     elif not ghost:
         own = action.fish.count(SPECIES[colour])
-        parts.append(f"places your tile ({own} {_species(before, colour)}) in cetarium {action.cetarium}, "
-                     f"slot {action.slot}")
+        parts.append(
+            f"places your tile ({own} {_species(before, colour)}) in cetarium {action.cetarium}, "
+            f"slot {action.slot}"
+        )
     else:
         parts.append(f"places {who} in cetarium {action.cetarium}, slot {action.slot}")
     after = before.clone()
@@ -127,12 +135,16 @@ def _place(before: Any, action: Place, colour: int, ghost: bool) -> list[str]:
             continue
         name = _species(before, wcolour)
         if owner[wcolour] is not None and wcolour in mine:
-            parts.append(f"{_line_word(board, line)}, where your {_kind(kind)} stands, goes from {was} to {now} "
-                         f"{name}: worth {board.points(now, kind == 'D')} if the game ended now "
-                         f"(was {board.points(was, kind == 'D')})")
+            parts.append(
+                f"{_line_word(board, line)}, where your {_kind(kind)} stands, goes from {was} to {now} "
+                f"{name}: worth {board.points(now, kind == 'D')} if the game ended now "
+                f"(was {board.points(was, kind == 'D')})"
+            )
         else:
-            parts.append(f"it also adds {now - was} {name} to {_line_word(board, line)} of "
-                         f"{game.tiles.species[wcolour].colour}'s {_kind(kind)}")
+            parts.append(
+                f"it also adds {now - was} {name} to {_line_word(board, line)} of "
+                f"{game.tiles.species[wcolour].colour}'s {_kind(kind)}"
+            )
     if gained and not covered:
         parts.append(f"+{gained} in bonuses")
     return parts
@@ -150,13 +162,17 @@ def _worker(state: Any, action: Any, colour: int, seat: int) -> str:
         points = score_lines(board, state.cells, [None] * action.line + [[colour, action.kind]])[0][4]
         free = _empty(state, action.line)
         more = f", with {free} cells still empty" if free else ", with no cell left empty"
-        return (f"{your} {_kind(action.kind)} claims {_line_word(board, action.line)}, which holds {count} {name}"
-                f"{more}: worth {points} if the game ended now")
+        return (
+            f"{your} {_kind(action.kind)} claims {_line_word(board, action.line)}, which holds {count} {name}"
+            f"{more}: worth {points} if the game ended now"
+        )
     if isinstance(action, Pass):
         pool = state.pool[state.game.pool_owner(colour)]
         lines = [line for line in board.lines[state.cetarium] if state.workers[line] is None]
         best = max((_count(state, line, colour) for line in lines), default=0)
         keeps = f"{your} dominus" if pool[1] and not pool[0] else f"{your} workers"
-        return (f"pass: keep {keeps} for a better line (the best line open here holds {best} {name}, "
-                f"worth {board.points(best, False)} to a vilicus now)")
+        return (
+            f"pass: keep {keeps} for a better line (the best line open here holds {best} {name}, "
+            f"worth {board.points(best, False)} to a vilicus now)"
+        )
     return str(action)

@@ -52,7 +52,9 @@ def _geometry(board: Any) -> tuple:
     geo = _GEOMETRY.get(board.name)
     if geo is None:
         geo = _GEOMETRY[board.name] = _build_geometry(board)
-        _GETTERS[board.name] = tuple(itemgetter(*cells) if len(cells) > 1 else None for cells in board.line_cells)
+        _GETTERS[board.name] = tuple(
+            itemgetter(*cells) if len(cells) > 1 else None for cells in board.line_cells
+        )
         _LINE_CETS[board.name] = tuple(tuple(cet for cet, _ in segs) for segs in geo)
     return geo
 
@@ -99,7 +101,7 @@ def _expected_points(table: tuple[float, ...], mean: float, pending: float) -> f
     """Chart points at ``mean`` specimens, averaged over a spread that grows with ``pending``."""
     if pending <= 0:
         return _interp(table, mean)
-    s = SPREAD * pending ** 0.5 + 0.3
+    s = SPREAD * pending**0.5 + 0.3
     return 0.25 * _interp(table, mean - s) + 0.5 * _interp(table, mean) + 0.25 * _interp(table, mean + s)
 
 
@@ -111,7 +113,9 @@ def line_prospects(state: Any) -> list[list[tuple[float, float]]]:
     return [_prospect(segs, state.cells, state.slots, own) if segs else [] for segs in geo]
 
 
-def _prospect(segs: tuple, cells: list[int], slots: dict[int, list[int]], own: float) -> list[tuple[float, float]]:
+def _prospect(
+    segs: tuple, cells: list[int], slots: dict[int, list[int]], own: float
+) -> list[tuple[float, float]]:
     count = [0, 0, 0, 0]
     pending = [0.0, 0.0, 0.0, 0.0]
     for cet, parts in segs:
@@ -179,7 +183,9 @@ def _lines(game: Any, cells: list[int], slots: dict, owners: dict, which: Any, b
 _POINTS: dict[tuple, tuple[float, float]] = {}
 
 
-def _line_value(board: Any, segs: tuple, cells: list[int], slots: dict[int, list[int]], rotation: bool) -> tuple:
+def _line_value(
+    board: Any, segs: tuple, cells: list[int], slots: dict[int, list[int]], rotation: bool
+) -> tuple:
     own = OWN_TILE if rotation else OWN_TILE_FIXED
     # ``_prospect``, inlined: the same sums in the same order
     count = [0, 0, 0, 0]
@@ -226,7 +232,9 @@ def colour_values(state: Any) -> list[float]:
     return _colour_values(state.game, line_values(state), state.workers, state.pool, state.bonus, state.round)
 
 
-def _colour_values(game: Any, lines: list, workers: list, pools: list, bonus: list, round_: int) -> list[float]:
+def _colour_values(
+    game: Any, lines: list, workers: list, pools: list, bonus: list, round_: int
+) -> list[float]:
     board = game.board
     values = [float(b) for b in bonus]
     free = []
@@ -292,7 +300,7 @@ def _margins(per_colour: list[float], seating: Any) -> list[float]:
     if len(seats) == 4:  # one colour a seat: the best rival is the top colour, or the second for the top one
         top = max(per_colour)
         lead = per_colour.index(top)
-        second = max(per_colour[:lead] + per_colour[lead + 1:])
+        second = max(per_colour[:lead] + per_colour[lead + 1 :])
         return [v - (second if c == lead else top) for c, v in enumerate(per_colour)]
     totals = [sum(per_colour[c] for c in cs) for cs in seats]
     out = []
@@ -467,7 +475,12 @@ def _fill_slot(context: tuple, cet: int, slot: int) -> tuple:
     rounds_left = board.rounds - round_
     first = board.slot_cells[cet, slot][0]  # the slot's top-left cell
     r, c = first // size, first % size
-    crossing = {r: (0, 1), r + 1: (2, 3), size + c: (0, 2), size + c + 1: (1, 3)}  # line -> fish of the slot on it
+    crossing = {
+        r: (0, 1),
+        r + 1: (2, 3),
+        size + c: (0, 2),
+        size + c + 1: (1, 3),
+    }  # line -> fish of the slot on it
     filled = state.slots[cet][:]
     filled[slot - 1] = colour
     child_slots = dict(state.slots)
@@ -501,8 +514,11 @@ def _fill_slot(context: tuple, cet: int, slot: int) -> tuple:
         n = min(pool[0] + pool[1], rounds_left * len(colours))
         if n <= 0:
             continue
-        gains = [g for g in (_gain(lines_after[line], colours, floor) for line in free_lines if line not in crossing)
-                 if g > 0]
+        gains = [
+            g
+            for g in (_gain(lines_after[line], colours, floor) for line in free_lines if line not in crossing)
+            if g > 0
+        ]
         gains.sort(reverse=True)
         pool_parts.append((colours[0], n, pool[1] > 0, gains))
         sharing.append(colours)
@@ -513,9 +529,20 @@ def _fill_slot(context: tuple, cet: int, slot: int) -> tuple:
     geo = _geometry(board)
     getters = _GETTERS[board.name]
     free = set(free_lines)
-    touched = [(line, *crossing[line], crossing_caches.setdefault((cet, line), {}), getters[line], tuple(child_owners[x] for x in _LINE_CETS[board.name][line]),
-                geo[line], child_slots, gains_of if line in free else _no_gains)
-               for line in cet_lines if line in crossing and geo[line]]
+    touched = [
+        (
+            line,
+            *crossing[line],
+            crossing_caches.setdefault((cet, line), {}),
+            getters[line],
+            tuple(child_owners[x] for x in _LINE_CETS[board.name][line]),
+            geo[line],
+            child_slots,
+            gains_of if line in free else _no_gains,
+        )
+        for line in cet_lines
+        if line in crossing and geo[line]
+    ]
     return lines_after, touched, recount, fixed_values, pool_parts
 
 

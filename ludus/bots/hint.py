@@ -46,8 +46,9 @@ def explainer(game_name: str) -> Any:
     return hook(game_name, "explainer")
 
 
-def hint(state: State, n: int = 3, seconds: float | None = None, seed: int | None = None,
-         worlds: int = WORLDS) -> list[dict[str, Any]]:
+def hint(
+    state: State, n: int = 3, seconds: float | None = None, seed: int | None = None, worlds: int = WORLDS
+) -> list[dict[str, Any]]:
     """The best ``n`` moves for the seat to move: ``[{"action", "value", "why"}, ...]``, best first.
 
     ``action`` is the move's notation, ``value`` the estimated final score margin over the
@@ -91,8 +92,13 @@ def hint(state: State, n: int = 3, seconds: float | None = None, seed: int | Non
     out = []
     for action in ranked:
         after, follow = _follow_up(shown, action, seat, evaluate, steps, depth)
-        out.append({"action": str(action), "value": round(totals[action] / done, 2),
-                    "why": explain(shown, action, after, seat, follow)})  # a re-dealt world: no secrets
+        out.append(
+            {
+                "action": str(action),
+                "value": round(totals[action] / done, 2),
+                "why": explain(shown, action, after, seat, follow),
+            }
+        )  # a re-dealt world: no secrets
     return out
 
 
@@ -114,8 +120,11 @@ def _values(world: State, legal: list[Action], seat: int, evaluate: Callable, de
 
 def _own_turn(state: State, seat: int) -> bool:
     """Whether ``seat`` decides again before anything new is shown or the turn passes."""
-    return (not state.is_terminal() and state.current_player() == seat
-            and state.undo_barrier() < len(state.history()))
+    return (
+        not state.is_terminal()
+        and state.current_player() == seat
+        and state.undo_barrier() < len(state.history())
+    )
 
 
 def _best(state: State, seat: int, evaluate: Callable, depth: int) -> float:
@@ -137,8 +146,9 @@ def _best(state: State, seat: int, evaluate: Callable, depth: int) -> float:
     return best
 
 
-def _follow_up(world: State, action: Action, seat: int, evaluate: Callable,
-               steps: int, depth: int) -> tuple[State, list[Action]]:
+def _follow_up(
+    world: State, action: Action, seat: int, evaluate: Callable, steps: int, depth: int
+) -> tuple[State, list[Action]]:
     """The position after ``action`` and up to ``steps`` of the seat's best follow-ups in its turn
     (each chosen as the valuation does: by its own best follow-ups), for the reason."""
     after = world.clone()
@@ -160,7 +170,9 @@ def _follow_up(world: State, action: Action, seat: int, evaluate: Callable,
     return after, follow
 
 
-def explain(before: State, action: Action, after: State, seat: int, follow: list[Action] | None = None) -> str:
+def explain(
+    before: State, action: Action, after: State, seat: int, follow: list[Action] | None = None
+) -> str:
     """Why ``action`` is worth playing, for ``seat``: the game's explainer, or a generic sentence."""
     module = explainer(before.game.name)
     if module is not None:

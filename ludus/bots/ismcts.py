@@ -91,10 +91,21 @@ class ISMCTSBot:
     Games without a ``ludus.bots.heuristics_<game>`` module always play rollouts to the end.
     """
 
-    def __init__(self, seed: int | None = None, iterations: int = 300, seconds: float | None = None,
-                 exploration: float = 0.1, rollout: str = "random", cutoff: int | None = 0,
-                 sample: int = 3, scale: float = 8.0, prior: bool = True, expand: str = "auto",
-                 preset: str = "learned", width: int = 0) -> None:
+    def __init__(
+        self,
+        seed: int | None = None,
+        iterations: int = 300,
+        seconds: float | None = None,
+        exploration: float = 0.1,
+        rollout: str = "random",
+        cutoff: int | None = 0,
+        sample: int = 3,
+        scale: float = 8.0,
+        prior: bool = True,
+        expand: str = "auto",
+        preset: str = "learned",
+        width: int = 0,
+    ) -> None:
         if rollout not in ("random", "greedy-light"):
             raise ValueError(f"rollout must be 'random' or 'greedy-light', not {rollout!r}")
         if expand not in ("auto", "random", "heuristic"):
@@ -154,8 +165,11 @@ class ISMCTSBot:
                 break
         self.last_iterations = done
         allowed = set(legal)
-        best = max((c for a, c in root.children.items() if a in allowed),
-                   key=lambda c: (c.visits, c.total), default=None)
+        best = max(
+            (c for a, c in root.children.items() if a in allowed),
+            key=lambda c: (c.visits, c.total),
+            default=None,
+        )
         return best.action if best is not None else self.rng.choice(legal)  # type: ignore[return-value]
 
     def expansion(self, game: Any) -> str:
@@ -168,8 +182,9 @@ class ISMCTSBot:
         """The learned value model this bot uses in ``game`` (None: "classic", or none shipped)."""
         return learned.load(game.name, game.num_players) if self.preset == "learned" else None
 
-    def _seed_root(self, root: _Node, world: State, evaluate: Any, prior: bool = True,
-                   width: int = 0) -> frozenset | None:
+    def _seed_root(
+        self, root: _Node, world: State, evaluate: Any, prior: bool = True, width: int = 0
+    ) -> frozenset | None:
         """Give every root action one virtual visit worth its one-ply value (heuristic, as greedy,
         or learned), and with ``width`` keep only the best ``width`` of them for the search.
 
@@ -215,7 +230,10 @@ class ISMCTSBot:
         are their heuristic margins where already known (else computed)."""
         net = self.net
         assert net is not None
-        known = [h if h is not None else learned.heuristic_values(st) for st, h in zip(states, heuristics, strict=True)]
+        known = [
+            h if h is not None else learned.heuristic_values(st)
+            for st, h in zip(states, heuristics, strict=True)
+        ]
         return [net.squash(m) for m in net.margins_many(states, known)]
 
     def _evaluator(self, game_name: str) -> Any:
@@ -252,7 +270,9 @@ class ISMCTSBot:
             node = best
         _backpropagate(node, self._playout(world, evaluate))
 
-    def _iterate_heuristic(self, root: _Node, world: State, evaluate: Any, keep: frozenset | None = None) -> None:
+    def _iterate_heuristic(
+        self, root: _Node, world: State, evaluate: Any, keep: frozenset | None = None
+    ) -> None:
         """One iteration where every node's actions start with one virtual visit worth their heuristic value.
 
         A leaf is expanded by rating all its legal actions (one ply, as greedy does) and backs
@@ -286,7 +306,9 @@ class ISMCTSBot:
             values = world.returns()
         _backpropagate(node, values)
 
-    def _seed(self, node: _Node, world: State, actions: list[Action], player: int, evaluate: Any) -> list[float]:
+    def _seed(
+        self, node: _Node, world: State, actions: list[Action], player: int, evaluate: Any
+    ) -> list[float]:
         """Add ``actions`` as children of ``node``, each with one visit worth its heuristic value.
 
         Returns the values (every seat) after the mover's best of them: the heuristic's, or the
@@ -301,7 +323,9 @@ class ISMCTSBot:
             if margins is None:
                 child_state = world.clone()
                 child_state.apply_action(action)
-                values = child_state.returns() if child_state.is_terminal() else self._score(child_state, evaluate)
+                values = (
+                    child_state.returns() if child_state.is_terminal() else self._score(child_state, evaluate)
+                )
             else:
                 values = self._squash(margins)
             child = _Node(action, node, player)

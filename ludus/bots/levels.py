@@ -22,13 +22,27 @@ class Level:
     doc: str
 
 
-LEVELS: dict[str, Level] = {level.name: level for level in (
-    Level("beginner", "greedy:noise=5",
-          "the heuristic's best move one action ahead, blurred by up to 5 points of noise: sensible, often not best"),
-    Level("casual", "greedy", "the heuristic's best move one action ahead, instantly"),
-    Level("club", "ismcts:seconds=0.2", "searches 0.2 s a decision (ISMCTS over re-deals of what it cannot see)"),
-    Level("expert", "ismcts:seconds=1", "searches 1 s a decision (ISMCTS over re-deals of what it cannot see)"),
-)}
+LEVELS: dict[str, Level] = {
+    level.name: level
+    for level in (
+        Level(
+            "beginner",
+            "greedy:noise=5",
+            "the heuristic's best move one action ahead, blurred by up to 5 points of noise: sensible, often not best",
+        ),
+        Level("casual", "greedy", "the heuristic's best move one action ahead, instantly"),
+        Level(
+            "club",
+            "ismcts:seconds=0.2",
+            "searches 0.2 s a decision (ISMCTS over re-deals of what it cannot see)",
+        ),
+        Level(
+            "expert",
+            "ismcts:seconds=1",
+            "searches 1 s a decision (ISMCTS over re-deals of what it cannot see)",
+        ),
+    )
+}
 
 
 def names() -> list[str]:
@@ -74,7 +88,9 @@ def level_class(name: str) -> type[LevelBot]:
     level = LEVELS[name]
     cached = _CLASSES.get(name)
     if cached is None:
-        cached = _CLASSES[name] = type(f"{name.title()}Level", (LevelBot,), {"level": level, "__doc__": level.doc})
+        cached = _CLASSES[name] = type(
+            f"{name.title()}Level", (LevelBot,), {"level": level, "__doc__": level.doc}
+        )
     return cached
 
 

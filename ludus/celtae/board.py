@@ -30,9 +30,9 @@ def area_of(kind: int, region: int) -> int:
 
 # (kind, region) choices beside each corner
 ADJACENT = (
-    ((FARM, NORTH), (BUILD, NORTH), (BATTLE, NORTH)),      # NE
-    ((BATTLE, SOUTH), (FARM, SOUTH), (BUILD, SOUTH)),      # SE
-    ((FARM, SOUTH), (BUILD, SOUTH), (RECRUIT, SOUTH)),     # SW
-    ((RECRUIT, NORTH), (FARM, NORTH), (BUILD, NORTH)),     # NW
+    ((FARM, NORTH), (BUILD, NORTH), (BATTLE, NORTH)),  # NE
+    ((BATTLE, SOUTH), (FARM, SOUTH), (BUILD, SOUTH)),  # SE
+    ((FARM, SOUTH), (BUILD, SOUTH), (RECRUIT, SOUTH)),  # SW
+    ((RECRUIT, NORTH), (FARM, NORTH), (BUILD, NORTH)),  # NW
 )
 ANYWHERE = tuple((k, r) for r in (NORTH, SOUTH) for k in (FARM, BUILD, BATTLE, RECRUIT))

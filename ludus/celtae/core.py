@@ -52,8 +52,29 @@ class Phase(IntEnum):
 
 # Members as module constants: the rules compare phases on every step, and a module global is
 # read faster than an attribute of the enum class.
-(LEADER, SETUP_DISCARD, START, AREA, REFRESH, SWAP, EXTRA, FARM_PICK, BUILD_COLOUR, BUILD_PAY, BONUS_RECRUIT,
- BONUS_DRAW, BATTLE_DISCARD, FIGHT, GARRISON, RECRUIT_PICK, DRUID, DRUID_PAY, REFILL, RELEASE, OVER) = Phase
+(
+    LEADER,
+    SETUP_DISCARD,
+    START,
+    AREA,
+    REFRESH,
+    SWAP,
+    EXTRA,
+    FARM_PICK,
+    BUILD_COLOUR,
+    BUILD_PAY,
+    BONUS_RECRUIT,
+    BONUS_DRAW,
+    BATTLE_DISCARD,
+    FIGHT,
+    GARRISON,
+    RECRUIT_PICK,
+    DRUID,
+    DRUID_PAY,
+    REFILL,
+    RELEASE,
+    OVER,
+) = Phase
 # phases inside a Recruit (or the recruit bonus) where the tribe may exceed 8 until RELEASE
 ENLIST_PHASES = (BONUS_RECRUIT, RECRUIT_PICK, DRUID, DRUID_PAY, REFILL, RELEASE)
 
@@ -70,8 +91,25 @@ class TurnContext:
     5, 16, 30). Saved as the 15-number list of earlier versions (``to_list``/``from_list``).
     """
 
-    __slots__ = ("anywhere", "kind", "region", "area", "boost", "budget", "colour", "pay", "icon", "recruited",
-                 "recruit_max", "druid_paid", "draws", "taken", "sx_card", "sx_steps", "sx_moved")
+    __slots__ = (
+        "anywhere",
+        "kind",
+        "region",
+        "area",
+        "boost",
+        "budget",
+        "colour",
+        "pay",
+        "icon",
+        "recruited",
+        "recruit_max",
+        "druid_paid",
+        "draws",
+        "taken",
+        "sx_card",
+        "sx_steps",
+        "sx_moved",
+    )
 
     def __init__(self) -> None:
         self.anywhere = 0  # 1 once a token is spent to act anywhere
@@ -94,21 +132,66 @@ class TurnContext:
 
     def copy(self) -> TurnContext:
         other = _new_context(TurnContext)
-        (other.anywhere, other.kind, other.region, other.area, other.boost, other.budget, other.colour, other.pay,
-         other.icon, other.recruited, other.recruit_max, other.druid_paid, other.draws, other.taken, other.sx_card,
-         other.sx_steps, other.sx_moved) = (
-            self.anywhere, self.kind, self.region, self.area, self.boost, self.budget, self.colour, self.pay,
-            self.icon, self.recruited, self.recruit_max, self.druid_paid, self.draws, self.taken, self.sx_card,
-            self.sx_steps, self.sx_moved)
+        (
+            other.anywhere,
+            other.kind,
+            other.region,
+            other.area,
+            other.boost,
+            other.budget,
+            other.colour,
+            other.pay,
+            other.icon,
+            other.recruited,
+            other.recruit_max,
+            other.druid_paid,
+            other.draws,
+            other.taken,
+            other.sx_card,
+            other.sx_steps,
+            other.sx_moved,
+        ) = (
+            self.anywhere,
+            self.kind,
+            self.region,
+            self.area,
+            self.boost,
+            self.budget,
+            self.colour,
+            self.pay,
+            self.icon,
+            self.recruited,
+            self.recruit_max,
+            self.druid_paid,
+            self.draws,
+            self.taken,
+            self.sx_card,
+            self.sx_steps,
+            self.sx_moved,
+        )
         return other
 
     def to_list(self) -> list[int]:
         """The saved form: Solitairix's card, steps and move share the slots of colour, budget and
         taken (a turn is either the player's or Solitairix's), and slot 4 is always 0."""
         sx = self.sx_moved
-        return [self.anywhere, self.kind, self.region, self.area, 0, self.boost,
-                self.sx_steps if sx else self.budget, self.sx_card if sx else self.colour, self.pay, self.icon,
-                self.recruited, self.recruit_max, self.druid_paid, self.draws, 1 if sx else self.taken]
+        return [
+            self.anywhere,
+            self.kind,
+            self.region,
+            self.area,
+            0,
+            self.boost,
+            self.sx_steps if sx else self.budget,
+            self.sx_card if sx else self.colour,
+            self.pay,
+            self.icon,
+            self.recruited,
+            self.recruit_max,
+            self.druid_paid,
+            self.draws,
+            1 if sx else self.taken,
+        ]
 
     @classmethod
     def from_list(cls, row: list[int], solitairix: bool) -> TurnContext:
@@ -116,8 +199,23 @@ class TurnContext:
         if len(row) != SAVED_CONTEXT_SIZE:
             raise ValueError(f"a turn context has {SAVED_CONTEXT_SIZE} numbers, got {len(row)}")
         ctx = cls()
-        (ctx.anywhere, ctx.kind, ctx.region, ctx.area, _refreshed, ctx.boost, budget, colour, ctx.pay, ctx.icon,
-         ctx.recruited, ctx.recruit_max, ctx.druid_paid, ctx.draws, taken) = (int(x) for x in row)
+        (
+            ctx.anywhere,
+            ctx.kind,
+            ctx.region,
+            ctx.area,
+            _refreshed,
+            ctx.boost,
+            budget,
+            colour,
+            ctx.pay,
+            ctx.icon,
+            ctx.recruited,
+            ctx.recruit_max,
+            ctx.druid_paid,
+            ctx.draws,
+            taken,
+        ) = (int(x) for x in row)
         if solitairix and taken:
             ctx.sx_steps, ctx.sx_card, ctx.sx_moved = budget, colour, 1
         else:

@@ -20,12 +20,30 @@ WORKER_NAMES = ("farmer", "builder", "soldier", "noble", "druid")
 ACTION_NAMES = ("farm", "build", "battle", "recruit")
 SWAP_NAMES = ("refresh", "left", "middle", "right")
 PROGRESS_KINDS = (
-    "colour_maj", "colour_min", "region_maj", "bonus_min", "worker_maj", "druid_workers_min",
-    "workers_maj", "workers_min", "bonus_maj", "druid_tiles_min", "druid_tiles_maj", "roman_min",
-    "roman_maj", "garrison_min",
+    "colour_maj",
+    "colour_min",
+    "region_maj",
+    "bonus_min",
+    "worker_maj",
+    "druid_workers_min",
+    "workers_maj",
+    "workers_min",
+    "bonus_maj",
+    "druid_tiles_min",
+    "druid_tiles_maj",
+    "roman_min",
+    "roman_maj",
+    "garrison_min",
 )
-LEADER_KINDS = ("roman_by_points", "cubes", "druid_by_points", "discs_by_region", "tribe_nondruid",
-                "bonus_tiles", "discs")
+LEADER_KINDS = (
+    "roman_by_points",
+    "cubes",
+    "druid_by_points",
+    "discs_by_region",
+    "tribe_nondruid",
+    "bonus_tiles",
+    "discs",
+)
 COUNTS = ("1", "2", "3", "4")
 
 
@@ -70,7 +88,7 @@ class CeltaeData:
     recruit_max: int
     workers: tuple[int, ...]
     area_setup: tuple[tuple[int, ...], ...]
-    roman_tiles: tuple[tuple[int, int], ...]   # (points, strength)
+    roman_tiles: tuple[tuple[int, int], ...]  # (points, strength)
     roman_stack: dict[int, tuple[int, int]]
     druid_tiles: tuple[tuple[int, tuple[int, ...], int], ...]  # (points, needs per type F/B/S/N, wild)
     druid_stack: dict[int, tuple[int, int]]
@@ -100,7 +118,9 @@ def _names(path: Path, data: dict, key: str) -> tuple[str, ...]:
     return tuple(value)
 
 
-def _ints(path: Path, data: dict, key: str, length: int | None = None, lo: int | None = None) -> tuple[int, ...]:
+def _ints(
+    path: Path, data: dict, key: str, length: int | None = None, lo: int | None = None
+) -> tuple[int, ...]:
     value = require(path, data, key, list)
     if not all(isinstance(x, int) and not isinstance(x, bool) for x in value):
         raise _fail(path, f"{key!r} must be a list of integers, got {value!r}")
@@ -171,9 +191,15 @@ def _cards(data_dir: Path, _got: dict[str, Any]) -> dict[str, Any]:
     if copies * 12 != require(p, cards, "total", int):
         raise _fail(p, f"colours x icons x copies = {copies * 12}, but 'total' says {cards['total']}")
     market_size = _pos(p, cards, "market_size")
-    return {"colours": colours, "icons": icons, "copies": copies, "market_size": market_size,
-            "market_costs": _ints(p, cards, "market_costs", market_size, 0),
-            "hand_deal": _pos(p, cards, "hand_deal"), "setup_discard": _pos(p, cards, "setup_discard")}
+    return {
+        "colours": colours,
+        "icons": icons,
+        "copies": copies,
+        "market_size": market_size,
+        "market_costs": _ints(p, cards, "market_costs", market_size, 0),
+        "hand_deal": _pos(p, cards, "hand_deal"),
+        "setup_discard": _pos(p, cards, "setup_discard"),
+    }
 
 
 def _citadels(data_dir: Path, _got: dict[str, Any]) -> dict[str, Any]:
@@ -192,9 +218,14 @@ def _bonus(data_dir: Path, _got: dict[str, Any]) -> dict[str, Any]:
     bonus_kinds = _names(p, bonus, "kinds")
     if sorted(bonus_kinds) != sorted(("token", "recruit", "draw", "strength")):
         raise _fail(p, f"'kinds' must be token, recruit, draw and strength, got {bonus_kinds}")
-    return {"bonus_kinds": bonus_kinds, "tokens_total": _pos(p, bonus, "tokens_total"),
-            "tokens_start": _pos(p, bonus, "tokens_start"), "strength_gain": _pos(p, bonus, "strength_gain"),
-            "draw_count": _pos(p, bonus, "draw_count"), "bonus_tile_points": _pos(p, bonus, "tile_points")}
+    return {
+        "bonus_kinds": bonus_kinds,
+        "tokens_total": _pos(p, bonus, "tokens_total"),
+        "tokens_start": _pos(p, bonus, "tokens_start"),
+        "strength_gain": _pos(p, bonus, "strength_gain"),
+        "draw_count": _pos(p, bonus, "draw_count"),
+        "bonus_tile_points": _pos(p, bonus, "tile_points"),
+    }
 
 
 def _board(data_dir: Path, _got: dict[str, Any]) -> dict[str, Any]:
@@ -216,10 +247,14 @@ def _board(data_dir: Path, _got: dict[str, Any]) -> dict[str, Any]:
         "disc_point_holes": _ints(p, board, "disc_point_holes", None, 1),
         "tribe_size": _pos(p, board, "tribe_size"),
         "tribe_point_spaces": _ints(p, board, "tribe_point_spaces", None, 1),
-        "strength_max": _pos(p, board, "strength_max"), "cubes": _pos(p, board, "cubes"),
-        "move_strength": (move[0], move[1], move[2]), "refresh_cost": _pos(p, board, "refresh_cost"),
-        "soldier_cap": _pos(p, board, "soldier_cap"), "recruit_max": _pos(p, board, "recruit_max"),
-        "workers": tuple(int(workers[w]) for w in WORKER_NAMES), "area_setup": areas,
+        "strength_max": _pos(p, board, "strength_max"),
+        "cubes": _pos(p, board, "cubes"),
+        "move_strength": (move[0], move[1], move[2]),
+        "refresh_cost": _pos(p, board, "refresh_cost"),
+        "soldier_cap": _pos(p, board, "soldier_cap"),
+        "recruit_max": _pos(p, board, "recruit_max"),
+        "workers": tuple(int(workers[w]) for w in WORKER_NAMES),
+        "area_setup": areas,
     }
 
 
@@ -238,7 +273,11 @@ def _roman(data_dir: Path, _got: dict[str, Any]) -> dict[str, Any]:
 
 def _druid_tile(p: Path, t: Any) -> tuple[int, tuple[int, ...], int]:
     """(points, needs per type F/B/S/N, wildcards) of one druid tile."""
-    if not isinstance(t, dict) or not isinstance(t.get("needs"), list) or not isinstance(t.get("points"), int):
+    if (
+        not isinstance(t, dict)
+        or not isinstance(t.get("needs"), list)
+        or not isinstance(t.get("points"), int)
+    ):
         raise _fail(p, f"each druid tile needs 'points' and a list 'needs', got {t!r}")
     needs = [0, 0, 0, 0]
     wild = 0
@@ -295,8 +334,14 @@ def _progress(data_dir: Path, _got: dict[str, Any]) -> dict[str, Any]:
             raise _fail(p, f"more progress cards dealt for {n} players than exist")
         if dealt[n][0] * 2 + dealt[n][1] * 3 < track[n]:
             raise _fail(p, f"fewer progress slots than track markers for {n} players")
-    return {"progress_cards": tuple(pcards), "track": track, "dealt": dealt, "flip_at": _pos(p, prog, "flip_at"),
-            "solo_workers_min": _pos(p, prog, "solo_workers_min"), "solo_type_min": _pos(p, prog, "solo_type_min")}
+    return {
+        "progress_cards": tuple(pcards),
+        "track": track,
+        "dealt": dealt,
+        "flip_at": _pos(p, prog, "flip_at"),
+        "solo_workers_min": _pos(p, prog, "solo_workers_min"),
+        "solo_type_min": _pos(p, prog, "solo_type_min"),
+    }
 
 
 def _leaders(data_dir: Path, _got: dict[str, Any]) -> dict[str, Any]:
@@ -306,7 +351,11 @@ def _leaders(data_dir: Path, _got: dict[str, Any]) -> dict[str, Any]:
     for ld in leaders:
         for side in ("A", "B"):
             s = ld.get(side) if isinstance(ld, dict) else None
-            if not isinstance(s, dict) or s.get("kind") not in LEADER_KINDS or not isinstance(s.get("need"), list):
+            if (
+                not isinstance(s, dict)
+                or s.get("kind") not in LEADER_KINDS
+                or not isinstance(s.get("need"), list)
+            ):
                 raise _fail(p, f"leader {ld!r} side {side} needs a kind in {LEADER_KINDS} and a list 'need'")
     return {"leaders": tuple(leaders), "solo_offered": _pos(p, lead, "solo_offered")}
 

@@ -37,8 +37,11 @@ def pick_actions(s: CeltaeBase) -> list[Act]:
     costs = s.data.market_costs
     taken = ctx.taken
     budget = ctx.budget
-    out = [ACT[("take", i, -1)] for i in range(1, len(row))
-           if row[i] >= 0 and not taken >> i & 1 and costs[i] <= budget]
+    out = [
+        ACT[("take", i, -1)]
+        for i in range(1, len(row))
+        if row[i] >= 0 and not taken >> i & 1 and costs[i] <= budget
+    ]
     out.append(ACT[("done", -1, -1)])
     return out
 

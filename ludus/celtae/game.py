@@ -24,19 +24,36 @@ class CeltaeGame(Game):
     name = "celtae"
     options: ClassVar[tuple[Option, ...]] = (
         Option("players", (1, 2, 3, 4), 2, "number of seats; 1 plays solo against Solitairix"),
-        Option("difficulty", (None, "easy", "normal", "hard"), None,
-               "solo target: easy 25, normal 30, hard 35 points (solo only)"),
-        Option("token_moves_marker", (False, True), False,
-               "ruling 6: with True a token used to act anywhere does not replace the move"),
-        Option("solo_adjacent", (False, True), False,
-               "ruling 28: with True Solitairix only takes actions beside the marker"),
+        Option(
+            "difficulty",
+            (None, "easy", "normal", "hard"),
+            None,
+            "solo target: easy 25, normal 30, hard 35 points (solo only)",
+        ),
+        Option(
+            "token_moves_marker",
+            (False, True),
+            False,
+            "ruling 6: with True a token used to act anywhere does not replace the move",
+        ),
+        Option(
+            "solo_adjacent",
+            (False, True),
+            False,
+            "ruling 28: with True Solitairix only takes actions beside the marker",
+        ),
     )
     state_class = CeltaeState
-    hooks = Hooks(renderer="ludus.celtae.render", heuristic="ludus.bots.heuristics_celtae",
-                  explainer="ludus.bots.explain_celtae", encoder="ludus.rl.encode_celtae:CeltaeEncoder",
-                  report_facts="ludus.arena.report_celtae:celtae_facts",
-                  report_sections="ludus.arena.report_celtae:celtae_sections",
-                  optional_skip="ludus.celtae.observe:optional_skip", browser="ludus.web:static/js/celtae.js")
+    hooks = Hooks(
+        renderer="ludus.celtae.render",
+        heuristic="ludus.bots.heuristics_celtae",
+        explainer="ludus.bots.explain_celtae",
+        encoder="ludus.rl.encode_celtae:CeltaeEncoder",
+        report_facts="ludus.arena.report_celtae:celtae_facts",
+        report_sections="ludus.arena.report_celtae:celtae_sections",
+        optional_skip="ludus.celtae.observe:optional_skip",
+        browser="ludus.web:static/js/celtae.js",
+    )
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)

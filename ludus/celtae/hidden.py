@@ -21,8 +21,10 @@ def resample(s: CeltaeBase, seat: int, rng: random.Random) -> None:
     """Re-deal everything ``seat`` cannot see, in place."""
     deal_hidden_cards(s, seat, rng)
     # the tiles under the top of each Roman and Druid stack
-    for stacks, won_lists, tiles in ((s.roman, s.roman_won, s.data.roman_tiles),
-                                     (s.druid, s.druid_won, s.data.druid_tiles)):
+    for stacks, won_lists, tiles in (
+        (s.roman, s.roman_won, s.data.roman_tiles),
+        (s.druid, s.druid_won, s.data.druid_tiles),
+    ):
         seen = {x[-1] for x in stacks if x}
         seen.update(t for won in won_lists for t in won)
         for pts in (1, 2):
@@ -75,7 +77,7 @@ def build_still_payable(s: CeltaeBase) -> bool:
     region = ctx.region
     if ph == BUILD_PAY:
         c = ctx.colour
-        return sum(s.hands[p][3 * c:3 * c + 3]) >= ctx.pay
+        return sum(s.hands[p][3 * c : 3 * c + 3]) >= ctx.pay
     if ph == BUILD_COLOUR:
         return can_pay(s, p, region, builders(s, p))
     if ph == EXTRA:

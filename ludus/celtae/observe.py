@@ -58,10 +58,14 @@ def progress_text(state: CeltaeBase, card: int) -> str:
     if kind == "garrison_min":
         return f"{need}+ garrison cubes in the {region[arg]}"
     return {
-        "bonus_min": f"{need}+ bonus tiles", "bonus_maj": "majority of bonus tiles",
-        "druid_workers_min": f"{need}+ druid workers", "workers_maj": "majority of workers",
-        "workers_min": f"{need}+ workers", "druid_tiles_min": f"{need}+ druid tiles",
-        "druid_tiles_maj": "majority of druid tiles", "roman_min": f"{need}+ Roman Army tiles",
+        "bonus_min": f"{need}+ bonus tiles",
+        "bonus_maj": "majority of bonus tiles",
+        "druid_workers_min": f"{need}+ druid workers",
+        "workers_maj": "majority of workers",
+        "workers_min": f"{need}+ workers",
+        "druid_tiles_min": f"{need}+ druid tiles",
+        "druid_tiles_maj": "majority of druid tiles",
+        "roman_min": f"{need}+ Roman Army tiles",
         "roman_maj": "majority of Roman Army tiles",
     }[kind]
 
@@ -80,57 +84,89 @@ def observation(state: CeltaeBase, seat: int | None) -> CeltaeObservation:
     for o in range(state.n):
         own = seat == o
         fc = state.flip_choice[o]
-        players.append({
-            "hand": _cards(state.hands[o]) if own else None,
-            "hand_size": sum(state.hands[o]),
-            "known_cards": _cards(state.known[o]),
-            "strength": state.strength[o], "tokens": state.tokens[o],
-            "active": [WORKER[t] for t in range(4) for _ in range(state.active[o][t])],
-            "tribe": {WORKER[t]: c for t, c in enumerate(state.tribe[o]) if c},
-            "discs_placed": state.discs[o], "discs_left": len(d.disc_costs) - state.discs[o],
-            "next_disc_cost": d.disc_costs[state.discs[o]] if state.discs[o] < len(d.disc_costs) else None,
-            "cubes_placed": state.cubes[o],
-            "roman_tiles": [list(d.roman_tiles[t]) for t in state.roman_won[o]],
-            "druid_tiles": [d.druid_tiles[t][0] for t in state.druid_won[o]],
-            "bonus_tiles": state.bonus_owner.count(o),
-            "leader": d.leaders[state.leaders[o]]["name"] if state.leaders[o] >= 0 else None,
-            "leader_side": "AB"[state.leader_side[o]],
-            "flip": flip_view(state, fc, own or bool(state.flip_revealed)),
-        })
+        players.append(
+            {
+                "hand": _cards(state.hands[o]) if own else None,
+                "hand_size": sum(state.hands[o]),
+                "known_cards": _cards(state.known[o]),
+                "strength": state.strength[o],
+                "tokens": state.tokens[o],
+                "active": [WORKER[t] for t in range(4) for _ in range(state.active[o][t])],
+                "tribe": {WORKER[t]: c for t, c in enumerate(state.tribe[o]) if c},
+                "discs_placed": state.discs[o],
+                "discs_left": len(d.disc_costs) - state.discs[o],
+                "next_disc_cost": d.disc_costs[state.discs[o]]
+                if state.discs[o] < len(d.disc_costs)
+                else None,
+                "cubes_placed": state.cubes[o],
+                "roman_tiles": [list(d.roman_tiles[t]) for t in state.roman_won[o]],
+                "druid_tiles": [d.druid_tiles[t][0] for t in state.druid_won[o]],
+                "bonus_tiles": state.bonus_owner.count(o),
+                "leader": d.leaders[state.leaders[o]]["name"] if state.leaders[o] >= 0 else None,
+                "leader_side": "AB"[state.leader_side[o]],
+                "flip": flip_view(state, fc, own or bool(state.flip_revealed)),
+            }
+        )
     pending: Pending | None = None
     if state.pending:
         kind, who = state.pending[0]
-        pending = {"kind": ("progress", "stack marker", "leader flip")[kind],
-                   "seat": cur if kind == P_FLIP else who}
+        pending = {
+            "kind": ("progress", "stack marker", "leader flip")[kind],
+            "seat": cur if kind == P_FLIP else who,
+        }
         if kind == P_STACK:
             pending["kind"] = "progress"
     obs: CeltaeObservation = {
-        "game": "celtae", "players": state.n, "solo": bool(state.solo), "seat": seat,
-        "current_player": cur, "phase": "over" if cur < 0 else (
-            "decide" if pending else Phase(state.phase).text),
-        "pending": pending, "turn": state.turn, "final": ("no", "finishing the round", "double turns")[state.stage],
+        "game": "celtae",
+        "players": state.n,
+        "solo": bool(state.solo),
+        "seat": seat,
+        "current_player": cur,
+        "phase": "over" if cur < 0 else ("decide" if pending else Phase(state.phase).text),
+        "pending": pending,
+        "turn": state.turn,
+        "final": ("no", "finishing the round", "double turns")[state.stage],
         "marker": G.CORNER_NAMES[state.marker],
         "action": None if ctx.kind < 0 else f"{A.ACT_VERBS[ctx.kind]} {'NS'[ctx.region]}",
-        "areas": [_workers(a) for a in state.areas], "centre": _workers(state.centre),
+        "areas": [_workers(a) for a in state.areas],
+        "centre": _workers(state.centre),
         "bag": {WORKER[t]: state.bag[t] for t in range(4)},
         "markets": [[card_name(k) if k >= 0 else None for k in row] for row in state.market],
         "market_costs": list(d.market_costs),
-        "deck_size": len(state.deck), "discard": [card_name(k) for k in state.discard],
+        "deck_size": len(state.deck),
+        "discard": [card_name(k) for k in state.discard],
         "citadels": [
-            {"region": "NS"[i // 4], "colour": d.colours[i % 4],
-             "spaces": [_owner(o) for o in cit], "bonus": d.bonus_kinds[state.bonus_at[i]],
-             "bonus_owner": None if state.bonus_owner[i] < 0 else state.bonus_owner[i]}
-            for i, cit in enumerate(state.citadels)],
+            {
+                "region": "NS"[i // 4],
+                "colour": d.colours[i % 4],
+                "spaces": [_owner(o) for o in cit],
+                "bonus": d.bonus_kinds[state.bonus_at[i]],
+                "bonus_owner": None if state.bonus_owner[i] < 0 else state.bonus_owner[i],
+            }
+            for i, cit in enumerate(state.citadels)
+        ],
         "roman": [{"top": list(d.roman_tiles[s[-1]]) if s else None, "size": len(s)} for s in state.roman],
-        "druid": [{"top": {"points": d.druid_tiles[s[-1]][0],
-                           "needs": "".join(WORKER[t] * c for t, c in enumerate(d.druid_tiles[s[-1]][1]))
-                           + "*" * d.druid_tiles[s[-1]][2]} if s else None, "size": len(s)} for s in state.druid],
+        "druid": [
+            {
+                "top": {
+                    "points": d.druid_tiles[s[-1]][0],
+                    "needs": "".join(WORKER[t] * c for t, c in enumerate(d.druid_tiles[s[-1]][1]))
+                    + "*" * d.druid_tiles[s[-1]][2],
+                }
+                if s
+                else None,
+                "size": len(s),
+            }
+            for s in state.druid
+        ],
         "druid_supply": list(state.druid_supply),
         "garrison": [[_owner(o) for o in row] for row in state.garrison],
         "garrison_icons": [d.icons[i // d.garrison_per_icon] for i in range(3 * d.garrison_per_icon)],
         "track": state.track,
-        "progress": [{"card": progress_text(state, c), "marks": state.prog_marks[i],
-                      "slots": d.progress_cards[c][3]} for i, c in enumerate(state.prog_cards)],
+        "progress": [
+            {"card": progress_text(state, c), "marks": state.prog_marks[i], "slots": d.progress_cards[c][3]}
+            for i, c in enumerate(state.prog_cards)
+        ],
         "teutates": None if state.solo else state.teutates,
         "offered_leaders": [d.leaders[i]["name"] for i in state.offered] if state.phase <= 1 else [],
         "players_info": players,
@@ -140,18 +176,28 @@ def observation(state: CeltaeBase, seat: int | None) -> CeltaeObservation:
     if state.solo:
         card, steps, quarter, kind, region, swap = (state.last_sx + [-1] * 6)[:6]
         obs["solitairix"] = {
-            "side": state.sx_side + 1, "quarter": state.sx_quarter + 1, "worker": WORKER[state.sx_worker]
-            if state.sx_worker >= 0 else None,
-            "discs_placed": state.discs[1], "cubes_placed": state.cubes[1],
-            "roman_tiles": len(state.roman_won[1]), "druid_tiles": len(state.druid_won[1]),
-            "druids": state.tribe[1][4], "bonus_tiles": state.bonus_owner.count(1),
+            "side": state.sx_side + 1,
+            "quarter": state.sx_quarter + 1,
+            "worker": WORKER[state.sx_worker] if state.sx_worker >= 0 else None,
+            "discs_placed": state.discs[1],
+            "cubes_placed": state.cubes[1],
+            "roman_tiles": len(state.roman_won[1]),
+            "druid_tiles": len(state.druid_won[1]),
+            "druids": state.tribe[1][4],
+            "bonus_tiles": state.bonus_owner.count(1),
             "discarded_markers": state.sx_discarded_markers,
-            "last_turn": None if card is None or kind < 0 else {
-                "card": card_name(card) if card >= 0 else None, "steps": steps,
-                "action": f"{A.ACT_VERBS[kind]} {'NS'[region]}"},
+            "last_turn": None
+            if card is None or kind < 0
+            else {
+                "card": card_name(card) if card >= 0 else None,
+                "steps": steps,
+                "action": f"{A.ACT_VERBS[kind]} {'NS'[region]}",
+            },
             "target": d.targets[state.game.config["difficulty"]],
             # its card, public while its turn waits for the human's progress decisions (ruling 5)
-            "drawn": card_name(ctx.sx_card) if state.turn == 1 and ctx.sx_moved and ctx.sx_card >= 0 else None,
+            "drawn": card_name(ctx.sx_card)
+            if state.turn == 1 and ctx.sx_moved and ctx.sx_card >= 0
+            else None,
         }
     if seat is not None and seat == cur:
         obs["legal"] = [str(a) for a in state.legal_actions()]
@@ -175,14 +221,19 @@ def why_illegal(state: CeltaeBase, action: Act) -> str:
         if action.verb == "move" and action.a == 3:
             return f"move 3: moving 3 corners costs 3 strength and Seat {p + 1} has {state.strength[p]}"
         if action.verb == "anywhere":
-            return "anywhere: no bonus token left" if not state.tokens[p] else \
-                "anywhere: a token was already used to act anywhere this turn"
+            return (
+                "anywhere: no bonus token left"
+                if not state.tokens[p]
+                else "anywhere: a token was already used to act anywhere this turn"
+            )
     if state.phase == AREA and action.verb == "act":
         kind, region = action.a, action.b
         if not state.ctx.anywhere and (kind, region) not in G.ADJACENT[state.marker]:
             return f"{action}: that action is not beside the marker at {G.CORNER_NAMES[state.marker]}; legal: {shown}"
         if kind == G.BUILD:
-            return f"{action}: Seat {p + 1} cannot pay for a disc on a citadel with a free space in that region"
+            return (
+                f"{action}: Seat {p + 1} cannot pay for a disc on a citadel with a free space in that region"
+            )
         if kind == G.RECRUIT:
             return f"{action}: Seat {p + 1} has no active worker to recruit"
     return f"{action} is not legal now: Seat {who + 1} must {Phase(state.phase).text}; legal: {shown}"
@@ -211,7 +262,7 @@ def solitairix_turns(state: CeltaeBase) -> list[dict[str, Any]]:
 
     for entry in turns(state):
         t = dict(zip(TURN_FIELDS, entry, strict=False))
-        kinds = [k for k in entry[len(TURN_FIELDS):len(TURN_FIELDS) + MAX_DISCARDS] if k >= 0]
+        kinds = [k for k in entry[len(TURN_FIELDS) : len(TURN_FIELDS) + MAX_DISCARDS] if k >= 0]
         dropped = [card_name(k) for k in kinds]
         card = card_name(t["card"]) if t["card"] >= 0 else None
         action = f"{A.ACT_VERBS[t['kind']]} {'NS'[t['region']]}"
@@ -222,17 +273,32 @@ def solitairix_turns(state: CeltaeBase) -> list[dict[str, Any]]:
         else:
             swap = "could not swap"
         verb = ("farmed", "built", "went to battle", "took a druid tile")[t["kind"]]
-        steps = [f"drew {words(t['card'])}" if card else "drew no card (the deck is empty)",
-                 f"moved the marker {t['steps']} corner{'s' if t['steps'] > 1 else ''} to {G.CORNER_NAMES[t['marker']]}",
-                 f"turned its tile to quarter {t['quarter'] + 1}", swap,
-                 f"{verb} in the {region_name[t['region']]}"]
+        steps = [
+            f"drew {words(t['card'])}" if card else "drew no card (the deck is empty)",
+            f"moved the marker {t['steps']} corner{'s' if t['steps'] > 1 else ''} to {G.CORNER_NAMES[t['marker']]}",
+            f"turned its tile to quarter {t['quarter'] + 1}",
+            swap,
+            f"{verb} in the {region_name[t['region']]}",
+        ]
         if dropped:
             steps.append(f"discarded {', '.join(words(k) for k in kinds)} from the market")
-        out.append({
-            "seat": SX, "after": t["ply"], "auto": True, "solitairix": True,
-            "action": f"solitairix {action}", "text": "; ".join(steps),
-            "turn": {"card": card, "steps": t["steps"], "quarter": t["quarter"] + 1,
-                     "marker": G.CORNER_NAMES[t["marker"]], "swap": t["swap"], "action": action,
-                     "discarded": dropped},
-        })
+        out.append(
+            {
+                "seat": SX,
+                "after": t["ply"],
+                "auto": True,
+                "solitairix": True,
+                "action": f"solitairix {action}",
+                "text": "; ".join(steps),
+                "turn": {
+                    "card": card,
+                    "steps": t["steps"],
+                    "quarter": t["quarter"] + 1,
+                    "marker": G.CORNER_NAMES[t["marker"]],
+                    "swap": t["swap"],
+                    "action": action,
+                    "discarded": dropped,
+                },
+            }
+        )
     return cast("list[dict[str, Any]]", out)  # the server's move log merges them with the record's entries

@@ -61,7 +61,11 @@ def pending_actions(s: CeltaeBase) -> list[Act]:
     if s.pending[0][0] == P_FLIP:
         return [ACT[("keep", -1, -1)], ACT[("flip", -1, -1)]]
     d = s.data
-    return [ACT[("progress", i, -1)] for i, c in enumerate(s.prog_cards) if s.prog_marks[i] < d.progress_cards[c][3]]
+    return [
+        ACT[("progress", i, -1)]
+        for i, c in enumerate(s.prog_cards)
+        if s.prog_marks[i] < d.progress_cards[c][3]
+    ]
 
 
 def apply_pending(s: CeltaeBase, a: Act) -> None:

@@ -29,14 +29,19 @@ def stats(state: CeltaeBase, o: int) -> dict[str, Any]:
     rt = state.data.roman_tiles
     dt = state.data.druid_tiles
     return {
-        "colour": colour, "region": region,
+        "colour": colour,
+        "region": region,
         "bonus": state.bonus_owner.count(o),
-        "types": tr[:4], "workers": tr[0] + tr[1] + tr[2] + tr[3], "druids": tr[D],
-        "druid_tiles": len(state.druid_won[o]), "roman": len(state.roman_won[o]),
+        "types": tr[:4],
+        "workers": tr[0] + tr[1] + tr[2] + tr[3],
+        "druids": tr[D],
+        "druid_tiles": len(state.druid_won[o]),
+        "roman": len(state.roman_won[o]),
         "roman_by_points": [sum(1 for t in state.roman_won[o] if rt[t][0] == p) for p in (1, 2)],
         "druid_by_points": [sum(1 for t in state.druid_won[o] if dt[t][0] == p) for p in (1, 2)],
         "garrison": [state.garrison[r].count(o) for r in (0, 1)],
-        "cubes": state.cubes[o], "discs": state.discs[o],
+        "cubes": state.cubes[o],
+        "discs": state.discs[o],
     }
 
 
@@ -94,8 +99,12 @@ def leader_holds(state: CeltaeBase, seat: int, side: int, st: dict | None = None
         return all(x >= y for x, y in zip(st["druid_by_points"], need, strict=False))
     if kind == "discs_by_region":
         return all(x >= y for x, y in zip(st["region"], need, strict=False))
-    value = {"cubes": st["cubes"], "tribe_nondruid": st["workers"], "bonus_tiles": st["bonus"],
-             "discs": st["discs"]}[kind]
+    value = {
+        "cubes": st["cubes"],
+        "tribe_nondruid": st["workers"],
+        "bonus_tiles": st["bonus"],
+        "discs": st["discs"],
+    }[kind]
     return value >= need[0]
 
 
@@ -151,9 +160,21 @@ def totals(state: CeltaeBase) -> list[int]:
     tile, worker, cube or marker does, so it is worked out once for each such layout.
     """
     s = state
-    key = (s.game, s.n, s.solo, *chain(*s.citadels, *s.tribe, *s.garrison), *s.bonus_owner, *s.discs, *s.cubes,
-           *s.prog_cards, *s.prog_marks, *s.leaders, *s.leader_side, *map(tuple, s.roman_won),
-           *map(tuple, s.druid_won))
+    key = (
+        s.game,
+        s.n,
+        s.solo,
+        *chain(*s.citadels, *s.tribe, *s.garrison),
+        *s.bonus_owner,
+        *s.discs,
+        *s.cubes,
+        *s.prog_cards,
+        *s.prog_marks,
+        *s.leaders,
+        *s.leader_side,
+        *map(tuple, s.roman_won),
+        *map(tuple, s.druid_won),
+    )
     base = _TOTALS.get(key)
     if base is None:
         all_stats = [stats(s, o) for o in range(s.np)]

@@ -150,7 +150,7 @@ def _stacks(s: CeltaeBase, points: list[int], layout: tuple[int, int]) -> list[l
     s.rng.shuffle(ones)
     s.rng.shuffle(twos)
     n1, n2 = layout
-    return [twos[r * n2:(r + 1) * n2] + ones[r * n1:(r + 1) * n1] for r in (0, 1)]
+    return [twos[r * n2 : (r + 1) * n2] + ones[r * n1 : (r + 1) * n1] for r in (0, 1)]
 
 
 def _progress(s: CeltaeBase, d: CeltaeData) -> None:

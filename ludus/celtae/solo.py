@@ -63,8 +63,14 @@ def solitairix_turn(state: CeltaeBase) -> bool:
     if card >= 0:
         state.discard.append(card)
     last = (card, steps, state.sx_quarter, chosen, region, swap)
-    entry = (*last, len(state.history()) + 1, state.marker, gave, took,
-             *(dropped + [-1] * MAX_DISCARDS)[:MAX_DISCARDS])
+    entry = (
+        *last,
+        len(state.history()) + 1,
+        state.marker,
+        gave,
+        took,
+        *(dropped + [-1] * MAX_DISCARDS)[:MAX_DISCARDS],
+    )
     state.last_sx = [*last, (*turns(state), entry)]
     return True
 
@@ -81,8 +87,11 @@ def possible(state: CeltaeBase, kind: int, region: int, card: int) -> bool:
     if kind == G.FARM:
         return True
     if kind == G.BUILD:
-        return card >= 0 and state.discs[SX] < len(state.data.disc_costs) \
+        return (
+            card >= 0
+            and state.discs[SX] < len(state.data.disc_costs)
             and -1 in state.citadels[region * 4 + card // 3]
+        )
     if kind == G.BATTLE:
         return bool(state.roman[region])
     return bool(state.druid[region])

@@ -88,15 +88,73 @@ _APPLY = tuple(_PHASES[ph][1] for ph in Phase)
 
 # fields saved by ``_dump``; those in _NESTED2 are lists of lists
 _FIELDS = (
-    "n", "np", "solo", "phase", "turn", "turns_left", "stage", "marker", "areas", "centre", "bag",
-    "deck", "discard", "market", "hands", "known", "strength", "tokens", "token_supply", "active",
-    "tribe", "discs", "citadels", "bonus_at", "bonus_owner", "roman", "roman_won", "druid", "druid_won",
-    "druid_supply", "druid_box", "garrison", "cubes", "track", "stack_markers", "prog_cards", "prog_marks",
-    "teutates", "leaders", "leader_side", "flip_choice", "flip_revealed", "offered", "pick_order",
-    "pending", "sx_side", "sx_quarter", "sx_worker", "sx_discarded_markers", "ctx", "last_sx",
+    "n",
+    "np",
+    "solo",
+    "phase",
+    "turn",
+    "turns_left",
+    "stage",
+    "marker",
+    "areas",
+    "centre",
+    "bag",
+    "deck",
+    "discard",
+    "market",
+    "hands",
+    "known",
+    "strength",
+    "tokens",
+    "token_supply",
+    "active",
+    "tribe",
+    "discs",
+    "citadels",
+    "bonus_at",
+    "bonus_owner",
+    "roman",
+    "roman_won",
+    "druid",
+    "druid_won",
+    "druid_supply",
+    "druid_box",
+    "garrison",
+    "cubes",
+    "track",
+    "stack_markers",
+    "prog_cards",
+    "prog_marks",
+    "teutates",
+    "leaders",
+    "leader_side",
+    "flip_choice",
+    "flip_revealed",
+    "offered",
+    "pick_order",
+    "pending",
+    "sx_side",
+    "sx_quarter",
+    "sx_worker",
+    "sx_discarded_markers",
+    "ctx",
+    "last_sx",
 )
-_NESTED2 = {"areas", "market", "hands", "known", "active", "tribe", "citadels", "roman", "roman_won",
-            "druid", "druid_won", "garrison", "pending"}
+_NESTED2 = {
+    "areas",
+    "market",
+    "hands",
+    "known",
+    "active",
+    "tribe",
+    "citadels",
+    "roman",
+    "roman_won",
+    "druid",
+    "druid_won",
+    "garrison",
+    "pending",
+}
 
 
 class CeltaeState(CeltaeBase):
@@ -139,8 +197,13 @@ class CeltaeState(CeltaeBase):
     def _settle(self) -> None:
         """Drop placements with no free progress slot (the marker is discarded); resume Solitairix."""
         progress.drop_unplaceable(self)
-        if not self.pending and self.solo and self.turn == 1 and self.phase == START \
-                and order.solitairix_step(self):
+        if (
+            not self.pending
+            and self.solo
+            and self.turn == 1
+            and self.phase == START
+            and order.solitairix_step(self)
+        ):
             order.end_turn(self)  # Solitairix's turn waited for the human's decisions: it resumes now
 
     # -- results -------------------------------------------------------------------------------------
@@ -153,7 +216,10 @@ class CeltaeState(CeltaeBase):
         return scoring.score_breakdown(self, seat)
 
     def _tiebreak(self, seat: int) -> tuple[int, int]:
-        return (self.discs[seat] + sum(self.tribe[seat]), len(self.roman_won[seat]) + len(self.druid_won[seat]))
+        return (
+            self.discs[seat] + sum(self.tribe[seat]),
+            len(self.roman_won[seat]) + len(self.druid_won[seat]),
+        )
 
     def winners(self) -> list[int]:
         """Solo: [0] once the game is over if the difficulty's target is reached, else []."""
@@ -190,7 +256,12 @@ class CeltaeState(CeltaeBase):
         rows = list.copy
         other.data = self.data
         other.n, other.np, other.solo = self.n, self.np, self.solo
-        other.phase, other.turn, other.turns_left, other.stage = self.phase, self.turn, self.turns_left, self.stage
+        other.phase, other.turn, other.turns_left, other.stage = (
+            self.phase,
+            self.turn,
+            self.turns_left,
+            self.stage,
+        )
         other.marker = self.marker
         other.areas = list(map(rows, self.areas))
         other.centre = self.centre[:]

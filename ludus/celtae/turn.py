@@ -67,7 +67,7 @@ def start(s: CeltaeBase, a: Act) -> None:
 def area_actions(s: CeltaeBase) -> list[Act]:
     p = s.turn
     out = []
-    for kind, region in (G.ANYWHERE if s.ctx.anywhere else G.ADJACENT[s.marker]):
+    for kind, region in G.ANYWHERE if s.ctx.anywhere else G.ADJACENT[s.marker]:
         if kind == G.BUILD and not build_possible(s, p, region, s.strength[p]):
             continue
         if kind == G.RECRUIT and not sum(s.active[p]):

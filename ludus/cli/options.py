@@ -144,8 +144,14 @@ def with_game_options(command: click.Command) -> click.Command:
     taken = {p.name for p in command.params} | {o for p in command.params for o in p.opts}
     added = [f.option() for f in game_flags()]
     added = [o for o in added if o.name not in taken and not set(o.opts) & taken]
-    added.append(click.Option(["--option", "-o", "extra"], multiple=True, metavar="KEY=VALUE",
-                              help="Any option the game declares, e.g. -o difficulty=hard (repeatable)."))
+    added.append(
+        click.Option(
+            ["--option", "-o", "extra"],
+            multiple=True,
+            metavar="KEY=VALUE",
+            help="Any option the game declares, e.g. -o difficulty=hard (repeatable).",
+        )
+    )
     at = sum(isinstance(p, click.Argument) for p in command.params)
     command.params[at:at] = added
     names = [o.name for o in added[:-1]]
@@ -163,6 +169,7 @@ def with_game_options(command: click.Command) -> click.Command:
 
 # -- bot specs ---------------------------------------------------------------------------------
 
+
 def no_seed(spec: str) -> None:
     """Bots' seeds come from each game's seed (so a run replays): a spec may not set one."""
     try:
@@ -170,8 +177,10 @@ def no_seed(spec: str) -> None:
     except ValueError:
         return  # reported by the caller with the parser's own message
     if "seed" in params:
-        raise CLIError(f"bot {name!r}: seed cannot be set in a bot spec; each bot's seed is drawn from "
-                       "the game's seed (give --seed)")
+        raise CLIError(
+            f"bot {name!r}: seed cannot be set in a bot spec; each bot's seed is drawn from "
+            "the game's seed (give --seed)"
+        )
 
 
 def seat_specs(text: str) -> list[str]:
@@ -188,8 +197,10 @@ def seat_specs(text: str) -> list[str]:
         except ValueError as exc:
             message = one_line(str(exc))
             if message.startswith("unknown bot"):
-                message = (f"unknown seat {spec!r}; use human, a level ({', '.join(bot_registry.levels())}) "
-                           f"or a bot: {', '.join(bot_registry.names())}")
+                message = (
+                    f"unknown seat {spec!r}; use human, a level ({', '.join(bot_registry.levels())}) "
+                    f"or a bot: {', '.join(bot_registry.names())}"
+                )
             raise CLIError(message) from None
     return seats
 

@@ -44,7 +44,7 @@ def _moves_table(actions: list[Any]) -> str:
     per_line = max(1, 96 // width)
     lines = []
     for start in range(0, len(items), per_line):
-        lines.append("".join(s.ljust(width) for s in items[start:start + per_line]).rstrip())
+        lines.append("".join(s.ljust(width) for s in items[start : start + per_line]).rstrip())
     return "\n".join(lines)
 
 
@@ -55,8 +55,13 @@ class HumanTurns:
     always holds the game as far as it went.
     """
 
-    def __init__(self, state: State, actors: list[int], color: bool,
-                 on_change: Callable[[State], None] = lambda state: None) -> None:
+    def __init__(
+        self,
+        state: State,
+        actors: list[int],
+        color: bool,
+        on_change: Callable[[State], None] = lambda state: None,
+    ) -> None:
         self.state = state
         self.actors = actors  # seat that took each action of the history
         self.color = color
@@ -162,13 +167,19 @@ def _resumed(path: str) -> tuple[State, list[int]]:
     return state, [s.current_player() for s in states[:-1]]
 
 
-def _new_game(game: str | None, flags: dict[str, Any], extra: tuple[str, ...], seed: int | None,
-              specs: list[str] | None) -> State:
+def _new_game(
+    game: str | None, flags: dict[str, Any], extra: tuple[str, ...], seed: int | None, specs: list[str] | None
+) -> State:
     if game is None:
-        raise CLIError("name a game to play (one of " + ", ".join(ludus.game_names()) + ") or give --resume RECORD")
+        raise CLIError(
+            "name a game to play (one of " + ", ".join(ludus.game_names()) + ") or give --resume RECORD"
+        )
     check_game(game)
-    if specs is not None and flags.get("players") is None and any(
-            o.name == "players" for o in game_class(game).options):
+    if (
+        specs is not None
+        and flags.get("players") is None
+        and any(o.name == "players" for o in game_class(game).options)
+    ):
         flags = {**flags, "players": len(specs)}  # --seats says how many play
     return load(game, game_options(game, extra, **flags)).new_initial_state(seed=seed)
 
@@ -176,14 +187,17 @@ def _new_game(game: str | None, flags: dict[str, Any], extra: tuple[str, ...], s
 class _Table:
     """The game going on: bots move by themselves, humans at the prompt; the record kept after each."""
 
-    def __init__(self, state: State, actors: list[int], colored: bool, lineup: list[str],
-                 save_to: str | None) -> None:
+    def __init__(
+        self, state: State, actors: list[int], colored: bool, lineup: list[str], save_to: str | None
+    ) -> None:
         from ludus.arena.simulate import bot_seed, make_bot
 
         self.humans = HumanTurns(state, actors, colored, on_change=self.keep)
         self.lineup = lineup
         self.save_to = save_to
-        self.bots = {s: make_bot(spec, bot_seed(state.seed, s)) for s, spec in enumerate(lineup) if spec != "human"}
+        self.bots = {
+            s: make_bot(spec, bot_seed(state.seed, s)) for s, spec in enumerate(lineup) if spec != "human"
+        }
 
     def keep(self, current: State) -> None:
         if self.save_to:
@@ -215,17 +229,36 @@ class _Table:
 @click.command()
 @click.argument("game", required=False)
 @click.option("--seed", type=int, help="Seed of the deal (same seed + same moves = same game).")
-@click.option("--seats", help="Comma-separated, one per seat: human, a strength level ("
-                              f"{', '.join(bot_registry.levels())}, weakest first) or a bot spec (name or "
-                              "name:key=value:...); sets the number of players. Default: human, then greedy bots.")
-@click.option("--save", "save_to", type=click.Path(dir_okay=False),
-              help="Keep the record here: written at the start, after every decision and on every exit.")
-@click.option("--resume", type=click.Path(dir_okay=False), metavar="RECORD",
-              help="Go on with the game of this record (its game, options and seed); saved back to it "
-                   "unless --save says otherwise.")
+@click.option(
+    "--seats",
+    help="Comma-separated, one per seat: human, a strength level ("
+    f"{', '.join(bot_registry.levels())}, weakest first) or a bot spec (name or "
+    "name:key=value:...); sets the number of players. Default: human, then greedy bots.",
+)
+@click.option(
+    "--save",
+    "save_to",
+    type=click.Path(dir_okay=False),
+    help="Keep the record here: written at the start, after every decision and on every exit.",
+)
+@click.option(
+    "--resume",
+    type=click.Path(dir_okay=False),
+    metavar="RECORD",
+    help="Go on with the game of this record (its game, options and seed); saved back to it "
+    "unless --save says otherwise.",
+)
 @click.option("--color/--no-color", default=None, help="Coloured board (default: when on a terminal).")
-def play(game: str | None, flags: dict[str, Any], extra: tuple[str, ...], seed: int | None, seats: str | None,
-         save_to: str | None, resume: str | None, color: bool | None) -> None:
+def play(
+    game: str | None,
+    flags: dict[str, Any],
+    extra: tuple[str, ...],
+    seed: int | None,
+    seats: str | None,
+    save_to: str | None,
+    resume: str | None,
+    color: bool | None,
+) -> None:
     """Play GAME at the terminal: hotseat humans and bots.
 
     Example: ludus play garum --seats human,greedy,random --seed 7 --save game.json
@@ -235,7 +268,9 @@ def play(game: str | None, flags: dict[str, Any], extra: tuple[str, ...], seed: 
     actors: list[int] = []
     if resume is not None:
         if game is not None or any(v is not None for v in flags.values()) or extra or seed is not None:
-            raise CLIError("--resume takes the game, its options and its seed from the record; give none of them")
+            raise CLIError(
+                "--resume takes the game, its options and its seed from the record; give none of them"
+            )
         state, actors = _resumed(resume)
         save_to = save_to or resume
     else:
@@ -246,7 +281,9 @@ def play(game: str | None, flags: dict[str, Any], extra: tuple[str, ...], seed: 
         files.check_file(save_to, "--save")
     colored = use_color(color)
     table = _Table(state, actors, colored, lineup, save_to)
-    click.echo(f"{the_game.name} {' '.join(f'{k}={v}' for k, v in the_game.config.items())} seed={state.seed}")
+    click.echo(
+        f"{the_game.name} {' '.join(f'{k}={v}' for k, v in the_game.config.items())} seed={state.seed}"
+    )
     click.echo("Seats: " + ", ".join(f"{s} {name}" for s, name in enumerate(lineup)))
     failure: str | None = None
     interrupted = False
@@ -284,4 +321,3 @@ def _ending(state: State, interrupted: bool, saved: str, save_to: str | None, co
     results(state)
     if save_to:
         click.echo(f"saved the record to {save_to}")
-

@@ -29,8 +29,13 @@ def _next_step(step: int, last: int) -> int | None:
     """Read lines until one names a step to show; None to quit."""
     while True:
         try:
-            line = click.prompt("[enter] next, b back, N jump, q quit", default="", show_default=False,
-                                prompt_suffix="> ").strip().lower()
+            line = (
+                click.prompt(
+                    "[enter] next, b back, N jump, q quit", default="", show_default=False, prompt_suffix="> "
+                )
+                .strip()
+                .lower()
+            )
         except click.Abort:
             return None
         if line in ("q", "quit", "exit"):
@@ -83,13 +88,16 @@ def replay(file: str, to: int | None, end: bool, seat: int | None, color: bool |
 
 @click.command()
 @click.argument("file", type=click.Path(dir_okay=False))
-@click.option("--svg", "svg_out", type=click.Path(dir_okay=False), help="Write the board as SVG here ('-': stdout).")
+@click.option(
+    "--svg", "svg_out", type=click.Path(dir_okay=False), help="Write the board as SVG here ('-': stdout)."
+)
 @click.option("--text", is_flag=True, help="Print the board as text.")
 @click.option("--step", type=int, help="After this many actions (default: the end of the record).")
 @click.option("--seat", type=int, help="View as this seat (default: the public view).")
 @click.option("--color/--no-color", default=None, help="Coloured text (default: when on a terminal).")
-def render(file: str, svg_out: str | None, text: bool, step: int | None, seat: int | None,
-           color: bool | None) -> None:
+def render(
+    file: str, svg_out: str | None, text: bool, step: int | None, seat: int | None, color: bool | None
+) -> None:
     """Draw a record's board as SVG (--svg OUT) or text (--text).
 
     Example: ludus render game.json --svg board.svg --step 40

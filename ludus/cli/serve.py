@@ -63,10 +63,19 @@ def _check_port(host: str, port: int) -> None:
 
 
 @click.command()
-@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on (loopback by default).")
-@click.option("--port", default=8000, show_default=True, type=click.IntRange(1, 65535), help="Port to listen on.")
-@click.option("--database", "database_url", envvar="LUDUS_DATABASE_URL", default=None,
-              help="sqlite:///path.db (default ./ludus.db) or postgresql+psycopg://user:pw@host/db.")
+@click.option(
+    "--host", default="127.0.0.1", show_default=True, help="Address to listen on (loopback by default)."
+)
+@click.option(
+    "--port", default=8000, show_default=True, type=click.IntRange(1, 65535), help="Port to listen on."
+)
+@click.option(
+    "--database",
+    "database_url",
+    envvar="LUDUS_DATABASE_URL",
+    default=None,
+    help="sqlite:///path.db (default ./ludus.db) or postgresql+psycopg://user:pw@host/db.",
+)
 def serve(host: str, port: int, database_url: str | None) -> None:
     """Run the online play server: HTTP API, WebSocket and the browser client.
 

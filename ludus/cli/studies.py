@@ -17,15 +17,23 @@ from .options import bot_specs, game_options, load, with_game_options
 
 _RUN_ERRORS = (ValueError, RuntimeError, TimeoutError, ConnectionError)
 
-_PROGRESS = click.option("--progress/--no-progress", default=None,
-                         help="Progress on stderr (default: only when stderr is a terminal).")
+_PROGRESS = click.option(
+    "--progress/--no-progress",
+    default=None,
+    help="Progress on stderr (default: only when stderr is a terminal).",
+)
 
-_RAY = click.option("--ray", "ray_address", metavar="ADDRESS",
-                    help="Run the games on the Ray cluster at this address (host:port, ray://host:port, auto), "
-                         "or 'local' for a Ray instance on this machine.")
+_RAY = click.option(
+    "--ray",
+    "ray_address",
+    metavar="ADDRESS",
+    help="Run the games on the Ray cluster at this address (host:port, ray://host:port, auto), "
+    "or 'local' for a Ray instance on this machine.",
+)
 
-_JOBS = click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
-                     help="Worker processes (default: every core).")
+_JOBS = click.option(
+    "--jobs", "-j", type=click.IntRange(min=1), default=None, help="Worker processes (default: every core)."
+)
 
 
 def _table(title: str, key: str, rows: list[dict[str, Any]]) -> Any:
@@ -36,26 +44,53 @@ def _table(title: str, key: str, rows: list[dict[str, Any]]) -> Any:
     for name in ("games", "mean", "stdev", "min", "max", "win rate"):
         table.add_column(name, justify="right")
     for row in rows:
-        table.add_row(str(row[key]), str(row["games"]), f"{row['mean']:.2f}", f"{row['stdev']:.2f}",
-                      str(row["min"]), str(row["max"]), f"{100 * row['win_rate']:.1f}%")
+        table.add_row(
+            str(row[key]),
+            str(row["games"]),
+            f"{row['mean']:.2f}",
+            f"{row['stdev']:.2f}",
+            str(row["min"]),
+            str(row["max"]),
+            f"{100 * row['win_rate']:.1f}%",
+        )
     return table
 
 
 @with_game_options
 @click.command()
 @click.argument("game")
-@click.option("--games", "-n", type=click.IntRange(min=1), default=10, show_default=True, help="Games to play.")
-@click.option("--bots", default="random", show_default=True,
-              help="Comma-separated bot specs (name or name:key=value:...), rotated over the seats from game to game.")
+@click.option(
+    "--games", "-n", type=click.IntRange(min=1), default=10, show_default=True, help="Games to play."
+)
+@click.option(
+    "--bots",
+    default="random",
+    show_default=True,
+    help="Comma-separated bot specs (name or name:key=value:...), rotated over the seats from game to game.",
+)
 @_JOBS
 @click.option("--seed", type=int, help="Master seed (each game's seed is drawn from it).")
-@click.option("--json", "json_out", type=click.Path(dir_okay=False),
-              help="Write one line per game as it ends: its record (game, config, seed, actions) and its "
-              "results; run again with the same arguments to resume an interrupted run.")
+@click.option(
+    "--json",
+    "json_out",
+    type=click.Path(dir_okay=False),
+    help="Write one line per game as it ends: its record (game, config, seed, actions) and its "
+    "results; run again with the same arguments to resume an interrupted run.",
+)
 @_RAY
 @_PROGRESS
-def simulate(game: str, flags: dict[str, Any], extra: tuple[str, ...], games: int, bots: str, jobs: int | None,
-             seed: int | None, json_out: str | None, ray_address: str | None, progress: bool | None) -> None:
+def simulate(
+    game: str,
+    flags: dict[str, Any],
+    extra: tuple[str, ...],
+    games: int,
+    bots: str,
+    jobs: int | None,
+    seed: int | None,
+    json_out: str | None,
+    ray_address: str | None,
+    progress: bool | None,
+) -> None:
     """Play bots against each other and print score statistics per seat and per bot.
 
     Example: ludus simulate garum --games 200 --bots random,greedy --jobs 2 --seed 1
@@ -71,9 +106,17 @@ def simulate(game: str, flags: dict[str, Any], extra: tuple[str, ...], games: in
     if json_out:
         files.check_file(json_out, "--json")
     try:
-        results = run(game, options, names, games, jobs=jobs, seed=seed,
-                      progress=on_terminal(progress, "stderr"),  # a bar only where someone watches
-                      out=json_out, ray_address=ray_address)  # streamed as games end; a rerun resumes
+        results = run(
+            game,
+            options,
+            names,
+            games,
+            jobs=jobs,
+            seed=seed,
+            progress=on_terminal(progress, "stderr"),  # a bar only where someone watches
+            out=json_out,
+            ray_address=ray_address,
+        )  # streamed as games end; a rerun resumes
     except SimulationError as exc:
         raise click.ClickException(one_line(str(exc))) from None
     except _RUN_ERRORS as exc:
@@ -89,19 +132,50 @@ def simulate(game: str, flags: dict[str, Any], extra: tuple[str, ...], games: in
 @with_game_options
 @click.command()
 @click.argument("game")
-@click.option("--bots", required=True,
-              help="Comma-separated bot specs: name or name:key=value:..., e.g. random,greedy,ismcts:iterations=100")
-@click.option("--games", "-n", type=click.IntRange(min=1), default=20, show_default=True,
-              help="Games per pairing (per table of 3-4 seats).")
+@click.option(
+    "--bots",
+    required=True,
+    help="Comma-separated bot specs: name or name:key=value:..., e.g. random,greedy,ismcts:iterations=100",
+)
+@click.option(
+    "--games",
+    "-n",
+    type=click.IntRange(min=1),
+    default=20,
+    show_default=True,
+    help="Games per pairing (per table of 3-4 seats).",
+)
 @_JOBS
-@click.option("--seed", type=int, default=0, show_default=True, help="Master seed: the deals every pairing shares.")
-@click.option("--out", type=click.Path(file_okay=False), default="tournament", show_default=True,
-              help="Directory for results.jsonl, ratings.json, head_to_head.json and ratings.png.")
+@click.option(
+    "--seed", type=int, default=0, show_default=True, help="Master seed: the deals every pairing shares."
+)
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False),
+    default="tournament",
+    show_default=True,
+    help="Directory for results.jsonl, ratings.json, head_to_head.json and ratings.png.",
+)
 @_RAY
-@click.option("--bootstrap", type=click.IntRange(min=0), default=200, show_default=True,
-              help="Bootstrap resamples for the rating intervals.")
-def tournament(game: str, flags: dict[str, Any], extra: tuple[str, ...], bots: str, games: int, jobs: int | None,
-               seed: int, out: str, ray_address: str | None, bootstrap: int) -> None:
+@click.option(
+    "--bootstrap",
+    type=click.IntRange(min=0),
+    default=200,
+    show_default=True,
+    help="Bootstrap resamples for the rating intervals.",
+)
+def tournament(
+    game: str,
+    flags: dict[str, Any],
+    extra: tuple[str, ...],
+    bots: str,
+    games: int,
+    jobs: int | None,
+    seed: int,
+    out: str,
+    ray_address: str | None,
+    bootstrap: int,
+) -> None:
     """Round-robin bots (seats rotated, deals shared); print ratings and plot them.
 
     Example: ludus tournament garum --players 2 --bots random,greedy,ismcts --games 20 --jobs 2
@@ -121,18 +195,45 @@ def tournament(game: str, flags: dict[str, Any], extra: tuple[str, ...], bots: s
 @with_game_options
 @click.command()
 @click.argument("game")
-@click.option("--games", "-n", type=click.IntRange(min=1), default=100, show_default=True,
-              help="Games per configuration.")
-@click.option("--bots", default="greedy", show_default=True,
-              help="Comma-separated bot specs (name or name:key=value:...), rotated over the seats.")
+@click.option(
+    "--games",
+    "-n",
+    type=click.IntRange(min=1),
+    default=100,
+    show_default=True,
+    help="Games per configuration.",
+)
+@click.option(
+    "--bots",
+    default="greedy",
+    show_default=True,
+    help="Comma-separated bot specs (name or name:key=value:...), rotated over the seats.",
+)
 @_JOBS
 @click.option("--seed", type=int, default=0, show_default=True, help="Master seed.")
-@click.option("--out", type=click.Path(file_okay=False), default="report", show_default=True,
-              help="Directory for report.md and its plots.")
-@click.option("--compare/--no-compare", default=True,
-              help="Also play every board / variant / difficulty choice and compare them.")
-def report(game: str, flags: dict[str, Any], extra: tuple[str, ...], games: int, bots: str, jobs: int | None,
-           seed: int, out: str, compare: bool) -> None:
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False),
+    default="report",
+    show_default=True,
+    help="Directory for report.md and its plots.",
+)
+@click.option(
+    "--compare/--no-compare",
+    default=True,
+    help="Also play every board / variant / difficulty choice and compare them.",
+)
+def report(
+    game: str,
+    flags: dict[str, Any],
+    extra: tuple[str, ...],
+    games: int,
+    bots: str,
+    jobs: int | None,
+    seed: int,
+    out: str,
+    compare: bool,
+) -> None:
     """Write a balance report (Markdown and PNG plots) from bot self-play.
 
     Example: ludus report garum --players 4 --games 200 --jobs 2
@@ -151,19 +252,46 @@ def report(game: str, flags: dict[str, Any], extra: tuple[str, ...], games: int,
 
 
 @click.command("solo-challenge")
-@click.option("--bot", default="ismcts", show_default=True,
-              help="Bot spec playing the human seat (name or name:key=value:...), e.g. ismcts:iterations=300.")
-@click.option("--difficulty", "difficulties", multiple=True, type=click.Choice(["easy", "normal", "hard"]),
-              help="Difficulties to play (repeatable; default all three).")
-@click.option("--games", "-n", type=click.IntRange(min=1), default=20, show_default=True,
-              help="Games to play in all (split between the difficulties).")
+@click.option(
+    "--bot",
+    default="ismcts",
+    show_default=True,
+    help="Bot spec playing the human seat (name or name:key=value:...), e.g. ismcts:iterations=300.",
+)
+@click.option(
+    "--difficulty",
+    "difficulties",
+    multiple=True,
+    type=click.Choice(["easy", "normal", "hard"]),
+    help="Difficulties to play (repeatable; default all three).",
+)
+@click.option(
+    "--games",
+    "-n",
+    type=click.IntRange(min=1),
+    default=20,
+    show_default=True,
+    help="Games to play in all (split between the difficulties).",
+)
 @_JOBS
-@click.option("--seed", type=int, default=0, show_default=True, help="Master seed (the same deals at every difficulty).")
-@click.option("--one-run/--per-difficulty", default=False,
-              help="Play the games once and score them against every target (exact for bots that ignore it).")
+@click.option(
+    "--seed", type=int, default=0, show_default=True, help="Master seed (the same deals at every difficulty)."
+)
+@click.option(
+    "--one-run/--per-difficulty",
+    default=False,
+    help="Play the games once and score them against every target (exact for bots that ignore it).",
+)
 @click.option("--json", "json_out", type=click.Path(dir_okay=False), help="Write the whole result as JSON.")
-def solo_challenge(bot: str, difficulties: tuple[str, ...], games: int, jobs: int | None, seed: int, one_run: bool,
-                   json_out: str | None) -> None:
+def solo_challenge(
+    bot: str,
+    difficulties: tuple[str, ...],
+    games: int,
+    jobs: int | None,
+    seed: int,
+    one_run: bool,
+    json_out: str | None,
+) -> None:
     """A bot plays Celtae solo against Solitairix: win rate and scores against each target.
 
     Example: ludus solo-challenge --bot ismcts --games 20 --jobs 2
@@ -176,8 +304,9 @@ def solo_challenge(bot: str, difficulties: tuple[str, ...], games: int, jobs: in
         files.check_file(json_out, "--json")
     try:
         name, params = bot_registry.parse_spec(bot)
-        out = challenge(name, difficulties or DIFFICULTIES, games=games, jobs=jobs, seed=seed,
-                        one_run=one_run, **params)
+        out = challenge(
+            name, difficulties or DIFFICULTIES, games=games, jobs=jobs, seed=seed, one_run=one_run, **params
+        )
     except _RUN_ERRORS as exc:
         raise CLIError(one_line(str(exc))) from None
     if json_out:

@@ -10,7 +10,20 @@ from .registry import game_names, load_game
 from .state import TERMINAL, State
 
 __all__ = [
-    "TERMINAL", "Action", "DataFileError", "Game", "Hooks", "IllegalActionError", "Option",
-    "OptionError", "RecordError", "State", "game_names", "load_data", "load_game",
-    "read_record", "replay", "write_record",
+    "TERMINAL",
+    "Action",
+    "DataFileError",
+    "Game",
+    "Hooks",
+    "IllegalActionError",
+    "Option",
+    "OptionError",
+    "RecordError",
+    "State",
+    "game_names",
+    "load_data",
+    "load_game",
+    "read_record",
+    "replay",
+    "write_record",
 ]

@@ -82,8 +82,9 @@ def _valid(cls: type[Game], config: dict[str, Any]) -> bool:
     return True
 
 
-def check_game(name: str, config: dict[str, Any] | None = None, *, games: int = 2, seed: int = 0,
-               resamples: int = 2) -> int:
+def check_game(
+    name: str, config: dict[str, Any] | None = None, *, games: int = 2, seed: int = 0, resamples: int = 2
+) -> int:
     """Play ``games`` random games of ``name`` in ``config`` and check the contract at every step.
 
     Returns the number of steps checked.
@@ -184,8 +185,9 @@ def _check_notation(game: Game, legal: list[Any], everything: AllActions | None,
             raise fail(f"the legal action {text!r} is missing from all_actions()")
 
 
-def _check_refusals(state: State, legal: list[Any], everything: AllActions | None, rng: random.Random,
-                    fail: Any) -> None:
+def _check_refusals(
+    state: State, legal: list[Any], everything: AllActions | None, rng: random.Random, fail: Any
+) -> None:
     before = _snapshot(state)
     legal_texts = {str(a) for a in legal}
     pool = everything[0] if everything else []
@@ -287,8 +289,9 @@ def _missing_package(exc: HookError, target: str) -> str | None:
     return None if top == target.partition(".")[0].partition(":")[0] else top
 
 
-def _check_callable(game: str, hook_name: str, target: str, loaded: Any, func: str, arguments: int,
-                    required: bool) -> None:
+def _check_callable(
+    game: str, hook_name: str, target: str, loaded: Any, func: str, arguments: int, required: bool
+) -> None:
     where = f"{game}: hook {hook_name}={target!r}"
     obj = getattr(loaded, func, None) if func else loaded
     if obj is None:
@@ -300,7 +303,9 @@ def _check_callable(game: str, hook_name: str, target: str, loaded: Any, func: s
     try:
         inspect.signature(obj).bind(*[None] * arguments)
     except TypeError:
-        raise ConformanceError(f"{where}: {func or target} must take {arguments} positional "
-                               f"argument{'s' * (arguments != 1)}, not {inspect.signature(obj)}") from None
+        raise ConformanceError(
+            f"{where}: {func or target} must take {arguments} positional "
+            f"argument{'s' * (arguments != 1)}, not {inspect.signature(obj)}"
+        ) from None
     except ValueError:
         pass  # no signature to read (a builtin): trusted

@@ -48,9 +48,7 @@ class Game(ABC):
         known = {opt.name: opt for opt in cls.options}
         for key, value in options.items():
             if key not in known:
-                raise OptionError(
-                    f"{cls.name} has no option {key!r}; valid options: {', '.join(known)}"
-                )
+                raise OptionError(f"{cls.name} has no option {key!r}; valid options: {', '.join(known)}")
             choices = known[key].choices
             if value not in choices or type(value) is not type(_match(value, choices)):
                 shown = ", ".join(repr(c) for c in choices)

@@ -69,4 +69,3 @@ def _load(name: str, target: str) -> Any:
         return getattr(loaded, attr) if attr else loaded
     except (ImportError, AttributeError, FileNotFoundError, TypeError) as exc:
         raise HookError(f"the declared hook {name}={target!r} cannot be loaded: {exc}") from exc
-

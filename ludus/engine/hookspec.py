@@ -20,11 +20,18 @@ class Shape:
 
 
 SHAPES: dict[str, Shape] = {
-    "renderer": Shape("module", (("render_text", 1),),
-                      (("render_svg", 1), ("panels", 2), ("rules_help", 0), ("log_detail", 2)),
-                      "boards for the CLI and the browser; panels, rules help and move-log details for the browser"),
-    "heuristic": Shape("module", (("evaluate", 2),), (("evaluate_all", 1), ("evaluate_actions", 2)),
-                       "position values for greedy, ISMCTS and hints"),
+    "renderer": Shape(
+        "module",
+        (("render_text", 1),),
+        (("render_svg", 1), ("panels", 2), ("rules_help", 0), ("log_detail", 2)),
+        "boards for the CLI and the browser; panels, rules help and move-log details for the browser",
+    ),
+    "heuristic": Shape(
+        "module",
+        (("evaluate", 2),),
+        (("evaluate_all", 1), ("evaluate_actions", 2)),
+        "position values for greedy, ISMCTS and hints",
+    ),
     "explainer": Shape("module", (("explain", 5),), (("canonical", 2),), "the reason a hint gives"),
     "encoder": Shape("object", (("", 1),), (), "an Encoder class of ludus.rl, built with the game"),
     "report_facts": Shape("object", (("", 1),), (), "facts of one final state for the balance report"),

@@ -200,8 +200,10 @@ class State(ABC):
     def log(self, seat: int | None) -> list[dict[str, Any]]:
         """The move log as ``seat`` may see it: ``{"seat", "action"}`` per action, secrets masked."""
         self._check_seat(seat)
-        return [{"seat": who, "action": self._public_action(text, who, seat)}
-                for text, who in zip(self._history, self._actors, strict=True)]
+        return [
+            {"seat": who, "action": self._public_action(text, who, seat)}
+            for text, who in zip(self._history, self._actors, strict=True)
+        ]
 
     def _public_action(self, text: str, actor: int, seat: int | None) -> str:
         """How an action's notation shows to ``seat`` (games mask choices that are still secret)."""

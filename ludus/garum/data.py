@@ -132,17 +132,28 @@ def load_board(name: str) -> Board:
         if kind != "*" and kind not in species_letters:
             raise _fail(path, f"bonus {b}: kind must be '*' or one of {species_letters}")
         gr, gc = position[cet]
-        bonus_cells[(gr * 4 + row) * size + gc * 4 + col] = JOKER if kind == "*" else species_letters.index(kind)
+        bonus_cells[(gr * 4 + row) * size + gc * 4 + col] = (
+            JOKER if kind == "*" else species_letters.index(kind)
+        )
     slot_cells = {}
     lines = {}
     for cet, (gr, gc) in position.items():
         for slot in range(1, 5):
             r0, c0 = gr * 4 + 2 * ((slot - 1) // 2), gc * 4 + 2 * ((slot - 1) % 2)
-            slot_cells[cet, slot] = (r0 * size + c0, r0 * size + c0 + 1, (r0 + 1) * size + c0, (r0 + 1) * size + c0 + 1)
+            slot_cells[cet, slot] = (
+                r0 * size + c0,
+                r0 * size + c0 + 1,
+                (r0 + 1) * size + c0,
+                (r0 + 1) * size + c0 + 1,
+            )
         lines[cet] = tuple(range(gr * 4, gr * 4 + 4)) + tuple(size + c for c in range(gc * 4, gc * 4 + 4))
     real = {cell for cells in slot_cells.values() for cell in cells}
     line_cells = tuple(
-        tuple(cell for cell in ((line * size + i) if line < size else (i * size + line - size) for i in range(size)) if cell in real)
+        tuple(
+            cell
+            for cell in ((line * size + i) if line < size else (i * size + line - size) for i in range(size))
+            if cell in real
+        )
         for line in range(2 * size)
     )
     area_of = {}
@@ -150,10 +161,19 @@ def load_board(name: str) -> Board:
         area_of[cet, "h"] = tuple(n for n in grid[gr] if n)
         area_of[cet, "v"] = tuple(grid[r][gc] for r in range(4) if grid[r][gc])
     return Board(
-        name=require(path, data, "name", str), grid=tuple(tuple(r) for r in grid), size=size,
-        hand_size=require(path, data, "hand_size", int), aureus=aureus,
-        removed_tiles=tuple(require(path, data, "removed_tiles", list)), chart=chart,
-        species_bonus=int(bonus_points["species"]), joker_bonus=int(bonus_points["joker"]),
-        bonus_cells=bonus_cells, position=position, slot_cells=slot_cells, lines=lines,
-        line_cells=line_cells, area_of=area_of,
+        name=require(path, data, "name", str),
+        grid=tuple(tuple(r) for r in grid),
+        size=size,
+        hand_size=require(path, data, "hand_size", int),
+        aureus=aureus,
+        removed_tiles=tuple(require(path, data, "removed_tiles", list)),
+        chart=chart,
+        species_bonus=int(bonus_points["species"]),
+        joker_bonus=int(bonus_points["joker"]),
+        bonus_cells=bonus_cells,
+        position=position,
+        slot_cells=slot_cells,
+        lines=lines,
+        line_cells=line_cells,
+        area_of=area_of,
     )

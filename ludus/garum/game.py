@@ -47,23 +47,43 @@ def orientations(fish: str, rotation: bool) -> tuple[str, ...]:
 class GarumGame(Game):
     name = "garum"
     state_class = GarumState
-    hooks = Hooks(renderer="ludus.garum.render", heuristic="ludus.bots.heuristics_garum",
-                  explainer="ludus.bots.explain_garum", encoder="ludus.rl.encode_garum:GarumEncoder",
-                  browser="ludus.web:static/js/garum.js")
+    hooks = Hooks(
+        renderer="ludus.garum.render",
+        heuristic="ludus.bots.heuristics_garum",
+        explainer="ludus.bots.explain_garum",
+        encoder="ludus.rl.encode_garum:GarumEncoder",
+        browser="ludus.web:static/js/garum.js",
+    )
     options = (
         Option("players", (2, 3, 4), 4, "2 players play two colours each; 3 players add the ghost colour"),
         Option("board", BOARDS, "troia", "Troia (16 rounds) or Baelo Claudia (12 rounds, hand of 3)"),
-        Option("variant", ("standard", "emperor", "haruspex"), "standard",
-               "Emperor: the first player chooses each round's cetarium; Haruspex: the aureus order is public"),
+        Option(
+            "variant",
+            ("standard", "emperor", "haruspex"),
+            "standard",
+            "Emperor: the first player chooses each round's cetarium; Haruspex: the aureus order is public",
+        ),
         Option("rotation", (True, False), True, "tiles may be turned before placing (ruling 3)"),
-        Option("species_bonus", ("any", "own"), "any",
-               "who gains a species bonus: any placer covering it with its species, or only that species' colour"),
-        Option("colours", COLOUR_CHOICES, None,
-               "the colours chosen, clockwise from seat 1 (2 players: A1, B1, A2, B2, player A playing the first "
-               "and third); with 3 players the colour nobody chose is the ghost. None: seat order "
-               + ", ".join(_COLOURS)),
-        Option("two_player_workers", ("per_colour", "shared"), "per_colour",
-               "2 players: a worker set per colour, or one set per player for both colours (ruling 15)"),
+        Option(
+            "species_bonus",
+            ("any", "own"),
+            "any",
+            "who gains a species bonus: any placer covering it with its species, or only that species' colour",
+        ),
+        Option(
+            "colours",
+            COLOUR_CHOICES,
+            None,
+            "the colours chosen, clockwise from seat 1 (2 players: A1, B1, A2, B2, player A playing the first "
+            "and third); with 3 players the colour nobody chose is the ghost. None: seat order "
+            + ", ".join(_COLOURS),
+        ),
+        Option(
+            "two_player_workers",
+            ("per_colour", "shared"),
+            "per_colour",
+            "2 players: a worker set per colour, or one set per player for both colours (ruling 15)",
+        ),
     )
 
     def __init__(self, **options: Any) -> None:
@@ -72,8 +92,11 @@ class GarumGame(Game):
         self.tiles = load_tiles()
         self.seating = seating(self.config["players"], self.colour_order(self.config))
         self.tile_ids = tuple(t for t in range(1, 17) if t not in self.board.removed_tiles)
-        self._fish = {(c, t): "".join(SPECIES[f] for f in self.tiles.tile_fish(c, t))
-                      for c in range(4) for t in range(1, 17)}
+        self._fish = {
+            (c, t): "".join(SPECIES[f] for f in self.tiles.tile_fish(c, t))
+            for c in range(4)
+            for t in range(1, 17)
+        }
         self._layouts: dict[tuple, tuple[str, ...]] = {}
         self._workers = {}
         for line in range(2 * self.board.size):
@@ -87,8 +110,10 @@ class GarumGame(Game):
             raise OptionError("garum: two_player_workers='shared' applies to 2-player games only")
         chosen = config.get("colours")
         if chosen is not None and len(chosen.split(",")) != colour_seats(config["players"]):
-            raise OptionError(f"garum: colours={chosen!r} names {len(chosen.split(','))} colours, but "
-                              f"{config['players']} players choose {colour_seats(config['players'])}")
+            raise OptionError(
+                f"garum: colours={chosen!r} names {len(chosen.split(','))} colours, but "
+                f"{config['players']} players choose {colour_seats(config['players'])}"
+            )
 
     @staticmethod
     def colour_order(config: dict[str, Any]) -> tuple[int, ...] | None:
@@ -132,8 +157,9 @@ class GarumGame(Game):
         layouts = self._layouts.get(hand)
         if layouts is None:
             rotation = self.config["rotation"]
-            layouts = self._layouts[hand] = tuple(dict.fromkeys(
-                f for t in hand[1:] for f in orientations(self._fish[colour, t], rotation)))
+            layouts = self._layouts[hand] = tuple(
+                dict.fromkeys(f for t in hand[1:] for f in orientations(self._fish[colour, t], rotation))
+            )
         out: list[Action] = []
         for s in range(4):
             if slots[s] < 0:
@@ -143,11 +169,16 @@ class GarumGame(Game):
     def all_actions(self) -> list[Action]:
         """Every action that can ever be legal in this configuration, in a stable order."""
         rotation = self.config["rotation"]
-        layouts = sorted({f for c in range(4) for t in self.tile_ids
-                          for f in orientations(self._fish[c, t], rotation)})
+        layouts = sorted(
+            {f for c in range(4) for t in self.tile_ids for f in orientations(self._fish[c, t], rotation)}
+        )
         out: list[Action] = [place(c, s, f) for c in self.board.cetaria for s in range(1, 5) for f in layouts]
-        out += [self._workers[k, line] for line in range(2 * self.board.size)
-                if self.board.line_cells[line] for k in "VD"]
+        out += [
+            self._workers[k, line]
+            for line in range(2 * self.board.size)
+            if self.board.line_cells[line]
+            for k in "VD"
+        ]
         out.append(PASS)
         if self.config["variant"] == "emperor":
             out += [choose(c) for c in self.board.cetaria]

@@ -41,11 +41,22 @@ def projection(state: Any) -> dict[str, Any]:
     per_colour = list(state.bonus)
     for line, colour, kind, specimens, points in score_lines(board, state.cells, state.workers):
         open_cells = sum(1 for cell in board.line_cells[line] if state.cells[cell] == EMPTY)
-        lines.append({"line": board.line_name(line), "colour": SPECIES[colour], "kind": kind,
-                      "specimens": specimens, "points": points, "open": open_cells,
-                      "best": board.points(specimens + open_cells, kind == "D")})
+        lines.append(
+            {
+                "line": board.line_name(line),
+                "colour": SPECIES[colour],
+                "kind": kind,
+                "specimens": specimens,
+                "points": points,
+                "open": open_cells,
+                "best": board.points(specimens + open_cells, kind == "D"),
+            }
+        )
         per_colour[colour] += points
-    colours = {SPECIES[c]: {"bonus": state.bonus[c], "lines": per_colour[c] - state.bonus[c], "total": per_colour[c]}
-               for c in range(4) if seating.owner[c] is not None}
+    colours = {
+        SPECIES[c]: {"bonus": state.bonus[c], "lines": per_colour[c] - state.bonus[c], "total": per_colour[c]}
+        for c in range(4)
+        if seating.owner[c] is not None
+    }
     seats = [sum(per_colour[c] for c in seating.colours_of(s)) for s in range(seating.players)]
     return {"lines": lines, "colours": colours, "seats": seats}

@@ -49,8 +49,10 @@ def placement_bonus(game: GarumGame, action: Place, colour: int) -> int:
 def _line_choices(game: GarumGame, cetarium: int) -> tuple[tuple[int, int, Action, Action], ...]:
     """The lines crossing ``cetarium``: (line, its area (0 rows, 1 columns), its vilicus and its dominus
     actions), listed once for each game (the game's own Worker objects)."""
-    return tuple((line, int(i >= 4), game.worker_action("V", line), game.worker_action("D", line))
-                 for i, line in enumerate(game.board.lines[cetarium]))
+    return tuple(
+        (line, int(i >= 4), game.worker_action("V", line), game.worker_action("D", line))
+        for i, line in enumerate(game.board.lines[cetarium])
+    )
 
 
 class GarumState(State):
@@ -122,7 +124,9 @@ class GarumState(State):
             return TERMINAL
         seating = self.game.seating
         order = seating.turn_colours
-        if phase == "place" or phase == "worker":  # the turn colour's owner (_turn_colour, inlined: asked often)
+        if (
+            phase == "place" or phase == "worker"
+        ):  # the turn colour's owner (_turn_colour, inlined: asked often)
             return seating.owner[order[(self.amphora + self.turn) % len(order)]]  # type: ignore[return-value]
         return seating.owner[order[self.amphora]]  # type: ignore[return-value]
 
@@ -139,7 +143,9 @@ class GarumState(State):
                 return ready
             return self._worker_actions(self._turn_colour())
         if phase == "ghost":
-            return self.game.placements(self.cetarium, self.slots[self.cetarium], self._ghost(), [self.ghost_tile])
+            return self.game.placements(
+                self.cetarium, self.slots[self.cetarium], self._ghost(), [self.ghost_tile]
+            )
         if phase == "choose":
             return [choose(c) for c in self.game.board.cetaria if EMPTY in self.slots[c]]
         return []
@@ -182,12 +188,16 @@ class GarumState(State):
                 board = self.game.board
                 lines = board.lines[self.cetarium]
                 if action.line not in lines:
-                    return f"{action} is not legal: line {action.name} does not cross cetarium {self.cetarium}"
+                    return (
+                        f"{action} is not legal: line {action.name} does not cross cetarium {self.cetarium}"
+                    )
                 if self.workers[action.line] is not None:
                     return f"{action} is not legal: line {action.name} already holds a worker"
                 if self.closed[lines.index(action.line) >= 4]:
-                    return (f"{action} is not legal: the other cetaria of that area were all full before "
-                            "this round, so no worker may go on its lines")
+                    return (
+                        f"{action} is not legal: the other cetaria of that area were all full before "
+                        "this round, so no worker may go on its lines"
+                    )
                 who = "dominus" if action.dominus else "vilicus"
                 return f"{action} is not legal: no {who} left"
         if isinstance(action, Choose):
@@ -334,7 +344,7 @@ class GarumState(State):
         size = board.size
         cell_char = _CELL_CHARS.__getitem__  # a cell's value indexes its letter (EMPTY -1, HOLE -2)
         cells = self.cells
-        fish = ["".join(map(cell_char, cells[r * size:(r + 1) * size])) for r in range(size)]
+        fish = ["".join(map(cell_char, cells[r * size : (r + 1) * size])) for r in range(size)]
         mine = () if seat is None else seating.colours_of(seat)
         colours = []
         species = game.tiles.species
@@ -343,15 +353,27 @@ class GarumState(State):
             pool = self.pool[game.pool_owner(c)]
             # one worker set for a player's two colours (ruling 15 option): the same counts, said once
             owner = seating.owner[c] if shared else None
-            partner = None if owner is None else next(
-                (species[o].colour for o in seating.colours_of(owner) if o != c), None)
-            colours.append({
-                "colour": sp.letter, "name": sp.colour, "species": sp.name,
-                "player": seating.owner[c], "ghost": c == seating.ghost,
-                "vilicus": pool[0], "dominus": pool[1], "shares_workers_with": partner,
-                "hand": [game.fish_text(c, t) for t in self.hands[c]] if c in mine else None,
-                "hand_size": len(self.hands[c]), "pile": len(self.piles[c]), "bonus": self.bonus[c],
-            })
+            partner = (
+                None
+                if owner is None
+                else next((species[o].colour for o in seating.colours_of(owner) if o != c), None)
+            )
+            colours.append(
+                {
+                    "colour": sp.letter,
+                    "name": sp.colour,
+                    "species": sp.name,
+                    "player": seating.owner[c],
+                    "ghost": c == seating.ghost,
+                    "vilicus": pool[0],
+                    "dominus": pool[1],
+                    "shares_workers_with": partner,
+                    "hand": [game.fish_text(c, t) for t in self.hands[c]] if c in mine else None,
+                    "hand_size": len(self.hands[c]),
+                    "pile": len(self.piles[c]),
+                    "bonus": self.bonus[c],
+                }
+            )
         current = self.current_colour()
         variant = game.config["variant"]
         return {
@@ -363,10 +385,15 @@ class GarumState(State):
             "grid": [list(row) for row in board.grid],
             "fish": fish,
             "slots": {str(c): [None if v == EMPTY else SPECIES[v] for v in s] for c, s in self.slots.items()},
-            "bonuses": [{"cell": [cell // size, cell % size],
-                         "kind": "*" if kind == JOKER else SPECIES[kind]} for cell, kind in board.bonus_cells.items()],
-            "workers": [{"line": board.line_name(line), "colour": SPECIES[w[0]], "kind": w[1]}
-                        for line, w in enumerate(self.workers) if w is not None],
+            "bonuses": [
+                {"cell": [cell // size, cell % size], "kind": "*" if kind == JOKER else SPECIES[kind]}
+                for cell, kind in board.bonus_cells.items()
+            ],
+            "workers": [
+                {"line": board.line_name(line), "colour": SPECIES[w[0]], "kind": w[1]}
+                for line, w in enumerate(self.workers)
+                if w is not None
+            ],
             "colours": colours,
             "scores": self.scores(),
             "round": min(self.round + 1, board.rounds),
@@ -383,10 +410,14 @@ class GarumState(State):
             "current_player": self.current_player(),
             "current_colour": None if current is None else SPECIES[current],
             "ghost_tile": game.fish_text(self._ghost(), self.ghost_tile) if self.ghost_tile else None,
-            "placed": [{"colour": SPECIES[c], "cetarium": cet, "slot": slot, "fish": f}
-                       for c, _t, cet, slot, f in self.placed],
-            "lines": [{"line": board.line_name(line), "colour": SPECIES[c], "kind": k,
-                       "specimens": n, "points": p} for line, c, k, n, p in self.final],
+            "placed": [
+                {"colour": SPECIES[c], "cetarium": cet, "slot": slot, "fish": f}
+                for c, _t, cet, slot, f in self.placed
+            ],
+            "lines": [
+                {"line": board.line_name(line), "colour": SPECIES[c], "kind": k, "specimens": n, "points": p}
+                for line, c, k, n, p in self.final
+            ],
             "winners": self.winners(),
         }
 
@@ -400,17 +431,34 @@ class GarumState(State):
             hand = self.hands[c]
             unseen = hand + pile
             rng.shuffle(unseen)
-            self.hands[c] = unseen[:len(hand)]
-            self.piles[c] = unseen[len(hand):]
+            self.hands[c] = unseen[: len(hand)]
+            self.piles[c] = unseen[len(hand) :]
         if self.game.config["variant"] == "standard":
-            rest = self.aureus[len(self.revealed):]
+            rest = self.aureus[len(self.revealed) :]
             rng.shuffle(rest)
-            self.aureus[len(self.revealed):] = rest
+            self.aureus[len(self.revealed) :] = rest
 
     # -- copies --------------------------------------------------------------------------
-    _FIELDS = ("cells", "slots", "placed", "hands", "piles", "pool", "workers", "bonus", "aureus",
-               "revealed", "amphora", "round", "turn", "cetarium", "closed", "ghost_tile", "phase",
-               "final")
+    _FIELDS = (
+        "cells",
+        "slots",
+        "placed",
+        "hands",
+        "piles",
+        "pool",
+        "workers",
+        "bonus",
+        "aureus",
+        "revealed",
+        "amphora",
+        "round",
+        "turn",
+        "cetarium",
+        "closed",
+        "ghost_tile",
+        "phase",
+        "final",
+    )
 
     def _copy_into(self, other: State) -> None:
         o = other.__dict__

@@ -32,12 +32,25 @@ SEATS = 4
 MAX_ACTIVE = 4
 FLIPS = (None, "undecided", "decided", "flip", "keep")
 PENDING_KINDS = 3  # none, progress, leader flip
-AREAS, MARKET, CITADELS, STACKS, GARRISON, COUNTS, PROGRESS, OFFERED, DISCARD, TURN, VIEW, SOLO, SEAT = range(13)
+AREAS, MARKET, CITADELS, STACKS, GARRISON, COUNTS, PROGRESS, OFFERED, DISCARD, TURN, VIEW, SOLO, SEAT = range(
+    13
+)
 # what everyone sees of a seat, in groups: one part per group and seat, after the others
 KNOWN, BOARD, ACTIVE, TRIBE, ROMAN, DRUID, LEADER = range(7)
-GROUP = {"known": KNOWN, "strength": BOARD, "tokens": BOARD, "discs": BOARD, "cubes": BOARD, "bonus_owner": BOARD,
-         "active": ACTIVE, "tribe": TRIBE, "roman_won": ROMAN, "druid_won": DRUID, "leaders": LEADER,
-         "leader_side": LEADER}  # the state's lists each group is written from (bonus_owner: by citadel)
+GROUP = {
+    "known": KNOWN,
+    "strength": BOARD,
+    "tokens": BOARD,
+    "discs": BOARD,
+    "cubes": BOARD,
+    "bonus_owner": BOARD,
+    "active": ACTIVE,
+    "tribe": TRIBE,
+    "roman_won": ROMAN,
+    "druid_won": DRUID,
+    "leaders": LEADER,
+    "leader_side": LEADER,
+}  # the state's lists each group is written from (bonus_owner: by citadel)
 PARTS = SEAT + len(set(GROUP.values())) * SEATS
 UNSCORED = ("known", "tokens", "active")  # lists the scores do not read (scoring.totals)
 CARD_SCORED = ("strength",)  # lists that move only category I of the scores (strength and cards, // 5)
@@ -69,7 +82,9 @@ class StateWriter(LiveVector):
         self.own = {-1: 0, -2: 5, **{o: 1 + o for o in range(SEATS)}}
         self.roman_index = [encoder.roman.index(list(t)) for t in d.roman_tiles]
         self.druid_index = [encoder.druid.index(encoder.druid[t]) for t in range(len(d.druid_tiles))]
-        self.progress_index = [encoder.progress.index(encoder.progress[c]) for c in range(len(d.progress_cards))]
+        self.progress_index = [
+            encoder.progress.index(encoder.progress[c]) for c in range(len(d.progress_cards))
+        ]
         self.leader_index = [encoder.leaders.index(ld["name"]) for ld in d.leaders]
         self.bonus_index = [encoder.bonus_kinds.index(k) for k in d.bonus_kinds]
         self.phases = len(Phase) + 2  # the phases, "decide", "over"
@@ -89,7 +104,15 @@ class StateWriter(LiveVector):
 
     def _groups(self) -> tuple[Any, ...]:
         """The writers of a seat's groups (KNOWN, BOARD, ...), in that order."""
-        return (self._known, self._player_board, self._active, self._tribe, self._roman, self._druid, self._leader)
+        return (
+            self._known,
+            self._player_board,
+            self._active,
+            self._tribe,
+            self._roman,
+            self._druid,
+            self._leader,
+        )
 
     def __getstate__(self) -> dict[str, Any]:
         state = super().__getstate__()
@@ -124,7 +147,9 @@ class StateWriter(LiveVector):
         if moved or self.scores is None:
             self._scores(state.scores(), state)
         elif scored:  # only strength or cards moved: only category I, (strength + cards) // 5, changes
-            self._scores([b + (state.strength[s] + sum(state.hands[s])) // 5 for s, b in enumerate(self.base)], state)
+            self._scores(
+                [b + (state.strength[s] + sum(state.hands[s])) // 5 for s, b in enumerate(self.base)], state
+            )
         if out is None:
             return self.live.copy()
         out[:] = self.live
@@ -136,9 +161,9 @@ class StateWriter(LiveVector):
         if scores != self.scores:
             at = self.off["scores"]
             live = self.live
-            live[at:at + SEATS] = 0.0
-            live[at:at + len(scores)] = scores
-            live[at:at + len(scores)] /= 50
+            live[at : at + SEATS] = 0.0
+            live[at : at + len(scores)] = scores
+            live[at : at + len(scores)] /= 50
             self.scores = scores
 
     def _board(self, state: Any) -> bool:
@@ -162,8 +187,11 @@ class StateWriter(LiveVector):
     # -- the board --------------------------------------------------------------------------
     def _areas(self, state: Any) -> None:
         at = self.off["areas"]
-        ones = [at + (a * 3 + i) * 6 + (0 if w < 0 else 1 + w) for a, row in enumerate(state.areas)
-                for i, w in enumerate(row)]
+        ones = [
+            at + (a * 3 + i) * 6 + (0 if w < 0 else 1 + w)
+            for a, row in enumerate(state.areas)
+            for i, w in enumerate(row)
+        ]
         at = self.off["centre"]
         ones += [at + i * 6 + (0 if w < 0 else 1 + w) for i, w in enumerate(state.centre)]
         self._write(AREAS, [(i, 1.0) for i in ones])
@@ -171,19 +199,32 @@ class StateWriter(LiveVector):
 
     def _market(self, state: Any) -> None:
         at = self.off["markets"]
-        self._write(MARKET, [(at + (r * 6 + i) * 13 + (0 if k < 0 else 1 + k), 1.0) for r, row in enumerate(state.market)
-                             for i, k in enumerate(row)])
+        self._write(
+            MARKET,
+            [
+                (at + (r * 6 + i) * 13 + (0 if k < 0 else 1 + k), 1.0)
+                for r, row in enumerate(state.market)
+                for i, k in enumerate(row)
+            ],
+        )
         self.kept[MARKET] = [row[:] for row in state.market]
 
     def _citadels(self, state: Any) -> None:
         own = self.own
-        at, bonus_at, owner_at = self.off["citadels"], self.off["citadel_bonus"], self.off["citadel_bonus_owner"]
+        at, bonus_at, owner_at = (
+            self.off["citadels"],
+            self.off["citadel_bonus"],
+            self.off["citadel_bonus_owner"],
+        )
         kinds = len(self.bonus_index)
         ones = []
         for i, cit in enumerate(state.citadels):
             ones += [at + i * 30 + s * 6 + own[o] for s, o in enumerate(cit)]
             o = state.bonus_owner[i]
-            ones += [bonus_at + i * kinds + self.bonus_index[state.bonus_at[i]], owner_at + i * 5 + (0 if o < 0 else 1 + o)]
+            ones += [
+                bonus_at + i * kinds + self.bonus_index[state.bonus_at[i]],
+                owner_at + i * 5 + (0 if o < 0 else 1 + o),
+            ]
         self._write(CITADELS, [(i, 1.0) for i in ones])
         self.kept[CITADELS] = ([cit[:] for cit in state.citadels], state.bonus_at[:], state.bonus_owner[:])
 
@@ -191,13 +232,20 @@ class StateWriter(LiveVector):
         """The stacks' top tiles and sizes, and the druid supply."""
         off = self.off
         at, width = off["roman_top"], len(self.roman_index) + 1
-        values = [(at + i * width + (1 + self.roman_index[stack[-1]] if stack else 0), 1.0)
-                  for i, stack in enumerate(state.roman)]
+        values = [
+            (at + i * width + (1 + self.roman_index[stack[-1]] if stack else 0), 1.0)
+            for i, stack in enumerate(state.roman)
+        ]
         at, width = off["druid_top"], len(self.druid_index) + 1
-        values += [(at + i * width + (1 + self.druid_index[stack[-1]] if stack else 0), 1.0)
-                   for i, stack in enumerate(state.druid)]
-        sizes = [len(s) / 5 for s in state.roman] + [len(s) / 5 for s in state.druid] + [
-            n / 5 for n in state.druid_supply]
+        values += [
+            (at + i * width + (1 + self.druid_index[stack[-1]] if stack else 0), 1.0)
+            for i, stack in enumerate(state.druid)
+        ]
+        sizes = (
+            [len(s) / 5 for s in state.roman]
+            + [len(s) / 5 for s in state.druid]
+            + [n / 5 for n in state.druid_supply]
+        )
         values += [(off["stacks"] + i, x) for i, x in enumerate(sizes)]
         self._write(STACKS, values)
         self.kept[STACKS] = ([s[:] for s in state.roman], [s[:] for s in state.druid], state.druid_supply[:])
@@ -205,8 +253,14 @@ class StateWriter(LiveVector):
     def _garrison(self, state: Any) -> None:
         own = self.own
         at = self.off["garrison"]
-        self._write(GARRISON, [(at + (r * 6 + i) * 6 + own[o], 1.0) for r, row in enumerate(state.garrison)
-                               for i, o in enumerate(row)])
+        self._write(
+            GARRISON,
+            [
+                (at + (r * 6 + i) * 6 + own[o], 1.0)
+                for r, row in enumerate(state.garrison)
+                for i, o in enumerate(row)
+            ],
+        )
         self.kept[GARRISON] = [row[:] for row in state.garrison]
 
     def _counts(self, state: Any) -> None:
@@ -214,8 +268,14 @@ class StateWriter(LiveVector):
         off = self.off
         bag = state.bag
         at = off["bag"]
-        values = [(at, bag[0] / 16), (at + 1, bag[1] / 16), (at + 2, bag[2] / 16), (at + 3, bag[3] / 16),
-                  (off["deck_size"], len(state.deck) / 60), (off["track"], state.track / 12)]
+        values = [
+            (at, bag[0] / 16),
+            (at + 1, bag[1] / 16),
+            (at + 2, bag[2] / 16),
+            (at + 3, bag[3] / 16),
+            (off["deck_size"], len(state.deck) / 60),
+            (off["track"], state.track / 12),
+        ]
         if not state.solo:
             values += [(off["teutates"], 1.0), (off["teutates"] + 1, state.teutates / 3)]
         self._write(COUNTS, values)
@@ -228,8 +288,11 @@ class StateWriter(LiveVector):
         cards = self.data.progress_cards
         values = []
         for i, c in enumerate(state.prog_cards):
-            values += [(at + i * width + 1 + self.progress_index[c], 1.0), (marks_at + 2 * i, state.prog_marks[i] / 3),
-                       (marks_at + 2 * i + 1, cards[c][3] / 3)]
+            values += [
+                (at + i * width + 1 + self.progress_index[c], 1.0),
+                (marks_at + 2 * i, state.prog_marks[i] / 3),
+                (marks_at + 2 * i + 1, cards[c][3] / 3),
+            ]
         values += [(at + i * width, 1.0) for i in range(len(state.prog_cards), 8)]
         self._write(PROGRESS, values)
         self.kept[PROGRESS] = (state.prog_cards[:], state.prog_marks[:])
@@ -253,8 +316,20 @@ class StateWriter(LiveVector):
     def _seats(self, state: Any) -> int:
         """Rewrite the groups of each seat whose lists changed; 2 if a list the scores read changed, 1 if
         only strength did (it moves category I alone), else 0."""
-        lists = [state.known, state.strength, state.tokens, state.discs, state.cubes, state.bonus_owner, state.active,
-                 state.tribe, state.roman_won, state.druid_won, state.leaders, state.leader_side]
+        lists = [
+            state.known,
+            state.strength,
+            state.tokens,
+            state.discs,
+            state.cubes,
+            state.bonus_owner,
+            state.active,
+            state.tribe,
+            state.roman_won,
+            state.druid_won,
+            state.leaders,
+            state.leader_side,
+        ]
         kept = self.seat_lists
         if lists == kept:
             return 0
@@ -285,9 +360,22 @@ class StateWriter(LiveVector):
         costs = self.data.disc_costs
         cost = costs[discs] if discs < len(costs) else None
         at = self.off["player"] + s * 9
-        return [(at + i, x) for i, x in enumerate((
-            state.strength[s] / 20, state.tokens[s] / 10, discs / 9, (self.discs - discs) / 9, float(cost is not None),
-            (cost or 0) / 5, state.cubes[s] / 4, state.bonus_owner.count(s) / 4, 1.0))]
+        return [
+            (at + i, x)
+            for i, x in enumerate(
+                (
+                    state.strength[s] / 20,
+                    state.tokens[s] / 10,
+                    discs / 9,
+                    (self.discs - discs) / 9,
+                    float(cost is not None),
+                    (cost or 0) / 5,
+                    state.cubes[s] / 4,
+                    state.bonus_owner.count(s) / 4,
+                    1.0,
+                )
+            )
+        ]
 
     def _active(self, state: Any, s: int) -> list[tuple[int, float]]:
         active = [w for w in range(4) for _ in range(state.active[s][w])]
@@ -313,8 +401,14 @@ class StateWriter(LiveVector):
     def _leader(self, state: Any, s: int) -> list[tuple[int, float]]:
         off = self.off
         lid = state.leaders[s]
-        values = [(off["leader"] + s * (len(self.leader_index) + 1) + (0 if lid < 0 else 1 + self.leader_index[lid]),
-                   1.0)]
+        values = [
+            (
+                off["leader"]
+                + s * (len(self.leader_index) + 1)
+                + (0 if lid < 0 else 1 + self.leader_index[lid]),
+                1.0,
+            )
+        ]
         if state.leader_side[s] == 1:
             values.append((off["leader_flip"] + s * 6, 1.0))
         return values
@@ -336,8 +430,11 @@ class StateWriter(LiveVector):
             flip = flip_view(state, state.flip_choice[s], seat == s or bool(revealed)) if flipping else None
             values.append((off["leader_flip"] + s * 6 + 1 + self.flip_index[flip], 1.0))
         self._write(VIEW, values)
-        self.kept[VIEW] = (seat, None if seat is None else state.hands[seat][:],
-                           flipping and (revealed, state.flip_choice[:]))
+        self.kept[VIEW] = (
+            seat,
+            None if seat is None else state.hands[seat][:],
+            flipping and (revealed, state.flip_choice[:]),
+        )
 
     # -- the turn --------------------------------------------------------------------------
     def _turn(self, state: Any, seat: int | None) -> None:
@@ -347,9 +444,13 @@ class StateWriter(LiveVector):
         cur = state.current_player()
         off = self.off
         pending = state.pending
-        ones = [off["turn"] + state.turn, off["final"] + state.stage, off["marker"] + state.marker,
-                off["action"] + (0 if kind < 0 else 1 + 2 * kind + region),
-                off["phase"] + (self.phases - 1 if cur < 0 else self.phases - 2 if pending else int(state.phase))]
+        ones = [
+            off["turn"] + state.turn,
+            off["final"] + state.stage,
+            off["marker"] + state.marker,
+            off["action"] + (0 if kind < 0 else 1 + 2 * kind + region),
+            off["phase"] + (self.phases - 1 if cur < 0 else self.phases - 2 if pending else int(state.phase)),
+        ]
         if seat is not None:
             ones.append(off["seat"] + seat)
         if cur >= 0:
@@ -379,11 +480,28 @@ class StateWriter(LiveVector):
         last = not (card is None or kind < 0)
         target = self.target
         at = off["solo"]
-        values = [(at + i, float(x)) for i, x in enumerate((
-            1.0, (state.sx_side + 1) / 2, (state.sx_quarter + 1) / 4, state.discs[1] / 9,
-            state.cubes[1] / 4, len(state.roman_won[1]) / 5, len(state.druid_won[1]) / 5,
-            state.tribe[1][4] / 10, state.bonus_owner.count(1) / 4, state.sx_discarded_markers / 4,
-            target == 0, target == 1, target == 2, (steps if last else 0) / 3, last))]
+        values = [
+            (at + i, float(x))
+            for i, x in enumerate(
+                (
+                    1.0,
+                    (state.sx_side + 1) / 2,
+                    (state.sx_quarter + 1) / 4,
+                    state.discs[1] / 9,
+                    state.cubes[1] / 4,
+                    len(state.roman_won[1]) / 5,
+                    len(state.druid_won[1]) / 5,
+                    state.tribe[1][4] / 10,
+                    state.bonus_owner.count(1) / 4,
+                    state.sx_discarded_markers / 4,
+                    target == 0,
+                    target == 1,
+                    target == 2,
+                    (steps if last else 0) / 3,
+                    last,
+                )
+            )
+        ]
         values.append((off["solo_worker"] + (0 if state.sx_worker < 0 else 1 + state.sx_worker), 1.0))
         if last:
             values.append((off["solo_last"] + (0 if card < 0 else 1 + card), 1.0))

@@ -101,8 +101,10 @@ class CeltaeEncoder(Encoder):
         self.data = d
         self.leaders = tuple(ld["name"] for ld in d.leaders)
         self.roman = [list(t) for t in d.roman_tiles]
-        self.druid = [{"points": p, "needs": "".join(WORKERS[t] * c for t, c in enumerate(needs)) + "*" * any_}
-                      for p, needs, any_ in d.druid_tiles]
+        self.druid = [
+            {"points": p, "needs": "".join(WORKERS[t] * c for t, c in enumerate(needs)) + "*" * any_}
+            for p, needs, any_ in d.druid_tiles
+        ]
         fake = cast(Any, SimpleNamespace(data=d))  # progress_text reads only the data
         self.progress = [progress_text(fake, c) for c in range(len(d.progress_cards))]
         self.colours = tuple(d.colours)
@@ -184,7 +186,11 @@ class CeltaeEncoder(Encoder):
         for r, row in enumerate(obs["markets"]):
             for i, card in enumerate(row):
                 markets[r, i, 0 if card is None else 1 + CARDS.index(card)] = 1.0
-        citadels, bonus, bonus_owner = view(v, "citadels"), view(v, "citadel_bonus"), view(v, "citadel_bonus_owner")
+        citadels, bonus, bonus_owner = (
+            view(v, "citadels"),
+            view(v, "citadel_bonus"),
+            view(v, "citadel_bonus_owner"),
+        )
         for i, cit in enumerate(obs["citadels"]):
             for s, o in enumerate(cit["spaces"]):
                 citadels[i, s, _owner_index(o)] = 1.0
@@ -208,14 +214,17 @@ class CeltaeEncoder(Encoder):
         for card in obs["discard"]:
             discard[CARDS.index(card)] += 1.0
         discard /= 5
-        view(v, "stacks")[:] = [*(s["size"] / 5 for s in obs["roman"]), *(s["size"] / 5 for s in obs["druid"]),
-                                *(n / 5 for n in obs["druid_supply"])]
+        view(v, "stacks")[:] = [
+            *(s["size"] / 5 for s in obs["roman"]),
+            *(s["size"] / 5 for s in obs["druid"]),
+            *(n / 5 for n in obs["druid_supply"]),
+        ]
         view(v, "track")[0] = obs["track"] / 12
         cards, marks = view(v, "progress_card"), view(v, "progress_marks")
         for i, p in enumerate(obs["progress"]):
             cards[i, 1 + self.progress.index(p["card"])] = 1.0
             marks[i] = (p["marks"] / 3, p["slots"] / 3)
-        cards[len(obs["progress"]):, 0] = 1.0
+        cards[len(obs["progress"]) :, 0] = 1.0
         if obs["teutates"] is not None:
             view(v, "teutates")[:] = (1.0, obs["teutates"] / 3)
         for name in obs["offered_leaders"]:
@@ -235,11 +244,21 @@ class CeltaeEncoder(Encoder):
         for card, n in info["known_cards"].items():
             known[s, CARDS.index(card)] = n / 5
         cost = info["next_disc_cost"]
-        player[s] = (info["strength"] / 20, info["tokens"] / 10, info["discs_placed"] / 9,
-                     info["discs_left"] / 9, cost is not None, (cost or 0) / 5, info["cubes_placed"] / 4,
-                     info["bonus_tiles"] / 4, 1.0)
+        player[s] = (
+            info["strength"] / 20,
+            info["tokens"] / 10,
+            info["discs_placed"] / 9,
+            info["discs_left"] / 9,
+            cost is not None,
+            (cost or 0) / 5,
+            info["cubes_placed"] / 4,
+            info["bonus_tiles"] / 4,
+            1.0,
+        )
         if len(info["active"]) > MAX_ACTIVE:
-            raise ValueError(f"seat {s} has {len(info['active'])} active workers; the encoding holds {MAX_ACTIVE}")
+            raise ValueError(
+                f"seat {s} has {len(info['active'])} active workers; the encoding holds {MAX_ACTIVE}"
+            )
         for i in range(MAX_ACTIVE):
             w = info["active"][i] if i < len(info["active"]) else None
             active[s, i, 0 if w is None else 1 + WORKERS.index(w)] = 1.0
@@ -257,7 +276,7 @@ class CeltaeEncoder(Encoder):
         """Scores, seat, seat to move, turn, phase, pending decision, stage, marker, action, tokens."""
         view = self.view
         scores = obs["scores"]
-        view(v, "scores")[:len(scores)] = np.asarray(scores, dtype=np.float32) / 50
+        view(v, "scores")[: len(scores)] = np.asarray(scores, dtype=np.float32) / 50
         if obs["seat"] is not None:
             view(v, "seat")[obs["seat"]] = 1.0
         if obs["current_player"] >= 0:
@@ -281,10 +300,21 @@ class CeltaeEncoder(Encoder):
         last = sx["last_turn"]
         target = TARGETS[list(self.targets.values()).index(sx["target"])]
         view(v, "solo")[:] = (
-            1.0, sx["side"] / 2, sx["quarter"] / 4, sx["discs_placed"] / 9, sx["cubes_placed"] / 4,
-            sx["roman_tiles"] / 5, sx["druid_tiles"] / 5, sx["druids"] / 10, sx["bonus_tiles"] / 4,
-            sx["discarded_markers"] / 4, target == "easy", target == "normal", target == "hard",
-            (last["steps"] if last else 0) / 3, last is not None,
+            1.0,
+            sx["side"] / 2,
+            sx["quarter"] / 4,
+            sx["discs_placed"] / 9,
+            sx["cubes_placed"] / 4,
+            sx["roman_tiles"] / 5,
+            sx["druid_tiles"] / 5,
+            sx["druids"] / 10,
+            sx["bonus_tiles"] / 4,
+            sx["discarded_markers"] / 4,
+            target == "easy",
+            target == "normal",
+            target == "hard",
+            (last["steps"] if last else 0) / 3,
+            last is not None,
         )
         view(v, "solo_worker")[0 if sx["worker"] is None else 1 + WORKERS.index(sx["worker"])] = 1.0
         solo_last = view(v, "solo_last")
@@ -329,19 +359,34 @@ class CeltaeEncoder(Encoder):
         for s in range(n):
             p = player[s]
             active = [w for w in workers(view(vector, "active")[s]) if w is not None]
-            players.append({
-                "hand": counts(view(vector, "hand")[s], 5) if view(vector, "hand_seen")[s] else None,
-                "known_cards": counts(view(vector, "known_cards")[s], 5),
-                "strength": back(p[0], 20), "tokens": back(p[1], 10), "discs_placed": back(p[2], 9),
-                "discs_left": back(p[3], 9), "next_disc_cost": back(p[5], 5) if p[4] else None,
-                "cubes_placed": back(p[6], 4), "bonus_tiles": back(p[7], 4), "active": active,
-                "tribe": {WORKERS[k]: back(x, 8) for k, x in enumerate(view(vector, "tribe")[s]) if x > 0},
-                "roman_tiles": [self.roman[k] for k, x in enumerate(view(vector, "roman_won")[s]) for _ in range(back(x, 1))],
-                "druid_tiles": [k + 1 for k, x in enumerate(view(vector, "druid_won")[s]) for _ in range(back(x, 5))],
-                "leader": _pick(view(vector, "leader")[s], (None, *self.leaders)),
-                "leader_side": "B" if view(vector, "leader_flip")[s, 0] else "A",
-                "flip": FLIPS[int(view(vector, "leader_flip")[s, 1:].argmax())],
-            })
+            players.append(
+                {
+                    "hand": counts(view(vector, "hand")[s], 5) if view(vector, "hand_seen")[s] else None,
+                    "known_cards": counts(view(vector, "known_cards")[s], 5),
+                    "strength": back(p[0], 20),
+                    "tokens": back(p[1], 10),
+                    "discs_placed": back(p[2], 9),
+                    "discs_left": back(p[3], 9),
+                    "next_disc_cost": back(p[5], 5) if p[4] else None,
+                    "cubes_placed": back(p[6], 4),
+                    "bonus_tiles": back(p[7], 4),
+                    "active": active,
+                    "tribe": {
+                        WORKERS[k]: back(x, 8) for k, x in enumerate(view(vector, "tribe")[s]) if x > 0
+                    },
+                    "roman_tiles": [
+                        self.roman[k]
+                        for k, x in enumerate(view(vector, "roman_won")[s])
+                        for _ in range(back(x, 1))
+                    ],
+                    "druid_tiles": [
+                        k + 1 for k, x in enumerate(view(vector, "druid_won")[s]) for _ in range(back(x, 5))
+                    ],
+                    "leader": _pick(view(vector, "leader")[s], (None, *self.leaders)),
+                    "leader_side": "B" if view(vector, "leader_flip")[s, 0] else "A",
+                    "flip": FLIPS[int(view(vector, "leader_flip")[s, 1:].argmax())],
+                }
+            )
         pending = view(vector, "pending")
         sx = None
         solo = view(vector, "solo")
@@ -349,14 +394,24 @@ class CeltaeEncoder(Encoder):
             has_last = solo[14] > 0.5
             last_view = view(vector, "solo_last")
             sx = {
-                "side": back(solo[1], 2), "quarter": back(solo[2], 4),
+                "side": back(solo[1], 2),
+                "quarter": back(solo[2], 4),
                 "worker": _pick(view(vector, "solo_worker"), (None, *WORKERS)),
-                "discs_placed": back(solo[3], 9), "cubes_placed": back(solo[4], 4),
-                "roman_tiles": back(solo[5], 5), "druid_tiles": back(solo[6], 5), "druids": back(solo[7], 10),
-                "bonus_tiles": back(solo[8], 4), "discarded_markers": back(solo[9], 4),
+                "discs_placed": back(solo[3], 9),
+                "cubes_placed": back(solo[4], 4),
+                "roman_tiles": back(solo[5], 5),
+                "druid_tiles": back(solo[6], 5),
+                "druids": back(solo[7], 10),
+                "bonus_tiles": back(solo[8], 4),
+                "discarded_markers": back(solo[9], 4),
                 "target": self.targets[TARGETS[int(solo[10:13].argmax())]],
-                "last_turn": {"card": _pick(last_view[:13], (None, *CARDS)), "steps": back(solo[13], 3),
-                              "action": _pick(last_view[13:], ACTIONS)} if has_last else None,
+                "last_turn": {
+                    "card": _pick(last_view[:13], (None, *CARDS)),
+                    "steps": back(solo[13], 3),
+                    "action": _pick(last_view[13:], ACTIONS),
+                }
+                if has_last
+                else None,
                 "drawn": _pick(view(vector, "solo_drawn"), (None, *CARDS)),
             }
         progress_cards = view(vector, "progress_card")
@@ -368,29 +423,47 @@ class CeltaeEncoder(Encoder):
             "markets": [[_pick(c, (None, *CARDS)) for c in row] for row in view(vector, "markets")],
             "deck_size": back(view(vector, "deck_size")[0], 60),
             "discard": counts(view(vector, "discard"), 5),
-            "citadels": [{"spaces": [_owner_value(int(k)) for k in cit.argmax(axis=1)],
-                          "bonus": self.bonus_kinds[int(bonus.argmax())],
-                          "bonus_owner": _owner_value(int(owner.argmax()))}
-                         for cit, bonus, owner in zip(view(vector, "citadels"), view(vector, "citadel_bonus"),
-                                                      view(vector, "citadel_bonus_owner"), strict=True)],
+            "citadels": [
+                {
+                    "spaces": [_owner_value(int(k)) for k in cit.argmax(axis=1)],
+                    "bonus": self.bonus_kinds[int(bonus.argmax())],
+                    "bonus_owner": _owner_value(int(owner.argmax())),
+                }
+                for cit, bonus, owner in zip(
+                    view(vector, "citadels"),
+                    view(vector, "citadel_bonus"),
+                    view(vector, "citadel_bonus_owner"),
+                    strict=True,
+                )
+            ],
             "roman_top": [_pick(r, (None, *self.roman)) for r in view(vector, "roman_top")],
             "druid_top": [_pick(r, (None, *self.druid)) for r in view(vector, "druid_top")],
             "stacks": [back(x, 5) for x in view(vector, "stacks")],
-            "garrison": [[_owner_value(int(k)) for k in row.argmax(axis=1)] for row in view(vector, "garrison")],
+            "garrison": [
+                [_owner_value(int(k)) for k in row.argmax(axis=1)] for row in view(vector, "garrison")
+            ],
             "track": back(view(vector, "track")[0], 12),
-            "progress": [{"card": self.progress[int(c.argmax()) - 1], "marks": back(m[0], 3), "slots": back(m[1], 3)}
-                         for c, m in zip(progress_cards, marks, strict=True) if c[0] < 0.5],
+            "progress": [
+                {"card": self.progress[int(c.argmax()) - 1], "marks": back(m[0], 3), "slots": back(m[1], 3)}
+                for c, m in zip(progress_cards, marks, strict=True)
+                if c[0] < 0.5
+            ],
             "teutates": back(view(vector, "teutates")[1], 3) if view(vector, "teutates")[0] else None,
-            "offered_leaders": sorted(name for name, x in zip(self.leaders, view(vector, "offered_leaders"), strict=True)
-                                      if x),
+            "offered_leaders": sorted(
+                name for name, x in zip(self.leaders, view(vector, "offered_leaders"), strict=True) if x
+            ),
             "players_info": players,
             "scores": [back(x, 50) for x in view(vector, "scores")[:n]],
             "seat": _one(view(vector, "seat")),
             "current_player": _one(view(vector, "current_player")),
             "turn": int(view(vector, "turn").argmax()),
             "phase": PHASES[int(view(vector, "phase").argmax())],
-            "pending": None if pending[0] else {"kind": PENDING[int(pending[:len(PENDING)].argmax())],
-                                                "seat": int(pending[len(PENDING):].argmax())},
+            "pending": None
+            if pending[0]
+            else {
+                "kind": PENDING[int(pending[: len(PENDING)].argmax())],
+                "seat": int(pending[len(PENDING) :].argmax()),
+            },
             "final": FINAL[int(view(vector, "final").argmax())],
             "marker": CORNER_NAMES[int(view(vector, "marker").argmax())],
             "action": ACTIONS[int(view(vector, "action").argmax())],

@@ -81,8 +81,7 @@ class GarumEncoder(Encoder):
         b("bonus", (SIZE * SIZE, 5), "bonus space: B, G, Y, R, joker")
         b("slots", (MAX_CETARIA, 4, 5), "slot filled by: empty, B, G, Y, R")
         b("workers", (LINES, 8), "worker on line: colour x (V, D)")
-        b("colours", (4, 8), "mine, ghost, to move, vilicus/5, dominus, hand/4, pile/16, bonus/50",
-          high=10.0)
+        b("colours", (4, 8), "mine, ghost, to move, vilicus/5, dominus, hand/4, pile/16, bonus/50", high=10.0)
         b("hands", (4, n), "own hands: tile pattern counts / 4")
         b("ghost_tile", (n,), "ghost tile pattern")
         b("scores", (4,), "seat scores / 100 (line points can be negative)", high=10.0, low=-10.0)
@@ -137,9 +136,13 @@ class GarumEncoder(Encoder):
         current = obs["current_colour"]
         for c, col in enumerate(obs["colours"]):
             colours[c] = (
-                col["hand"] is not None, col["ghost"], current == col["colour"],
-                col["vilicus"] / SCALE["vilicus"], col["dominus"] / SCALE["dominus"],
-                col["hand_size"] / SCALE["hand_size"], col["pile"] / SCALE["pile"],
+                col["hand"] is not None,
+                col["ghost"],
+                current == col["colour"],
+                col["vilicus"] / SCALE["vilicus"],
+                col["dominus"] / SCALE["dominus"],
+                col["hand_size"] / SCALE["hand_size"],
+                col["pile"] / SCALE["pile"],
                 col["bonus"] / SCALE["bonus"],
             )
             if col["hand"] is not None:
@@ -150,7 +153,7 @@ class GarumEncoder(Encoder):
             ghost = next(c for c, col in enumerate(obs["colours"]) if col["ghost"])
             view(v, "ghost_tile")[self.pattern_of[ghost][obs["ghost_tile"]]] = 1.0
         scores = obs["scores"]
-        view(v, "scores")[:len(scores)] = np.asarray(scores, dtype=np.float32) / SCALE["score"]
+        view(v, "scores")[: len(scores)] = np.asarray(scores, dtype=np.float32) / SCALE["score"]
         if obs["seat"] is not None:
             view(v, "seat")[obs["seat"]] = 1.0
         view(v, "round")[obs["round"] - 1] = 1.0
@@ -193,7 +196,7 @@ class GarumEncoder(Encoder):
         view = self.view
         players = self.game.num_players
         cells = view(vector, "cells").argmax(axis=1)
-        fish = ["".join(CELL_KINDS[k] for k in cells[r * SIZE:(r + 1) * SIZE]) for r in range(SIZE)]
+        fish = ["".join(CELL_KINDS[k] for k in cells[r * SIZE : (r + 1) * SIZE]) for r in range(SIZE)]
         workers = []
         for line, row in enumerate(view(vector, "workers")):
             if row.any():
@@ -207,18 +210,26 @@ class GarumEncoder(Encoder):
             row = colours[c]
             if row[0] > 0.5:
                 counts = np.rint(hands_v[c] * SCALE["hand"]).astype(int)
-                hands[SPECIES[c]] = sorted(f for f, n in zip(self.fish_of[c], counts, strict=True)
-                                           for _ in range(n))
-            pools.append({
-                "colour": SPECIES[c], "ghost": bool(row[1] > 0.5),
-                "vilicus": _back(row[3], "vilicus"), "dominus": _back(row[4], "dominus"),
-                "hand_size": _back(row[5], "hand_size"), "pile": _back(row[6], "pile"),
-                "bonus": _back(row[7], "bonus"),
-            })
+                hands[SPECIES[c]] = sorted(
+                    f for f, n in zip(self.fish_of[c], counts, strict=True) for _ in range(n)
+                )
+            pools.append(
+                {
+                    "colour": SPECIES[c],
+                    "ghost": bool(row[1] > 0.5),
+                    "vilicus": _back(row[3], "vilicus"),
+                    "dominus": _back(row[4], "dominus"),
+                    "hand_size": _back(row[5], "hand_size"),
+                    "pile": _back(row[6], "pile"),
+                    "bonus": _back(row[7], "bonus"),
+                }
+            )
         current = [SPECIES[c] for c in range(4) if colours[c, 2] > 0.5]
         slots = {}
         for cet in self.game.board.cetaria:
-            slots[str(cet)] = [None if k == 0 else SPECIES[k - 1] for k in view(vector, "slots")[cet - 1].argmax(axis=1)]
+            slots[str(cet)] = [
+                None if k == 0 else SPECIES[k - 1] for k in view(vector, "slots")[cet - 1].argmax(axis=1)
+            ]
         ghost = view(vector, "ghost_tile")
         ghost_colour = self.game.seating.ghost
         order = view(vector, "aureus_order")
@@ -229,14 +240,18 @@ class GarumEncoder(Encoder):
             "workers": workers,
             "hands": hands,
             "colours": pools,
-            "ghost_tile": self.fish_of[ghost_colour][int(ghost.argmax())] if ghost_colour is not None and ghost.any()
+            "ghost_tile": self.fish_of[ghost_colour][int(ghost.argmax())]
+            if ghost_colour is not None and ghost.any()
             else None,
             "scores": [_back(x, "score") for x in view(vector, "scores")[:players]],
             "seat": _one(view(vector, "seat")),
             "round": int(view(vector, "round").argmax()) + 1,
             "cetarium": int(view(vector, "cetarium").argmax()) or None,
-            "closed": ({"h": bool(view(vector, "closed")[0]), "v": bool(view(vector, "closed")[1])}
-                       if view(vector, "cetarium")[0] < 0.5 else None),
+            "closed": (
+                {"h": bool(view(vector, "closed")[0]), "v": bool(view(vector, "closed")[1])}
+                if view(vector, "cetarium")[0] < 0.5
+                else None
+            ),
             "revealed": [int(row.argmax()) + 1 for row in view(vector, "aureus_revealed") if row.any()],
             "order": [int(row.argmax()) + 1 for row in order] if order.any() else None,
             "amphora": _one(view(vector, "amphora")),

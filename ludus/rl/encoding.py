@@ -122,8 +122,9 @@ class Encoder:
         self.size = 0
         self._bounds: list[tuple[Block, float, float]] = []
 
-    def _block(self, name: str, shape: tuple[int, ...], doc: str, high: float = 1.0,
-               low: float = 0.0) -> Block:
+    def _block(
+        self, name: str, shape: tuple[int, ...], doc: str, high: float = 1.0, low: float = 0.0
+    ) -> Block:
         block = Block(name, self.size, self.size + int(np.prod(shape)), shape, doc)
         self.blocks[name] = block
         self.size = block.stop
@@ -135,7 +136,7 @@ class Encoder:
         """Lower bound of every entry (0 except for quantities that can be negative)."""
         out = np.zeros(self.size, dtype=np.float32)
         for block, low, _high in self._bounds:
-            out[block.start:block.stop] = low
+            out[block.start : block.stop] = low
         return out
 
     @property
@@ -143,13 +144,13 @@ class Encoder:
         """Upper bound of every entry."""
         out = np.ones(self.size, dtype=np.float32)
         for block, _low, high in self._bounds:
-            out[block.start:block.stop] = high
+            out[block.start : block.stop] = high
         return out
 
     def view(self, vector: np.ndarray, name: str) -> np.ndarray:
         """The block ``name`` of ``vector`` in its shape (a view: writes go through)."""
         b = self.blocks[name]
-        return vector[b.start:b.stop].reshape(b.shape)
+        return vector[b.start : b.stop].reshape(b.shape)
 
     def zeros(self) -> np.ndarray:
         return np.zeros(self.size, dtype=np.float32)

@@ -44,10 +44,15 @@ class StateWriter(LiveVector):
         self.pools = [game.pool_owner(c) for c in range(4)]
         self.colours_of = [seating.colours_of(s) for s in range(game.num_players)]
         self.patterns = len(encoder.patterns)
-        self.tile_pattern = [{t: encoder.pattern_of[c][game.fish_text(c, t)] for t in game.tile_ids} for c in range(4)]
+        self.tile_pattern = [
+            {t: encoder.pattern_of[c][game.fish_text(c, t)] for t in game.tile_ids} for c in range(4)
+        ]
         ghost = seating.ghost
-        self.ghost_pattern = ({t: encoder.pattern_of[ghost][game.fish_text(ghost, t)] for t in game.tile_ids}
-                              if ghost is not None else {})
+        self.ghost_pattern = (
+            {t: encoder.pattern_of[ghost][game.fish_text(ghost, t)] for t in game.tile_ids}
+            if ghost is not None
+            else {}
+        )
         self.amphora_seat = [seating.owner[c] for c in seating.turn_colours]
         self.phase_index = {p: i for i, p in enumerate(PHASES)}
         self.haruspex = game.config["variant"] == "haruspex"
@@ -62,7 +67,7 @@ class StateWriter(LiveVector):
         slots = encoder.view(base, "slots")
         for cet in game.board.cetaria:
             slots[cet - 1, :, 0] = 1.0
-        self.board_base = base[:self.cells_stop].copy()
+        self.board_base = base[: self.cells_stop].copy()
         colours = encoder.view(base, "colours")
         colours[:, 1] = [c == seating.ghost for c in range(4)]  # which colour is the ghost: fixed
         self.live[:] = base
@@ -81,8 +86,16 @@ class StateWriter(LiveVector):
         if state.workers != kept[WORKERS]:
             self._workers(state)
         hands, piles = state.hands, state.piles
-        sizes = [len(hands[0]), len(hands[1]), len(hands[2]), len(hands[3]),
-                 len(piles[0]), len(piles[1]), len(piles[2]), len(piles[3])]
+        sizes = [
+            len(hands[0]),
+            len(hands[1]),
+            len(hands[2]),
+            len(hands[3]),
+            len(piles[0]),
+            len(piles[1]),
+            len(piles[2]),
+            len(piles[3]),
+        ]
         if sizes != kept[SIZES] or state.pool != kept[POOLS] or state.bonus != kept[SCORES]:
             self._rows(state, sizes)
         if seat != kept[SEAT] or hands != kept[VIEW]:
@@ -109,7 +122,9 @@ class StateWriter(LiveVector):
             self._turn(state, turn)
         if state.revealed != kept[REVEALED]:
             at = self.off["aureus_revealed"]
-            self._write(REVEALED, [(at + i * MAX_CETARIA + cet - 1, 1.0) for i, cet in enumerate(state.revealed)])
+            self._write(
+                REVEALED, [(at + i * MAX_CETARIA + cet - 1, 1.0) for i, cet in enumerate(state.revealed)]
+            )
             kept[REVEALED] = state.revealed[:]
         if self.haruspex and state.aureus != kept[ORDER]:
             at = self.off["aureus_order"]
@@ -129,9 +144,13 @@ class StateWriter(LiveVector):
         """
         placed = state.placed
         count = self.placed_count
-        if placed is not self.placed or count > len(placed) or (count and placed[count - 1] is not self.placed_last):
+        if (
+            placed is not self.placed
+            or count > len(placed)
+            or (count and placed[count - 1] is not self.placed_last)
+        ):
             # another list, or one cut short or changed: written from the start
-            self.live[:self.cells_stop] = self.board_base
+            self.live[: self.cells_stop] = self.board_base
             count = 0
         if count < len(placed):
             view = self.view
@@ -158,8 +177,14 @@ class StateWriter(LiveVector):
 
     def _workers(self, state: Any) -> None:
         at = self.off["workers"]
-        self._write(WORKERS, [(at + line * 8 + 2 * w[0] + (w[1] == "D"), 1.0)
-                              for line, w in enumerate(state.workers) if w is not None])
+        self._write(
+            WORKERS,
+            [
+                (at + line * 8 + 2 * w[0] + (w[1] == "D"), 1.0)
+                for line, w in enumerate(state.workers)
+                if w is not None
+            ],
+        )
         self.kept[WORKERS] = state.workers[:]  # its entries are never changed, only replaced
 
     # -- the colours ----------------------------------------------------------------------------
@@ -172,7 +197,12 @@ class StateWriter(LiveVector):
             pool = pools[self.pools[c]]
             i = at + 8 * c + 3
             view[i], view[i + 1], view[i + 2], view[i + 3], view[i + 4] = (
-                pool[0] / 5, pool[1] / 1, sizes[c] / 4, sizes[4 + c] / 16, bonus[c] / 50)
+                pool[0] / 5,
+                pool[1] / 1,
+                sizes[c] / 4,
+                sizes[4 + c] / 16,
+                bonus[c] / 50,
+            )
         self.kept[SIZES] = sizes
         self.kept[POOLS] = [pool[:] for pool in pools]
 
@@ -212,8 +242,11 @@ class StateWriter(LiveVector):
         """Round, cetarium, closed areas, amphora (they change once a round)."""
         round_, cetarium, closed_h, closed_v, amphora = turn
         off = self.off
-        values = [(off["round"] + min(round_ + 1, self.rounds) - 1, 1.0), (off["cetarium"] + (cetarium or 0), 1.0),
-                  (off["amphora"] + self.amphora_seat[amphora], 1.0)]
+        values = [
+            (off["round"] + min(round_ + 1, self.rounds) - 1, 1.0),
+            (off["cetarium"] + (cetarium or 0), 1.0),
+            (off["amphora"] + self.amphora_seat[amphora], 1.0),
+        ]
         if cetarium:
             values += [(off["closed"], float(closed_h)), (off["closed"] + 1, float(closed_v))]
         self._write(TURN, values)

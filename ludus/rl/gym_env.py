@@ -32,9 +32,17 @@ class LudusGymEnv(gym.Env):
 
     metadata = {"render_modes": ["ansi"], "render_fps": 1}
 
-    def __init__(self, name: str = "garum", opponents: list[OpponentSpec] | None = None, seat: int = 0,
-                 reward: str = "win", render_mode: str | None = None, illegal: str = "penalty",
-                 illegal_penalty: float = -1.0, **options: Any) -> None:
+    def __init__(
+        self,
+        name: str = "garum",
+        opponents: list[OpponentSpec] | None = None,
+        seat: int = 0,
+        reward: str = "win",
+        render_mode: str | None = None,
+        illegal: str = "penalty",
+        illegal_penalty: float = -1.0,
+        **options: Any,
+    ) -> None:
         if illegal not in ("penalty", "raise"):
             raise ValueError(f"illegal must be 'penalty' or 'raise', got {illegal!r}")
         self.illegal = illegal
@@ -57,8 +65,9 @@ class LudusGymEnv(gym.Env):
         self.render_mode = render_mode
         self.encoder = encoder_for(self.game)
         self.action_map = ActionMap(self.game)
-        self.observation_space = gym.spaces.Box(self.encoder.low, self.encoder.high, (self.encoder.size,),
-                                                np.float32)
+        self.observation_space = gym.spaces.Box(
+            self.encoder.low, self.encoder.high, (self.encoder.size,), np.float32
+        )
         self.action_space = gym.spaces.Discrete(len(self.action_map))
         self.state: State | None = None
         self.bots: dict[int, Bot] = {}

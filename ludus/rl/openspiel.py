@@ -75,8 +75,14 @@ class _Trail:
 
     __slots__ = ("parent", "action", "step", "digests", "snapshot")
 
-    def __init__(self, parent: _Trail | None, action: int | None, step: int, digests: list[str | None],
-                 snapshot: State | None = None) -> None:
+    def __init__(
+        self,
+        parent: _Trail | None,
+        action: int | None,
+        step: int,
+        digests: list[str | None],
+        snapshot: State | None = None,
+    ) -> None:
         self.parent = parent
         self.action = action
         self.step = step
@@ -232,8 +238,9 @@ class LudusSpielState(pyspiel.State):
                 raise ValueError(f"deal {action} is outside 0..{deals - 1}")
             state = game.new_initial_state(seed=seed * deals + int(action))
             self.engine = _Engine(state)
-            self.trail = _Trail(None, None, 1, [_digest(f"seat{p}", state, p) for p in range(game.num_players)],
-                                state.clone())
+            self.trail = _Trail(
+                None, None, 1, [_digest(f"seat{p}", state, p) for p in range(game.num_players)], state.clone()
+            )
         else:
             self._state.apply_action(action_map.to_action(action))
             self.trail = _Trail(self.trail, int(action), self._path().step + 1, [None] * game.num_players)
@@ -282,7 +289,9 @@ class LudusObserver:
     def __init__(self, game: LudusSpielGame, iig_obs_type: Any) -> None:
         self.encoder: Encoder = game.ludus.value[1]
         self.perfect_recall = bool(iig_obs_type and iig_obs_type.perfect_recall)
-        self.private = iig_obs_type is None or iig_obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER
+        self.private = (
+            iig_obs_type is None or iig_obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER
+        )
         self.tensor = np.zeros(self.encoder.size, np.float32)
         self.dict = {"observation": self.tensor}
 
@@ -299,8 +308,9 @@ class LudusObserver:
         engine = state._state
         if engine is None:
             return "before the deal"
-        return json.dumps(engine.observation(player if self.private else None), sort_keys=True,
-                          separators=(",", ":"))
+        return json.dumps(
+            engine.observation(player if self.private else None), sort_keys=True, separators=(",", ":")
+        )
 
 
 def _register(name: str) -> bool:

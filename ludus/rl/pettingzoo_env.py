@@ -57,8 +57,9 @@ class LudusAECEnv(AECEnv):
 
     metadata = {"render_modes": ["ansi"], "name": "ludus_v0", "is_parallelizable": False}
 
-    def __init__(self, name: str = "garum", reward: str = "win", render_mode: str | None = None,
-                 **options: Any) -> None:
+    def __init__(
+        self, name: str = "garum", reward: str = "win", render_mode: str | None = None, **options: Any
+    ) -> None:
         super().__init__()
         if reward not in REWARDS:
             raise ValueError(f"reward must be one of {', '.join(REWARDS)}, got {reward!r}")
@@ -74,12 +75,17 @@ class LudusAECEnv(AECEnv):
         n = self.game.num_players
         self.possible_agents = [f"player_{i}" for i in range(n)]
         self.agent_seat = {a: i for i, a in enumerate(self.possible_agents)}
-        obs_space = spaces.Dict({
-            "observation": spaces.Box(self.encoder.low, self.encoder.high, (self.encoder.size,), np.float32),
-            "action_mask": spaces.Box(0, 1, (len(self.action_map),), np.int8),
-        })
-        self.observation_spaces = {a: obs_space if i == 0 else _copy_space(obs_space)
-                                   for i, a in enumerate(self.possible_agents)}
+        obs_space = spaces.Dict(
+            {
+                "observation": spaces.Box(
+                    self.encoder.low, self.encoder.high, (self.encoder.size,), np.float32
+                ),
+                "action_mask": spaces.Box(0, 1, (len(self.action_map),), np.int8),
+            }
+        )
+        self.observation_spaces = {
+            a: obs_space if i == 0 else _copy_space(obs_space) for i, a in enumerate(self.possible_agents)
+        }
         self.action_spaces = {a: spaces.Discrete(len(self.action_map)) for a in self.possible_agents}
         self.state: State | None = None
         self._no_action = np.zeros(len(self.action_map), dtype=np.int8)  # the mask of an agent not to move

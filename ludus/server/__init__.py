@@ -27,10 +27,17 @@ def serve(host: str = "127.0.0.1", port: int = 8000, database_url: str | None = 
     # No permessage-deflate: compressing every view cost a tenth of the server's CPU for a few KiB.
     # X-Forwarded-For is believed only from LUDUS_FORWARDED_ALLOW_IPS (default: 127.0.0.1, a proxy
     # on this host), so that rate limits count the real client behind a reverse proxy.
-    uvicorn.run(create_app(database_url), host=host, port=port, ws_max_size=MAX_WS_MESSAGE,
-                ws_per_message_deflate=False, proxy_headers=True,
-                forwarded_allow_ips=os.environ.get("LUDUS_FORWARDED_ALLOW_IPS", "127.0.0.1"),
-                log_level="warning", access_log=False)
+    uvicorn.run(
+        create_app(database_url),
+        host=host,
+        port=port,
+        ws_max_size=MAX_WS_MESSAGE,
+        ws_per_message_deflate=False,
+        proxy_headers=True,
+        forwarded_allow_ips=os.environ.get("LUDUS_FORWARDED_ALLOW_IPS", "127.0.0.1"),
+        log_level="warning",
+        access_log=False,
+    )
 
 
 def tune_gc() -> None:

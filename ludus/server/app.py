@@ -58,8 +58,12 @@ A busy database answers 503 with `Retry-After`; an unexpected error answers 500 
 """
 
 
-def create_app(database_url: str | None = None, *, bot_seconds: float = DEFAULT_SECONDS,
-               limits: ServerLimits | None = None) -> FastAPI:
+def create_app(
+    database_url: str | None = None,
+    *,
+    bot_seconds: float = DEFAULT_SECONDS,
+    limits: ServerLimits | None = None,
+) -> FastAPI:
     """The server app over the database at ``database_url`` (default ``LUDUS_DATABASE_URL`` or ./ludus.db).
 
     The schema is migrated when the app starts (its lifespan), not when it is created.
@@ -71,8 +75,14 @@ def create_app(database_url: str | None = None, *, bot_seconds: float = DEFAULT_
     automation = Automation(service)
     service.listeners = [hub.publish, automation.on_change]
 
-    app = FastAPI(title="ludus server", version=ludus.__version__, description=DESCRIPTION,
-                  lifespan=make_lifespan(store, service, hub, automation), docs_url=None, redoc_url=None)
+    app = FastAPI(
+        title="ludus server",
+        version=ludus.__version__,
+        description=DESCRIPTION,
+        lifespan=make_lifespan(store, service, hub, automation),
+        docs_url=None,
+        redoc_url=None,
+    )
     app.state.service = service
     app.state.hub = hub
     app.state.automation = automation
@@ -84,7 +94,9 @@ def create_app(database_url: str | None = None, *, bot_seconds: float = DEFAULT_
     app.add_middleware(BodyTimeout, seconds=limits.body_seconds)
     mount_docs(app)
     add_error_handlers(app)
-    hints = app.state.hints = HintDesk(service)  # ludus.server.hints: the seat to move asks for its best moves
+    hints = app.state.hints = HintDesk(
+        service
+    )  # ludus.server.hints: the seat to move asks for its best moves
     add_game_routes(app, service, limits, hints)
     add_ws_route(app, service, hub)
     _mount_web(app)
@@ -100,8 +112,26 @@ def _mount_web(app: FastAPI) -> None:
 
 
 __all__ = [
-    "BEARER", "CONTENT_SECURITY_POLICY", "DESCRIPTION", "DOCS_PAGE", "DOCS_START", "ERRORS", "LARGE_BODY_PATHS",
-    "MAX_BODY_BYTES", "MAX_WS_MESSAGE", "SECURITY_HEADERS", "WORKER_THREADS", "BodyLimit", "ErrorIds",
-    "SecurityHeaders", "SlowRequestLog", "Token", "as_server_error", "busy_response", "create_app",
-    "internal_error", "log_unexpected", "validation_message",
+    "BEARER",
+    "CONTENT_SECURITY_POLICY",
+    "DESCRIPTION",
+    "DOCS_PAGE",
+    "DOCS_START",
+    "ERRORS",
+    "LARGE_BODY_PATHS",
+    "MAX_BODY_BYTES",
+    "MAX_WS_MESSAGE",
+    "SECURITY_HEADERS",
+    "WORKER_THREADS",
+    "BodyLimit",
+    "ErrorIds",
+    "SecurityHeaders",
+    "SlowRequestLog",
+    "Token",
+    "as_server_error",
+    "busy_response",
+    "create_app",
+    "internal_error",
+    "log_unexpected",
+    "validation_message",
 ]

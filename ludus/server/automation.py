@@ -89,7 +89,9 @@ class BotScheduler:
                 raise RuntimeError("the bot scheduler is closed")
             self._waiting.append(task)
             if len(self._threads) < self.workers:
-                thread = threading.Thread(target=self._work, name=f"ludus-bot-{len(self._threads)}", daemon=True)
+                thread = threading.Thread(
+                    target=self._work, name=f"ludus-bot-{len(self._threads)}", daemon=True
+                )
                 self._threads.append(thread)
                 thread.start()
             self._cond.notify()
@@ -139,8 +141,9 @@ class BotScheduler:
 
 
 class Automation:
-    def __init__(self, service: GameService, limits: ServerLimits | None = None,
-                 bot_pace: float | None = None) -> None:
+    def __init__(
+        self, service: GameService, limits: ServerLimits | None = None, bot_pace: float | None = None
+    ) -> None:
         self.service = service
         self.limits = limits or service.limits
         self.bot_pace = bot_pace_from_env() if bot_pace is None else bot_pace
@@ -170,8 +173,11 @@ class Automation:
         state = rt.state
         if state.is_terminal() or rt.abandoned:
             return
-        if rt.seats[state.current_player()].bot is not None or rt.idle_seat is not None \
-                or rt.row.turn_seconds is not None:
+        if (
+            rt.seats[state.current_player()].bot is not None
+            or rt.idle_seat is not None
+            or rt.row.turn_seconds is not None
+        ):
             self.kick_threadsafe(rt.id)
 
     async def _drive(self, game_id: str) -> None:
@@ -207,7 +213,9 @@ class Automation:
             done = asyncio.shield(asyncio.wrap_future(task.done))  # a worker still holds it if we give up
             return await asyncio.wait_for(done, timeout=overrun_seconds(job.seconds))
         except TimeoutError:
-            log.warning("bot %s overran its budget in game %s; playing a random move", job.bot_name, job.game_id)
+            log.warning(
+                "bot %s overran its budget in game %s; playing a random move", job.bot_name, job.game_id
+            )
             return fallback_action(job.state)
 
     def _start_timer(self, clock: TurnClock) -> None:

@@ -17,8 +17,11 @@ log = logging.getLogger("ludus.server")
 
 def busy_response(exc: BaseException) -> JSONResponse:
     log.warning("database busy: %s", exc)
-    return JSONResponse({"detail": "the database is busy: try again in a moment"}, status_code=Busy.status,
-                        headers={"Retry-After": str(Busy.retry_after)})
+    return JSONResponse(
+        {"detail": "the database is busy: try again in a moment"},
+        status_code=Busy.status,
+        headers={"Retry-After": str(Busy.retry_after)},
+    )
 
 
 def as_server_error(exc: Exception) -> ServerError | None:

@@ -31,8 +31,9 @@ CACHE_SIZE = 2000
 class GameCache:
     """The runtimes of recently used games (at most ``CACHE_SIZE``), each synced with its row."""
 
-    def __init__(self, store: Store, bot_seconds: float = DEFAULT_SECONDS,
-                 limits: ServerLimits | None = None) -> None:
+    def __init__(
+        self, store: Store, bot_seconds: float = DEFAULT_SECONDS, limits: ServerLimits | None = None
+    ) -> None:
         self.store = store
         self.limits = limits or ServerLimits()
         self.bot_seconds = min(bot_seconds, self.limits.bot_max_seconds)
@@ -75,8 +76,10 @@ class GameCache:
             raise NotFound(f"no game {rt.id!r}")
         if rt.row is None or rt.row.meta_version != row.meta_version:
             rt.seats = self.store.seats(conn, rt.id)
-        if rt.state is not None and rt.version != row.version and (
-            row.version - rt.version == row.num_actions - len(rt.owners) > 0
+        if (
+            rt.state is not None
+            and rt.version != row.version
+            and (row.version - rt.version == row.num_actions - len(rt.owners) > 0)
         ):
             self._append_new(rt, conn, row)
         if rt.state is None or rt.version != row.version:
@@ -166,7 +169,9 @@ class GameCache:
 
     def _not_abandoned(self, rt: Runtime) -> None:
         if rt.abandoned:
-            raise Forbidden(f"this game was abandoned: nobody moved in it for {self.limits.expire_days:g} days")
+            raise Forbidden(
+                f"this game was abandoned: nobody moved in it for {self.limits.expire_days:g} days"
+            )
 
     def _expiry_seconds(self) -> float:
         return self.limits.expire_days * 86400
@@ -175,8 +180,15 @@ class GameCache:
     def _payload(self, game_id: str, version: int, meta: int) -> str:
         return f"{game_id} {version} {meta} {self.instance}"
 
-    def _commit_moves(self, rt: Runtime, conn: Any, row: GameRow, moves: list[tuple[int, str]], new: State,
-                      timed_out_to: str | None = None) -> float:
+    def _commit_moves(
+        self,
+        rt: Runtime,
+        conn: Any,
+        row: GameRow,
+        moves: list[tuple[int, str]],
+        new: State,
+        timed_out_to: str | None = None,
+    ) -> float:
         """Store the actions that led to ``new`` (one version each; ``timed_out_to`` marks the first);
         returns the time of the last."""
         at = 0.0
@@ -184,18 +196,36 @@ class GameCache:
             version = row.version + 1 + i
             last = i == len(moves) - 1
             status = "over" if last and new.is_terminal() else "playing"
-            at = self.store.append_action(conn, rt.id, len(rt.owners) + i, seat, text, version, status,
-                                          timed_out_to if i == 0 else None)
+            at = self.store.append_action(
+                conn, rt.id, len(rt.owners) + i, seat, text, version, status, timed_out_to if i == 0 else None
+            )
         self.store.notify(conn, self._payload(rt.id, row.version + len(moves), row.meta_version))
         return at
 
-    def _adopt(self, rt: Runtime, row: GameRow, moves: list[tuple[int, str]], forced: list[bool], new: State,
-               at: float) -> None:
+    def _adopt(
+        self,
+        rt: Runtime,
+        row: GameRow,
+        moves: list[tuple[int, str]],
+        forced: list[bool],
+        new: State,
+        at: float,
+    ) -> None:
         """The cache follows committed actions (the last stored at ``at``)."""
         rt.state = new
         rt.owners = [*rt.owners, *(seat for seat, _ in moves)]
         rt.forced = [*rt.forced, *forced]
         rt.version = row.version + len(moves)
-        rt.row = GameRow(row.id, row.game, row.config, row.seed, row.turn_seconds, rt.version,
-                         row.meta_version, len(rt.owners), "over" if new.is_terminal() else "playing", at,
-                         row.hints)
+        rt.row = GameRow(
+            row.id,
+            row.game,
+            row.config,
+            row.seed,
+            row.turn_seconds,
+            rt.version,
+            row.meta_version,
+            len(rt.owners),
+            "over" if new.is_terminal() else "playing",
+            at,
+            row.hints,
+        )

@@ -27,8 +27,10 @@ from .limits import TooManyRequests, env_fields
 if TYPE_CHECKING:
     from .service import GameService
 
-VALUE = ("the heuristic's estimate of the seat's final score margin over its best rival (in a solo game: "
-         "over the target), in points, averaged over re-deals of what the seat cannot see")
+VALUE = (
+    "the heuristic's estimate of the seat's final score margin over its best rival (in a solo game: "
+    "over the target), in points, averaged over re-deals of what the seat cannot see"
+)
 
 
 @dataclass(frozen=True)
@@ -86,8 +88,14 @@ class HintDesk:
         self._count(game_id, seat)
         started = time.perf_counter()
         hints = hint(state, n=n, seconds=self.settings.seconds, seed=len(state.history()))
-        answer = {"id": game_id, "version": version, "seat": seat, "hints": hints, "value": VALUE,
-                  "seconds": round(time.perf_counter() - started, 3)}
+        answer = {
+            "id": game_id,
+            "version": version,
+            "seat": seat,
+            "hints": hints,
+            "value": VALUE,
+            "seconds": round(time.perf_counter() - started, 3),
+        }
         with self._lock:
             self._last[game_id] = (key, answer)
             if len(self._last) > 2000:
@@ -99,13 +107,18 @@ class HintDesk:
         who = f"{game_id}:{seat}"
         if not self._limiter.hit(self._rate, "hint", who):
             stats = self._limiter.get_window_stats(self._rate, "hint", who)
-            raise TooManyRequests(f"too many hints for seat {seat}: at most {self._rate.amount} per "
-                                  f"{self._rate.get_expiry()} s", retry_after=stats.reset_time - time.time())
+            raise TooManyRequests(
+                f"too many hints for seat {seat}: at most {self._rate.amount} per "
+                f"{self._rate.get_expiry()} s",
+                retry_after=stats.reset_time - time.time(),
+            )
 
 
 class Hint(BaseModel):
     action: str = Field(description="the move's notation, as POST /actions takes it")
-    value: float = Field(description="estimated final score margin over the best rival (solo: over the target)")
+    value: float = Field(
+        description="estimated final score margin over the best rival (solo: over the target)"
+    )
     why: str = Field(description="why the move is good, in the game's terms")
 
 

@@ -93,7 +93,9 @@ class Hub:
         plain = [sub for sub in subs if not sub.patches]
         pushes = [(sub, timed_view_text(rt, sub.seat)) for sub in plain]
         if len(plain) < len(subs):
-            pushes += patches.messages([sub for sub in subs if sub.patches], lambda seat: view_of(rt, seat), dumps)
+            pushes += patches.messages(
+                [sub for sub in subs if sub.patches], lambda seat: view_of(rt, seat), dumps
+            )
         # one wake-up of the event loop for all of them
         self.loop.call_soon_threadsafe(_push_all, pushes)
 

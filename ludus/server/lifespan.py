@@ -56,8 +56,9 @@ class RemoteCatchUp:
             self.again.discard(game_id)
 
 
-def make_lifespan(store: Store, service: GameService, hub: Hub,
-                  automation: Automation) -> Callable[[FastAPI], AbstractAsyncContextManager[None]]:
+def make_lifespan(
+    store: Store, service: GameService, hub: Hub, automation: Automation
+) -> Callable[[FastAPI], AbstractAsyncContextManager[None]]:
     """The app's lifespan over these parts."""
     catch_up = RemoteCatchUp(service, hub)
 

@@ -90,8 +90,9 @@ class RateLimiter:
         if not self._limiter.hit(rate, what, client):
             stats = self._limiter.get_window_stats(rate, what, client)
             raise TooManyRequests(
-                f"too many {what} requests from {client}: at most {rate.amount} per "
-                f"{rate.get_expiry()} s", retry_after=stats.reset_time - time.time())
+                f"too many {what} requests from {client}: at most {rate.amount} per {rate.get_expiry()} s",
+                retry_after=stats.reset_time - time.time(),
+            )
 
 
 class SocketCounter:
@@ -154,7 +155,9 @@ class BodyTimeout:
             try:
                 message = await asyncio.wait_for(receive(), max(0.0, deadline - time.monotonic()))
             except TimeoutError:
-                raise HTTPException(408, f"the request body did not arrive within {self.seconds:g} s") from None
+                raise HTTPException(
+                    408, f"the request body did not arrive within {self.seconds:g} s"
+                ) from None
             if message["type"] != "http.request" or not message.get("more_body", False):
                 done = True
             return message
@@ -167,7 +170,9 @@ _JOIN = re.compile(r"^/api/games/[^/]+/join$")
 
 
 def _refusal(exc: TooManyRequests) -> JSONResponse:
-    return JSONResponse({"detail": exc.detail}, status_code=exc.status, headers={"Retry-After": str(exc.retry_after)})
+    return JSONResponse(
+        {"detail": exc.detail}, status_code=exc.status, headers={"Retry-After": str(exc.retry_after)}
+    )
 
 
 class ClientLimits:

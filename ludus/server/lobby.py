@@ -25,8 +25,14 @@ MAX_TURN_SECONDS = 7 * 24 * 3600
 class Lobby(GameCache):
     """The service's part that makes games and seats people in them."""
 
-    def create(self, game: str, options: dict[str, Any], seat_kinds: list[str],
-               claim: list[int] | None = None, names: list[str | None] | None = None) -> dict[str, Any]:
+    def create(
+        self,
+        game: str,
+        options: dict[str, Any],
+        seat_kinds: list[str],
+        claim: list[int] | None = None,
+        names: list[str | None] | None = None,
+    ) -> dict[str, Any]:
         if game not in ludus.game_names():
             raise Unprocessable(f"unknown game {game!r}; known games: {', '.join(ludus.game_names())}")
         options = dict(options)
@@ -46,8 +52,18 @@ class Lobby(GameCache):
         tokens = {i: new_token() for i in claim}
         seed = secrets.randbits(63)
         state = loaded.new_initial_state(seed=seed)
-        row = GameRow(new_game_id(), game, dict(loaded.config), seed, turn_seconds, 0, 0, 0,
-                      "over" if state.is_terminal() else "playing", hints=hints)
+        row = GameRow(
+            new_game_id(),
+            game,
+            dict(loaded.config),
+            seed,
+            turn_seconds,
+            0,
+            0,
+            0,
+            "over" if state.is_terminal() else "playing",
+            hints=hints,
+        )
         seat_rows = [
             SeatRow(i, kind, hash_token(tokens[i]) if i in tokens else None, i in tokens, None, names[i])
             for i, kind in enumerate(seat_kinds)
@@ -79,11 +95,16 @@ class Lobby(GameCache):
         """The turn timer asked for, checked against the server's range (None: no timer)."""
         if turn_seconds is None:
             return None
-        if (not isinstance(turn_seconds, int | float) or isinstance(turn_seconds, bool)
-                or not 0 < turn_seconds <= MAX_TURN_SECONDS):  # range first: 10**400 is no float
+        if (
+            not isinstance(turn_seconds, int | float)
+            or isinstance(turn_seconds, bool)
+            or not 0 < turn_seconds <= MAX_TURN_SECONDS
+        ):  # range first: 10**400 is no float
             raise Unprocessable(f"turn_seconds must be a number of seconds in (0, {MAX_TURN_SECONDS}]")
         if turn_seconds < self.limits.min_turn_seconds:
-            raise Unprocessable(f"turn_seconds must be at least {self.limits.min_turn_seconds:g} on this server")
+            raise Unprocessable(
+                f"turn_seconds must be at least {self.limits.min_turn_seconds:g} on this server"
+            )
         return turn_seconds
 
     def _room_for_bots(self) -> None:
@@ -91,8 +112,11 @@ class Lobby(GameCache):
         with self.store.read() as conn:
             playing = self.store.count_bot_games(conn)
         if playing >= self.limits.max_bot_games:
-            raise TooManyRequests(f"this server already runs {playing} unfinished games with bots (its "
-                                  f"limit): try again later, or play with human seats", retry_after=60)
+            raise TooManyRequests(
+                f"this server already runs {playing} unfinished games with bots (its "
+                f"limit): try again later, or play with human seats",
+                retry_after=60,
+            )
 
     def join(self, game_id: str, name: str | None = None) -> dict[str, Any]:
         name = _checked_name(name)
@@ -111,8 +135,12 @@ class Lobby(GameCache):
                     raise Conflict("no free seat in this game")
                 seat, token = free[0].seat, new_token()
                 meta = rt.row.meta_version + 1
-                named = {} if name is None else {"name": name}  # none given: the creator's name for the seat stays
-                self.store.update_seat(conn, game_id, seat, meta, claimed=True, token_hash=hash_token(token), **named)
+                named = (
+                    {} if name is None else {"name": name}
+                )  # none given: the creator's name for the seat stays
+                self.store.update_seat(
+                    conn, game_id, seat, meta, claimed=True, token_hash=hash_token(token), **named
+                )
                 self.store.notify(conn, self._payload(game_id, rt.row.version, meta))
                 return seat, token
 
@@ -147,13 +175,22 @@ class Lobby(GameCache):
         if not 1 <= limit <= self.limits.lobby_page or not 0 <= offset <= 1_000_000:
             raise Unprocessable(f"limit must be from 1 to {self.limits.lobby_page}, offset from 0 to 1000000")
         with self.store.read() as conn:
-            found = self.store.open_games(conn, limit, offset, idle_since=time.time() - self._expiry_seconds())
-        return [{
-            "id": row.id, "game": row.game, "options": public_options(row),
-            "seats": [{"seat": s.seat, "kind": s.kind, "name": s.name, "free": s.free, "bot": s.bot}
-                      for s in seat_rows],
-            "free_seats": sum(s.free for s in seat_rows),
-        } for row, seat_rows in found]
+            found = self.store.open_games(
+                conn, limit, offset, idle_since=time.time() - self._expiry_seconds()
+            )
+        return [
+            {
+                "id": row.id,
+                "game": row.game,
+                "options": public_options(row),
+                "seats": [
+                    {"seat": s.seat, "kind": s.kind, "name": s.name, "free": s.free, "bot": s.bot}
+                    for s in seat_rows
+                ],
+                "free_seats": sum(s.free for s in seat_rows),
+            }
+            for row, seat_rows in found
+        ]
 
 
 def _canonical_kinds(seat_kinds: list[str]) -> list[str]:
@@ -181,7 +218,9 @@ def _load_game(game: str, options: dict[str, Any], seats: int) -> Game:
     except TypeError as exc:
         raise Unprocessable(f"bad options for {game}: {exc}") from None
     if loaded.num_players != seats:
-        raise Unprocessable(f"this {game} configuration has {loaded.num_players} seats, but {seats} were given")
+        raise Unprocessable(
+            f"this {game} configuration has {loaded.num_players} seats, but {seats} were given"
+        )
     return loaded
 
 

@@ -53,7 +53,9 @@ class HttpOnly:
 class BodyLimit(HttpOnly):
     """Refuse request bodies larger than ``limit`` bytes with 413, whether announced or streamed."""
 
-    def __init__(self, app: ASGIApp, limit: int = MAX_BODY_BYTES, paths: dict[str, int] | None = None) -> None:
+    def __init__(
+        self, app: ASGIApp, limit: int = MAX_BODY_BYTES, paths: dict[str, int] | None = None
+    ) -> None:
         super().__init__(app)
         self.default = limit
         self.paths = paths or {}
@@ -95,8 +97,11 @@ class SlowRequestLog(HttpOnly):
 
     def __init__(self, app: ASGIApp, threshold_ms: float | None = None) -> None:
         super().__init__(app)
-        self.threshold = (threshold_ms if threshold_ms is not None
-                          else float(os.environ.get("LUDUS_SLOW_REQUEST_MS", "500"))) / 1000
+        self.threshold = (
+            threshold_ms
+            if threshold_ms is not None
+            else float(os.environ.get("LUDUS_SLOW_REQUEST_MS", "500"))
+        ) / 1000
 
     async def http(self, scope: Scope, receive: Receive, send: Send) -> None:
         started = time.perf_counter()
@@ -105,7 +110,9 @@ class SlowRequestLog(HttpOnly):
         finally:
             took = time.perf_counter() - started
             if took > self.threshold:
-                log.warning("slow request: %s %s took %.0f ms", scope.get("method"), scope.get("path"), took * 1000)
+                log.warning(
+                    "slow request: %s %s took %.0f ms", scope.get("method"), scope.get("path"), took * 1000
+                )
 
 
 class SecurityHeaders(HttpOnly):
@@ -156,8 +163,10 @@ def log_unexpected(exc: BaseException, where: str) -> str:
 
 
 def internal_error(error_id: str) -> JSONResponse:
-    return JSONResponse({"detail": "internal error: the server could not answer this request",
-                         "error_id": error_id}, status_code=500)
+    return JSONResponse(
+        {"detail": "internal error: the server could not answer this request", "error_id": error_id},
+        status_code=500,
+    )
 
 
 def _too_large(limit: int) -> JSONResponse:

@@ -21,8 +21,14 @@ MAX_SEQUENCE = 8  # actions one request may play, all or nothing (an optional st
 class Moves(GameCache):
     """The service's part that changes a game at a seat's request."""
 
-    def act(self, game_id: str, token: str | None, action: str, version: int | None,
-            then: list[str] | tuple[str, ...] = ()) -> dict[str, Any]:
+    def act(
+        self,
+        game_id: str,
+        token: str | None,
+        action: str,
+        version: int | None,
+        then: list[str] | tuple[str, ...] = (),
+    ) -> dict[str, Any]:
         """Play ``action`` and then each of ``then``, all or nothing, each checked when its turn comes;
         the seat's new view.
 
@@ -32,13 +38,26 @@ class Moves(GameCache):
         view: dict[str, Any] = self._act(game_id, token, action, version, then, answer=True)
         return view
 
-    def play(self, game_id: str, token: str | None, action: str, version: int | None,
-             then: list[str] | tuple[str, ...] = ()) -> None:
+    def play(
+        self,
+        game_id: str,
+        token: str | None,
+        action: str,
+        version: int | None,
+        then: list[str] | tuple[str, ...] = (),
+    ) -> None:
         """``act`` without making the seat's view: a WebSocket's answer is the view pushed to it."""
         self._act(game_id, token, action, version, then, answer=False)
 
-    def _act(self, game_id: str, token: str | None, action: str, version: int | None,
-             then: list[str] | tuple[str, ...], answer: bool) -> Any:
+    def _act(
+        self,
+        game_id: str,
+        token: str | None,
+        action: str,
+        version: int | None,
+        then: list[str] | tuple[str, ...],
+        answer: bool,
+    ) -> Any:
         sequence = [action, *then]
         if len(sequence) > MAX_SEQUENCE:
             raise Unprocessable(f"at most {MAX_SEQUENCE} actions at once, got {len(sequence)}")
@@ -84,8 +103,19 @@ class Moves(GameCache):
             rt.owners = rt.owners[:keep]
             rt.forced = rt.forced[:keep]
             rt.version = row.version + 1
-            rt.row = GameRow(row.id, row.game, row.config, row.seed, row.turn_seconds, rt.version,
-                             row.meta_version, keep, "playing", at, row.hints)  # an undo starts the turn again
+            rt.row = GameRow(
+                row.id,
+                row.game,
+                row.config,
+                row.seed,
+                row.turn_seconds,
+                rt.version,
+                row.meta_version,
+                keep,
+                "playing",
+                at,
+                row.hints,
+            )  # an undo starts the turn again
             self._changed(rt)
             return view_of(rt, seat)
 
@@ -152,7 +182,10 @@ def undo_point(rt: Runtime, seat: int) -> tuple[int, str | None]:
     keep -= 1  # the decision itself
     barrier = rt.state.undo_barrier()
     if barrier > keep:
-        return keep, "the turn's earlier decisions are settled (new information was revealed or the turn began)"
+        return (
+            keep,
+            "the turn's earlier decisions are settled (new information was revealed or the turn began)",
+        )
     skips = skipped_plies(rt, barrier, keep)
     while keep > barrier and owners[keep - 1] == seat and (forced[keep - 1] or keep - 1 in skips):
         keep -= 1

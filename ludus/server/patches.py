@@ -56,8 +56,11 @@ def _key(key: Any) -> str:
 def _diff(old: Any, new: Any, path: str, ops: list[dict[str, Any]]) -> None:
     if type(old) is dict and type(new) is dict:
         differ = [key for key, value in new.items() if key not in old or not _same(old[key], value)]
-        if (len(differ) > 1 and len(differ) > REPLACE_RATIO * len(new)
-                and not any(type(new[k]) in (dict, list) for k in differ)):  # a record mostly rewritten
+        if (
+            len(differ) > 1
+            and len(differ) > REPLACE_RATIO * len(new)
+            and not any(type(new[k]) in (dict, list) for k in differ)
+        ):  # a record mostly rewritten
             ops.append({"op": "replace", "path": path, "value": new})
             return
         for key in old:
@@ -93,8 +96,11 @@ def _one_moved(old: list[Any], new: list[Any], path: str, ops: list[dict[str, An
     i = next((i for i in range(len(short)) if not _same(short[i], long[i])), len(short))
     if i == len(short) or not all(_same(short[j], long[j + 1]) for j in range(i, len(short))):
         return False  # an item at the end (added or removed as usual), or more than one change
-    ops.append({"op": "add", "path": f"{path}/{i}", "value": new[i]} if long is new
-               else {"op": "remove", "path": f"{path}/{i}"})
+    ops.append(
+        {"op": "add", "path": f"{path}/{i}", "value": new[i]}
+        if long is new
+        else {"op": "remove", "path": f"{path}/{i}"}
+    )
     return True
 
 
@@ -108,8 +114,9 @@ _sent: weakref.WeakKeyDictionary[Any, tuple[Any, dict[str, Any]]] = weakref.Weak
 _lock = threading.Lock()  # publishes of different games run in different threads
 
 
-def messages(subs: Iterable[Any], view_for: Callable[[int | None], dict[str, Any]],
-             encode: Callable[[Any], str]) -> list[tuple[Any, str]]:
+def messages(
+    subs: Iterable[Any], view_for: Callable[[int | None], dict[str, Any]], encode: Callable[[Any], str]
+) -> list[tuple[Any, str]]:
     """The text to push to each subscriber: its seat's whole view, or a patch for those that asked.
 
     Each seat's view is made and encoded at most once, and each patch computed once per seat and
@@ -133,8 +140,14 @@ def messages(subs: Iterable[Any], view_for: Callable[[int | None], dict[str, Any
                 base = last[1]
                 key = (seat, id(base))
                 if key not in patched:
-                    patched[key] = encode({"patch": diff(base, view), "seat": seat,
-                                           "base": base.get("version"), "version": view.get("version")})
+                    patched[key] = encode(
+                        {
+                            "patch": diff(base, view),
+                            "seat": seat,
+                            "base": base.get("version"),
+                            "version": view.get("version"),
+                        }
+                    )
                 text = patched[key]
         if text is None:
             if seat not in whole:
@@ -153,8 +166,9 @@ def svg_splices(old: str, new: str) -> list[list[Any]]:
     return [[i1, i2 - i1, b[j1:j2]] for tag, i1, i2, j1, j2 in ops if tag != "equal"]
 
 
-def replay_steps(record: dict[str, Any], svg_of: Callable[[dict[str, Any]], str | None] | None = None,
-                 ) -> dict[str, Any]:
+def replay_steps(
+    record: dict[str, Any], svg_of: Callable[[dict[str, Any]], str | None] | None = None
+) -> dict[str, Any]:
     """Every step of a checked record's replay in one answer, for a viewer that steps locally.
 
     ``first`` is the public view before any action, ``patches[i]`` turns step ``i``'s view into
@@ -165,16 +179,28 @@ def replay_steps(record: dict[str, Any], svg_of: Callable[[dict[str, Any]], str 
     actions = record["actions"]
 
     def step_view(step: int) -> dict[str, Any]:
-        return {"step": step, "action": actions[step - 1] if step else None,
-                "current_player": state.current_player(), "terminal": state.is_terminal(),
-                "scores": list(state.scores()), "winners": state.winners() if state.is_terminal() else [],
-                "observation": state.observation(None)}
+        return {
+            "step": step,
+            "action": actions[step - 1] if step else None,
+            "current_player": state.current_player(),
+            "terminal": state.is_terminal(),
+            "scores": list(state.scores()),
+            "winners": state.winners() if state.is_terminal() else [],
+            "observation": state.observation(None),
+        }
 
     view = _as_json(step_view(0))
     first_svg = last_svg = svg_of(view["observation"]) if svg_of else None
-    answer: dict[str, Any] = {"game": record["game"], "config": state.game.config, "steps": len(actions),
-                              "actions": actions, "first": view, "patches": [],
-                              "svg": first_svg, "svg_patches": [] if first_svg is not None else None}
+    answer: dict[str, Any] = {
+        "game": record["game"],
+        "config": state.game.config,
+        "steps": len(actions),
+        "actions": actions,
+        "first": view,
+        "patches": [],
+        "svg": first_svg,
+        "svg_patches": [] if first_svg is not None else None,
+    }
     for step, text in enumerate(actions, start=1):
         try:
             state.apply_action(text)
@@ -219,7 +245,11 @@ class ReplayCache:
 def gzip_json(body: bytes, accept_encoding: str | None) -> Response:
     """A gzip-compressed JSON body as the answer, unpacked here for a client that cannot take gzip."""
     if "gzip" in (accept_encoding or ""):
-        return Response(body, media_type="application/json", headers={"Content-Encoding": "gzip", "Vary": "Accept-Encoding"})
+        return Response(
+            body,
+            media_type="application/json",
+            headers={"Content-Encoding": "gzip", "Vary": "Accept-Encoding"},
+        )
     return Response(gzip.decompress(body), media_type="application/json", headers={"Vary": "Accept-Encoding"})
 
 
@@ -232,5 +262,7 @@ def svg_response(svg: str, accept_encoding: str | None) -> Response:
     """A board's SVG, gzipped for a client that takes it (a Garum board: 42 KB of text, 3 KB sent)."""
     headers = {"Cache-Control": "no-store", "Vary": "Accept-Encoding"}
     if "gzip" in (accept_encoding or ""):
-        return Response(_gzipped(svg), media_type="image/svg+xml", headers={**headers, "Content-Encoding": "gzip"})
+        return Response(
+            _gzipped(svg), media_type="image/svg+xml", headers={**headers, "Content-Encoding": "gzip"}
+        )
     return Response(svg, media_type="image/svg+xml", headers=headers)

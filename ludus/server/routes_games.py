@@ -19,58 +19,101 @@ def add_game_routes(app: FastAPI, service: GameService, limits: ServerLimits, hi
     route matching on every request.
     """
 
-    @app.post("/api/games", status_code=201, response_model=schemas.GameCreated, responses=ERRORS,
-              summary="Create a game")
+    @app.post(
+        "/api/games",
+        status_code=201,
+        response_model=schemas.GameCreated,
+        responses=ERRORS,
+        summary="Create a game",
+    )
     async def create_game(body: schemas.CreateGame) -> JSONResponse:
         created = await run(service.create, body.game, body.options, body.seats, body.claim, body.names)
         return JSONResponse(created, status_code=201)
 
-    @app.get("/api/games", response_model=list[schemas.OpenGame], responses=ERRORS,
-             summary="Joinable games (a free human seat, still playing), newest first, a page at a time")
-    async def open_games(limit: int = Query(limits.lobby_page, ge=1, le=limits.lobby_page),
-                         offset: int = Query(0, ge=0, le=1_000_000)) -> JSONResponse:
+    @app.get(
+        "/api/games",
+        response_model=list[schemas.OpenGame],
+        responses=ERRORS,
+        summary="Joinable games (a free human seat, still playing), newest first, a page at a time",
+    )
+    async def open_games(
+        limit: int = Query(limits.lobby_page, ge=1, le=limits.lobby_page),
+        offset: int = Query(0, ge=0, le=1_000_000),
+    ) -> JSONResponse:
         return JSONResponse(await run(service.open_games, limit, offset))
 
-    @app.post("/api/games/{game_id}/join", response_model=schemas.Joined, responses=ERRORS,
-              summary="Take the first free human seat")
+    @app.post(
+        "/api/games/{game_id}/join",
+        response_model=schemas.Joined,
+        responses=ERRORS,
+        summary="Take the first free human seat",
+    )
     async def join(game_id: str, body: schemas.JoinBody | None = None) -> JSONResponse:
         return JSONResponse(await run(service.join, game_id, None if body is None else body.name))
 
-    @app.post("/api/games/{game_id}/name", response_model=schemas.Named, responses=ERRORS,
-              summary="Give the token's seat a display name (null or blank: none)")
+    @app.post(
+        "/api/games/{game_id}/name",
+        response_model=schemas.Named,
+        responses=ERRORS,
+        summary="Give the token's seat a display name (null or blank: none)",
+    )
     async def rename(game_id: str, body: schemas.NameBody, token: Token) -> JSONResponse:
         return JSONResponse(await run(service.rename, game_id, token, body.name))
 
-    @app.get("/api/games/{game_id}", response_model=schemas.View, responses=ERRORS,
-             summary="The view of the token's seat, or the spectator view without a token")
+    @app.get(
+        "/api/games/{game_id}",
+        response_model=schemas.View,
+        responses=ERRORS,
+        summary="The view of the token's seat, or the spectator view without a token",
+    )
     async def view(game_id: str, token: Token) -> JSONResponse:
         now = service.view_now(game_id, token)  # a current cached view needs no worker thread
         return JSONResponse(now if now is not None else await run(service.view, game_id, token))
 
-    @app.post("/api/games/{game_id}/actions", response_model=schemas.View, responses=ERRORS,
-              summary="Play an action (notation) from the view at `version`")
-    async def act(game_id: str, body: schemas.ActionBody,
-                  token: Token) -> JSONResponse:
+    @app.post(
+        "/api/games/{game_id}/actions",
+        response_model=schemas.View,
+        responses=ERRORS,
+        summary="Play an action (notation) from the view at `version`",
+    )
+    async def act(game_id: str, body: schemas.ActionBody, token: Token) -> JSONResponse:
         return JSONResponse(await run(service.act, game_id, token, body.action, body.version, body.then))
 
-    @app.post("/api/games/{game_id}/undo", response_model=schemas.View, responses=ERRORS,
-              summary="Take back the seat's last decision of its current turn")
+    @app.post(
+        "/api/games/{game_id}/undo",
+        response_model=schemas.View,
+        responses=ERRORS,
+        summary="Take back the seat's last decision of its current turn",
+    )
     async def undo(game_id: str, token: Token, body: schemas.UndoBody | None = None) -> JSONResponse:
         version = None if body is None else body.version
         return JSONResponse(await run(service.undo, game_id, token, version))
 
-    @app.post("/api/games/{game_id}/leave", response_model=schemas.Left, responses=ERRORS,
-              summary="Leave: a bot plays the seat so the others can finish")
+    @app.post(
+        "/api/games/{game_id}/leave",
+        response_model=schemas.Left,
+        responses=ERRORS,
+        summary="Leave: a bot plays the seat so the others can finish",
+    )
     async def leave(game_id: str, token: Token) -> JSONResponse:
         return JSONResponse(await run(service.leave, game_id, token))
 
-    @app.get("/api/games/{game_id}/hint", response_model=HintAnswer, responses=ERRORS,
-             summary="The best moves for the seat to move, with their values and why (its token only)")
-    async def game_hint(game_id: str, token: Token,
-                        n: int = Query(3, ge=1, le=hints.settings.most)) -> JSONResponse:
+    @app.get(
+        "/api/games/{game_id}/hint",
+        response_model=HintAnswer,
+        responses=ERRORS,
+        summary="The best moves for the seat to move, with their values and why (its token only)",
+    )
+    async def game_hint(
+        game_id: str, token: Token, n: int = Query(3, ge=1, le=hints.settings.most)
+    ) -> JSONResponse:
         return JSONResponse(await run(hints.hint, game_id, token, n))
 
-    @app.get("/api/games/{game_id}/record", response_model=schemas.Record, responses=ERRORS,
-             summary="The full record (config, seed, actions), once the game is over")
+    @app.get(
+        "/api/games/{game_id}/record",
+        response_model=schemas.Record,
+        responses=ERRORS,
+        summary="The full record (config, seed, actions), once the game is over",
+    )
     async def record(game_id: str) -> JSONResponse:
         return JSONResponse(await run(service.record, game_id))

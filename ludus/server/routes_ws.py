@@ -55,7 +55,7 @@ class GameSocket:
         websocket = self.websocket
         await websocket.accept()
         if "token" in websocket.query_params:
-            detail = "send the seat token as the first message {\"token\": ...}, never in the URL"
+            detail = 'send the seat token as the first message {"token": ...}, never in the URL'
             await websocket.send_json({"error": {"status": 400, "detail": detail}})
             await websocket.close(code=4400, reason=detail[:120])
             return
@@ -104,8 +104,9 @@ class GameSocket:
         """An unexpected error: logged with an id, told to the client, the socket closed (1011)."""
         error_id = log_unexpected(exc, f"WS /api/games/{self.game_id}/ws")
         with contextlib.suppress(Exception):
-            await self.websocket.send_json({"error": {"status": 500, "detail": "internal error",
-                                                      "error_id": error_id}})
+            await self.websocket.send_json(
+                {"error": {"status": 500, "detail": "internal error", "error_id": error_id}}
+            )
             await self.websocket.close(code=1011, reason=f"internal error {error_id}")
 
     async def _pump(self, sub: Subscriber) -> None:
@@ -116,6 +117,7 @@ class GameSocket:
 
     async def _message(self, sub: Subscriber, text: str) -> None:
         """Answer one message: a new token (the view of its seat) or an action to play."""
+
         def error(status: int, detail: str) -> None:
             sub.push({"error": {"status": status, "detail": detail}})
 

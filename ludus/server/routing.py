@@ -15,11 +15,14 @@ from .errors import Unauthorized
 
 T = TypeVar("T")
 
-BEARER = HTTPBearer(auto_error=False, description="the seat token returned when the seat was created or joined")
+BEARER = HTTPBearer(
+    auto_error=False, description="the seat token returned when the seat was created or joined"
+)
 
 
-async def _token(request: Request,
-                 credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(BEARER)]) -> str | None:
+async def _token(
+    request: Request, credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(BEARER)]
+) -> str | None:
     """The bearer token, None without an Authorization header; any other header is refused."""
     if "authorization" not in request.headers:
         return None

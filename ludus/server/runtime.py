@@ -30,7 +30,9 @@ class Runtime:
     state: State = None  # type: ignore[assignment]  # None until the first sync
     version: int = -1
     owners: list[int] = field(default_factory=list)
-    forced: list[bool] = field(default_factory=list)  # per ply: it was the only legal action (played for the seat)
+    forced: list[bool] = field(
+        default_factory=list
+    )  # per ply: it was the only legal action (played for the seat)
     log_details: Any = None  # views.log_details' cache: (a state at the end of the list, the list)
     panels: Any = None  # views.public_panels' cache: (version, the panels) — the same for every seat
     idle_seat: int | None = None  # a human seat whose turn timer ran out: a bot plays its turn
@@ -48,8 +50,12 @@ class Runtime:
         return public_options(self.row)
 
     def record(self) -> dict[str, Any]:
-        return {"game": self.row.game, "config": dict(self.row.config), "seed": self.row.seed,
-                "actions": self.state.history()}
+        return {
+            "game": self.row.game,
+            "config": dict(self.row.config),
+            "seed": self.row.seed,
+            "actions": self.state.history(),
+        }
 
 
 def public_options(row: GameRow) -> dict[str, Any]:

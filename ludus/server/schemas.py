@@ -30,8 +30,10 @@ def display_name(value: str | None) -> str | None:
         return None
     if len(text) > MAX_NAME_LENGTH:
         raise ValueError(f"a display name has at most {MAX_NAME_LENGTH} characters, not {len(text)}")
-    bad = next((c for c in text if unicodedata.category(c)[0] == "C" or unicodedata.category(c) in ("Zl", "Zp")),
-               None)
+    bad = next(
+        (c for c in text if unicodedata.category(c)[0] == "C" or unicodedata.category(c) in ("Zl", "Zp")),
+        None,
+    )
     if bad is not None:
         raise ValueError(f"a display name may not hold control characters (U+{ord(bad):04X})")
     return text
@@ -52,9 +54,12 @@ class CreateGame(Strict):
         "seats; 'turn_seconds' (server option) lets a bot play a human seat idle that long; 'hints': false "
         "(server option) refuses GET /api/games/{id}/hint in this game",
     )
-    seats: list[Kind] = Field(min_length=1, max_length=16,
-                              description="'human', a bot name or 'name:seconds=S', one per seat; stored as "
-                              "'human', 'name' or 'name:seconds=S' whatever the spacing sent")
+    seats: list[Kind] = Field(
+        min_length=1,
+        max_length=16,
+        description="'human', a bot name or 'name:seconds=S', one per seat; stored as "
+        "'human', 'name' or 'name:seconds=S' whatever the spacing sent",
+    )
     claim: list[Seat] | None = Field(
         max_length=16,
         default=None,
@@ -62,7 +67,8 @@ class CreateGame(Strict):
         "free for POST /api/games/{id}/join",
     )
     names: list[DisplayName] | None = Field(
-        max_length=16, default=None,
+        max_length=16,
+        default=None,
         description=f"display names of the human seats, one per seat (null or blank: none; bots keep "
         f"theirs): at most {MAX_NAME_LENGTH} characters, no control characters",
     )
@@ -83,13 +89,18 @@ class GameCreated(BaseModel):
 
 
 class JoinBody(Strict):
-    name: DisplayName = Field(default=None, description=f"the joining player's display name (at most "
-                              f"{MAX_NAME_LENGTH} characters, no control characters)")
+    name: DisplayName = Field(
+        default=None,
+        description=f"the joining player's display name (at most "
+        f"{MAX_NAME_LENGTH} characters, no control characters)",
+    )
 
 
 class NameBody(Strict):
-    name: DisplayName = Field(description=f"the seat's display name (at most {MAX_NAME_LENGTH} characters, no "
-                              "control characters; null or blank: none)")
+    name: DisplayName = Field(
+        description=f"the seat's display name (at most {MAX_NAME_LENGTH} characters, no "
+        "control characters; null or blank: none)"
+    )
 
 
 class Named(BaseModel):
@@ -117,8 +128,11 @@ class SeatInfo(BaseModel):
     free: bool
     bot: str | None = None
     left: bool = False
-    timed_out: int = Field(default=0, description="actions a stand-in bot played for this seat because its "
-                           "turn timer ran out (the log marks each one with 'timed_out' and 'played_by')")
+    timed_out: int = Field(
+        default=0,
+        description="actions a stand-in bot played for this seat because its "
+        "turn timer ran out (the log marks each one with 'timed_out' and 'played_by')",
+    )
 
 
 class OpenGame(BaseModel):
@@ -138,8 +152,10 @@ class View(BaseModel):
     seat: int | None = Field(description="the seat this view is for; null for a spectator")
     current_player: int = Field(description="seat to move; -4 once the game is over")
     terminal: bool
-    status: str = Field(description="'playing', 'over', or 'abandoned' (unfinished and idle past the server's "
-                        "expiry, default 14 days: kept as a record, no more moves)")
+    status: str = Field(
+        description="'playing', 'over', or 'abandoned' (unfinished and idle past the server's "
+        "expiry, default 14 days: kept as a record, no more moves)"
+    )
     scores: list[int]
     winners: list[int]
     observation: dict[str, Any] = Field(description="what this seat (or a spectator) may see")
@@ -149,11 +165,11 @@ class View(BaseModel):
         description="with a turn timer: when a bot plays the turn of the human seat to move, in seconds since "
         "the epoch (the time the turn began, i.e. the last action, undo or the game's creation, plus "
         "turn_seconds; it survives a server restart); null without a timer, when a bot is to move, or once "
-        "the game is over",
+        "the game is over"
     )
     server_time: float = Field(
         description="the server's clock when this view was made (seconds since the epoch): count down with "
-        "turn_deadline - server_time to be free of the client's clock error",
+        "turn_deadline - server_time to be free of the client's clock error"
     )
 
 
@@ -161,8 +177,11 @@ class ActionBody(Strict):
     action: str = Field(max_length=MAX_ACTION_LENGTH, description="an action in the game's notation")
     version: Version = Field(description="the version of the view the action was chosen from")
     then: list[Annotated[str, Field(max_length=MAX_ACTION_LENGTH)]] = Field(
-        default_factory=list, max_length=7, description="more actions of the same seat played after it, all or "
-        "nothing (e.g. the view's after_skip.skip before the move; at most 8 in all)")
+        default_factory=list,
+        max_length=7,
+        description="more actions of the same seat played after it, all or "
+        "nothing (e.g. the view's after_skip.skip before the move; at most 8 in all)",
+    )
 
 
 class UndoBody(Strict):
@@ -178,8 +197,11 @@ class Record(BaseModel):
 
 class ErrorBody(BaseModel):
     detail: str = Field(description="what is wrong")
-    error_id: str | None = Field(default=None, description="with a 500 only: quote it to the operator, who "
-                                 "finds the traceback in the server log under that id")
+    error_id: str | None = Field(
+        default=None,
+        description="with a 500 only: quote it to the operator, who "
+        "finds the traceback in the server log under that id",
+    )
 
 
 class TokenMessage(Strict):

@@ -44,7 +44,11 @@ def seat_bot(kind: str, default: float = DEFAULT_SECONDS) -> tuple[str, float]:
     if "seconds" not in params:
         return name, default
     seconds = params["seconds"]
-    if not isinstance(seconds, int | float) or isinstance(seconds, bool) or not 0.1 <= seconds <= MAX_SEAT_SECONDS:
+    if (
+        not isinstance(seconds, int | float)
+        or isinstance(seconds, bool)
+        or not 0.1 <= seconds <= MAX_SEAT_SECONDS
+    ):
         raise ValueError(f"seat bot {kind!r}: seconds must be a number from 0.1 to {MAX_SEAT_SECONDS:g}")
     return name, float(seconds)
 

@@ -117,7 +117,9 @@ class GameService(Lobby, Moves, GameCache):
             if rt.version != clock.version or rt.state.current_player() != clock.seat:
                 return False
             rt.idle_seat = clock.seat
-            log.info("game %s: seat %d's turn timer ran out; a stand-in bot plays its turn", rt.id, clock.seat)
+            log.info(
+                "game %s: seat %d's turn timer ran out; a stand-in bot plays its turn", rt.id, clock.seat
+            )
             return True
 
     def commit_bot(self, job: BotJob, action: Any) -> bool:
@@ -130,8 +132,13 @@ class GameService(Lobby, Moves, GameCache):
                 if rt.version != job.version or rt.state.current_player() != job.seat:
                     return None
                 new, moves, forced = _bot_played(rt.state, job, action)
-                return rt.row, new, moves, forced, self._commit_moves(rt, conn, rt.row, moves, new,
-                                                                      job.bot_name if job.timed_out else None)
+                return (
+                    rt.row,
+                    new,
+                    moves,
+                    forced,
+                    self._commit_moves(rt, conn, rt.row, moves, new, job.bot_name if job.timed_out else None),
+                )
 
             done = self.store.transact(work)
             if done is None:
@@ -180,7 +187,20 @@ def _bot_played(state: State, job: BotJob, action: Any) -> tuple[State, list[tup
 
 
 __all__ = [
-    "CACHE_SIZE", "GAME_ID", "MAX_FORCED", "MAX_SEQUENCE", "MAX_TURN_SECONDS", "SERVER_OPTIONS", "BotJob",
-    "GameService", "Runtime", "TurnClock", "advance", "make_seat_bot", "play_forced", "timed_view_text",
-    "view_of", "view_text",
+    "CACHE_SIZE",
+    "GAME_ID",
+    "MAX_FORCED",
+    "MAX_SEQUENCE",
+    "MAX_TURN_SECONDS",
+    "SERVER_OPTIONS",
+    "BotJob",
+    "GameService",
+    "Runtime",
+    "TurnClock",
+    "advance",
+    "make_seat_bot",
+    "play_forced",
+    "timed_view_text",
+    "view_of",
+    "view_text",
 ]

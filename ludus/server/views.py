@@ -69,8 +69,15 @@ def skipped_plies(rt: Runtime, start: int, end: int) -> set[int]:
 def seats_summary(rt: Runtime) -> list[dict[str, Any]]:
     timed_out = [rt.owners[ply] for ply in rt.timeouts if ply < len(rt.owners)]
     return [
-        {"seat": s.seat, "kind": s.kind, "name": s.name, "free": s.free, "bot": s.bot, "left": s.left_to is not None,
-         "timed_out": timed_out.count(s.seat)}
+        {
+            "seat": s.seat,
+            "kind": s.kind,
+            "name": s.name,
+            "free": s.free,
+            "bot": s.bot,
+            "left": s.left_to is not None,
+            "timed_out": timed_out.count(s.seat),
+        }
         for s in rt.seats
     ]
 
@@ -85,11 +92,14 @@ def log_details(rt: Runtime) -> list[dict[str, Any]] | None:
         return None
     history = rt.state.history()
     cached = rt.log_details
-    if cached is None or len(cached[1]) > len(history) or cached[0].history() != history[:len(cached[1])]:
-        cached = rt.log_details = (rt.state.game.new_initial_state(seed=rt.row.seed), [])  # the game's tables shared
+    if cached is None or len(cached[1]) > len(history) or cached[0].history() != history[: len(cached[1])]:
+        cached = rt.log_details = (
+            rt.state.game.new_initial_state(seed=rt.row.seed),
+            [],
+        )  # the game's tables shared
     if len(cached[1]) < len(history):  # extended on a copy: the cache stays whole if a detail fails
         state, details = cached[0].clone(), list(cached[1])
-        for text in history[len(details):]:
+        for text in history[len(details) :]:
             details.append(detail(state, text))
             state.apply_action(text)
         cached = rt.log_details = (state, details)
@@ -141,8 +151,11 @@ def notices(rt: Runtime) -> list[str]:
         seat = rt.owners[ply] if ply < len(rt.owners) else None
         if seat is None:
             continue
-        later = [p for p in range(ply + 1, len(rt.owners)) if rt.owners[p] == seat
-                 and p not in rt.timeouts and not (p < len(rt.forced) and rt.forced[p])]
+        later = [
+            p
+            for p in range(ply + 1, len(rt.owners))
+            if rt.owners[p] == seat and p not in rt.timeouts and not (p < len(rt.forced) and rt.forced[p])
+        ]
         if not later:
             out.append(f"Seat {seat + 1}'s time ran out; a move was played for it")
     return list(dict.fromkeys(out))
@@ -188,9 +201,7 @@ def seat_view(rt: Runtime, seat: int | None) -> dict[str, Any]:
     state = rt.state
     current = state.current_player()
     terminal = state.is_terminal()
-    to_move = (
-        seat is not None and not terminal and current == seat and rt.seats[seat].bot is None
-    )
+    to_move = seat is not None and not terminal and current == seat and rt.seats[seat].bot is None
     return {
         "id": rt.id,
         "game": rt.row.game,

@@ -85,7 +85,8 @@ def _svg(observation: Any, options: Any = None) -> str | None:
         raise ValueError(f"an observation must be an object whose 'game' is one of {ludus.game_names()}")
     options = options or {}
     if not isinstance(options, dict) or not all(
-        isinstance(k, str) and (v is None or isinstance(v, str | int | float | bool)) for k, v in options.items()
+        isinstance(k, str) and (v is None or isinstance(v, str | int | float | bool))
+        for k, v in options.items()
     ):
         raise ValueError("render options must be an object of names to numbers, strings or booleans")
     render = _renderer(observation["game"])
@@ -149,16 +150,26 @@ def meta() -> dict[str, Any]:
     for name in ludus.game_names():
         cls = game_class(name)
         default = ludus.load_game(name)
-        games.append({
-            "name": name,
-            "doc": _summary(cls),
-            "options": [{"name": o.name, "choices": list(o.choices), "default": o.default, "doc": o.doc,
-                         **_valid_by_players(cls, o)} for o in cls.options],
-            "default_players": default.num_players,
-            "svg": _renderer(name) is not None,
-            "help": _help(name),
-            "board": _board_module(name),
-        })
+        games.append(
+            {
+                "name": name,
+                "doc": _summary(cls),
+                "options": [
+                    {
+                        "name": o.name,
+                        "choices": list(o.choices),
+                        "default": o.default,
+                        "doc": o.doc,
+                        **_valid_by_players(cls, o),
+                    }
+                    for o in cls.options
+                ],
+                "default_players": default.num_players,
+                "svg": _renderer(name) is not None,
+                "help": _help(name),
+                "board": _board_module(name),
+            }
+        )
     return {"games": games, "bots": bots.names(), "levels": describe()}
 
 
@@ -223,7 +234,9 @@ def replay_all(record: Any, svg: Any = True) -> dict[str, Any]:
     (``ludus.server.patches.replay_steps``); with ``svg``, the boards drawn, as line edits."""
     check_record(record)
     if len(record["actions"]) > MAX_RECORD_ACTIONS:
-        raise RecordError(f"the record has {len(record['actions'])} actions; at most {MAX_RECORD_ACTIONS} can be replayed")
+        raise RecordError(
+            f"the record has {len(record['actions'])} actions; at most {MAX_RECORD_ACTIONS} can be replayed"
+        )
     return replay_steps(record, (lambda obs: _svg(obs, _highlight(obs))) if svg is True else None)
 
 
@@ -259,7 +272,9 @@ def mount(app: FastAPI) -> None:
         path = hook(game, "browser") if game in ludus.game_names() else None
         if path is None:
             return _error(404, f"{game[:64]} declares no board module")
-        return Response(path.read_bytes(), media_type="text/javascript", headers={"Cache-Control": "no-cache"})
+        return Response(
+            path.read_bytes(), media_type="text/javascript", headers={"Cache-Control": "no-cache"}
+        )
 
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="ludus-web-static")
 
@@ -274,16 +289,23 @@ def _mount_pages(app: FastAPI) -> None:
     @app.get("/games/{game_id}", include_in_schema=False)
     def game_page(game_id: str, request: Request) -> Response:
         if not _game_exists(request.app, game_id):
-            return error_page(404, "No such game", f"There is no game \u201c{game_id[:64]}\u201d on this server. "
-                              "Check the link, or start or join a game from the lobby.")
+            return error_page(
+                404,
+                "No such game",
+                f"There is no game \u201c{game_id[:64]}\u201d on this server. "
+                "Check the link, or start or join a game from the lobby.",
+            )
         return _page("game.html")
 
     @app.exception_handler(StarletteHTTPException)
     async def _not_found_page(request: Request, exc: StarletteHTTPException) -> Response:
         """An unknown path a person opened gets a page; API paths keep their JSON errors."""
         if exc.status_code in (404, 405) and not request.url.path.startswith(API_PREFIXES):
-            return error_page(exc.status_code, "No page here" if exc.status_code == 404 else "Not allowed here",
-                              f"Nothing is served at {request.url.path[:200]}. The lobby lists the games.")
+            return error_page(
+                exc.status_code,
+                "No page here" if exc.status_code == 404 else "Not allowed here",
+                f"Nothing is served at {request.url.path[:200]}. The lobby lists the games.",
+            )
         return await http_exception_handler(request, exc)
 
     @app.get("/replay", include_in_schema=False)
@@ -301,15 +323,33 @@ def _mount_boards(app: FastAPI) -> None:
     served: OrderedDict[tuple[str, int | None], tuple[int, str]] = OrderedDict()  # per game and seat
     served_lock = threading.Lock()
 
-    @app.get("/api/games/{game_id}/svg", response_class=Response,
-             responses={200: {"content": {"image/svg+xml": {}}}, 404: {}, 409: {}},
-             summary="The board (SVG) of the token's seat view, or of the spectator view without a token")
-    def game_svg(game_id: str, request: Request,
-                 version: Annotated[int | None, Query(ge=0, le=2**62, description="the version of the view being "
-                                                      "drawn: 409 once the game has moved on")] = None,
-                 since: Annotated[int | None, Query(ge=0, le=2**62, description="the version of the board the "
-                                                    "client holds: line edits from it, if the server still has it")] = None,
-                 ) -> Response:
+    @app.get(
+        "/api/games/{game_id}/svg",
+        response_class=Response,
+        responses={200: {"content": {"image/svg+xml": {}}}, 404: {}, 409: {}},
+        summary="The board (SVG) of the token's seat view, or of the spectator view without a token",
+    )
+    def game_svg(
+        game_id: str,
+        request: Request,
+        version: Annotated[
+            int | None,
+            Query(
+                ge=0,
+                le=2**62,
+                description="the version of the view being drawn: 409 once the game has moved on",
+            ),
+        ] = None,
+        since: Annotated[
+            int | None,
+            Query(
+                ge=0,
+                le=2**62,
+                description="the version of the board the "
+                "client holds: line edits from it, if the server still has it",
+            ),
+        ] = None,
+    ) -> Response:
         service = getattr(request.app.state, "service", None)
         if service is None:
             return _error(404, "this server holds no games")
@@ -327,18 +367,24 @@ def _mount_boards(app: FastAPI) -> None:
                 served.popitem(last=False)
         if since is not None and last is not None and last[0] == since:
             # the board as line edits of the one this seat holds: a move's update, not the whole board
-            return JSONResponse({"base": since, "version": view["version"], "splices": svg_splices(last[1], svg)},
-                                headers={"Cache-Control": "no-store"})
+            return JSONResponse(
+                {"base": since, "version": view["version"], "splices": svg_splices(last[1], svg)},
+                headers={"Cache-Control": "no-store"},
+            )
         return svg_response(svg, request.headers.get("accept-encoding"))
 
 
 def _mount_replays(app: FastAPI) -> None:
     """A finished game's steps, one at a time or all at once, and the replay of a posted record."""
-    replays: OrderedDict[tuple[str, int], dict[str, Any]] = OrderedDict()  # a finished game's steps never change
+    replays: OrderedDict[tuple[str, int], dict[str, Any]] = (
+        OrderedDict()
+    )  # a finished game's steps never change
     replays_lock = threading.Lock()
 
     @app.get("/api/games/{game_id}/replay", summary="The public view after `step` actions of a finished game")
-    def game_replay(game_id: str, request: Request, step: Annotated[int, Query(ge=0, le=MAX_RECORD_ACTIONS)] = 0) -> Any:
+    def game_replay(
+        game_id: str, request: Request, step: Annotated[int, Query(ge=0, le=MAX_RECORD_ACTIONS)] = 0
+    ) -> Any:
         service = getattr(request.app.state, "service", None)
         if service is None:
             return _error(404, "this server holds no games")
@@ -358,8 +404,11 @@ def _mount_replays(app: FastAPI) -> None:
 
     whole_replays = ReplayCache()
 
-    @app.get("/api/games/{game_id}/replay/all", response_class=Response,
-             summary="Every step of a finished game at once: the first view, then a JSON patch per step")
+    @app.get(
+        "/api/games/{game_id}/replay/all",
+        response_class=Response,
+        summary="Every step of a finished game at once: the first view, then a JSON patch per step",
+    )
     def game_replay_all(game_id: str, request: Request, svg: bool = True) -> Response:
         service = getattr(request.app.state, "service", None)
         if service is None:
@@ -371,16 +420,22 @@ def _mount_replays(app: FastAPI) -> None:
         return gzip_json(body, request.headers.get("accept-encoding"))
 
     @app.post("/api/replay", summary="The public view after `step` actions of a record (e.g. a record file)")
-    def post_replay(request: Request, record: Annotated[Any, Body()], step: Annotated[Any, Body()] = 0,
-                    svg: Annotated[Any, Body()] = True) -> Any:
+    def post_replay(
+        request: Request,
+        record: Annotated[Any, Body()],
+        step: Annotated[Any, Body()] = 0,
+        svg: Annotated[Any, Body()] = True,
+    ) -> Any:
         """Replay a posted record to ``step`` and return the public view there (``step: "all"``: every
         step, as ``/api/games/{id}/replay/all``). The record is checked action by action by the engine
         (at most ``MAX_RECORD_ACTIONS``, in a body of at most 64 KiB): everything drawn is the
         server's own replay, never a posted observation."""
         try:
             if step == "all":
-                return gzip_json(ReplayCache(0).get(None, lambda: replay_all(record, svg)),
-                                 request.headers.get("accept-encoding"))
+                return gzip_json(
+                    ReplayCache(0).get(None, lambda: replay_all(record, svg)),
+                    request.headers.get("accept-encoding"),
+                )
             return replay_step(record, step)
         except RecordError as exc:
             return _error(422, str(exc))

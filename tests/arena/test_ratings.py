@@ -26,7 +26,9 @@ def test_two_bots_rating_gap_is_the_elo_of_their_win_ratio() -> None:
 
 
 def test_constructed_round_robin_gives_the_known_order() -> None:
-    results = _games("strong", "middle", 14, 6) + _games("middle", "weak", 14, 6) + _games("strong", "weak", 18, 2)
+    results = (
+        _games("strong", "middle", 14, 6) + _games("middle", "weak", 14, 6) + _games("strong", "weak", 18, 2)
+    )
     table = ratings(results, bootstrap=60, seed=1)
     assert [r.bot for r in table] == ["strong", "middle", "weak"]
     for r in table:
@@ -58,7 +60,10 @@ def test_losers_of_a_multiplayer_game_are_ranked_by_score() -> None:
 
 
 def test_solo_results_on_the_same_deal_meet_as_one_game() -> None:
-    results = [{"seed": s, "seats": [bot], "returns": [0.0], "scores": [score]}
-               for s in range(6) for bot, score in (("good", 20 + s), ("bad", 5))]
+    results = [
+        {"seed": s, "seats": [bot], "returns": [0.0], "scores": [score]}
+        for s in range(6)
+        for bot, score in (("good", 20 + s), ("bad", 5))
+    ]
     table = ratings(results, bootstrap=10)
     assert [r.bot for r in table] == ["good", "bad"] and table[0].score == 1.0

@@ -21,8 +21,13 @@ def test_report_writes_markdown_and_plots(tmp_path) -> None:
     assert "## Win rate by seat" in text and "## By board" in text and "## By variant" in text
     assert "variant=emperor" in text and "board=troia" in text
     assert "## Win rate by place in turn order" in text
-    for png in ("win_rate_by_seat.png", "win_rate_by_turn_order.png", "scores.png", "compare_board.png",
-                "compare_variant.png"):
+    for png in (
+        "win_rate_by_seat.png",
+        "win_rate_by_turn_order.png",
+        "scores.png",
+        "compare_board.png",
+        "compare_variant.png",
+    ):
         assert (tmp_path / png).read_bytes().startswith(b"\x89PNG")
         assert f"({png})" in text
 
@@ -49,22 +54,37 @@ def test_turn_order_counts_places_from_the_seat_that_moves_first() -> None:
 
 # -- Celtae sections -------------------------------------------------------------------------------
 
-CELTAE_PNGS = ("celtae_leaders.png", "celtae_progress.png", "celtae_bonus.png", "celtae_categories.png",
-               "celtae_solo.png")
+CELTAE_PNGS = (
+    "celtae_leaders.png",
+    "celtae_progress.png",
+    "celtae_bonus.png",
+    "celtae_categories.png",
+    "celtae_solo.png",
+)
 
 
 def test_celtae_report_writes_every_section_and_plot(tmp_path) -> None:
     path = write_report("celtae", {"players": 2}, 4, tmp_path, bots=("random",))
     text = path.read_text()
-    for title in ("## Win rate by seat", "## Scores", "## Leaders", "## Progress cards", "## Citadel bonuses",
-                  "## Points by scoring category", "## Solo against Solitairix"):
+    for title in (
+        "## Win rate by seat",
+        "## Scores",
+        "## Leaders",
+        "## Progress cards",
+        "## Citadel bonuses",
+        "## Points by scoring category",
+        "## Solo against Solitairix",
+    ):
         assert title in text
     assert "## Win rate by place in turn order" not in text  # seat order is turn order in Celtae
     for png in ("win_rate_by_seat.png", "scores.png", *CELTAE_PNGS):
         assert (tmp_path / png).read_bytes().startswith(b"\x89PNG")
         assert f"({png})" in text
-    leader_rows = [line for line in text.split("## Leaders")[1].split("##")[0].splitlines()
-                   if line.startswith("| ") and not line.startswith("| leader")]
+    leader_rows = [
+        line
+        for line in text.split("## Leaders")[1].split("##")[0].splitlines()
+        if line.startswith("| ") and not line.startswith("| leader")
+    ]
     assert sum(int(line.split("|")[2]) for line in leader_rows) == 2 * 4  # every seat of every game
     for d, target in (("easy", 25), ("normal", 30), ("hard", 35)):
         assert f"| random | {d} | {target} |" in text
@@ -76,14 +96,16 @@ def test_celtae_report_takes_bot_specs_with_parameters(tmp_path) -> None:
 
 
 def test_an_interrupted_report_resumes_from_its_games_files(tmp_path) -> None:
-    first = write_report("garum", {"players": 2, "board": "baelo_claudia"}, 3, tmp_path, bots=("random",),
-                         compare=False).read_text()
+    first = write_report(
+        "garum", {"players": 2, "board": "baelo_claudia"}, 3, tmp_path, bots=("random",), compare=False
+    ).read_text()
     journals = sorted(tmp_path.glob("games_*.jsonl"))
     assert len(journals) == 1 and len(journals[0].read_text().splitlines()) == 3
     lines = journals[0].read_text().splitlines()
     journals[0].write_text("\n".join(lines[:1]) + "\n")  # as if stopped after one game
-    again = write_report("garum", {"players": 2, "board": "baelo_claudia"}, 3, tmp_path, bots=("random",),
-                         compare=False).read_text()
+    again = write_report(
+        "garum", {"players": 2, "board": "baelo_claudia"}, 3, tmp_path, bots=("random",), compare=False
+    ).read_text()
     assert again == first
     assert len(journals[0].read_text().splitlines()) == 3
 
@@ -109,32 +131,63 @@ def test_celtae_facts_agree_with_the_final_scores() -> None:
 
 
 def test_facts_from_worker_processes_equal_those_played_in_line() -> None:
-    one = simulate("celtae", {"players": 2}, ["random"], 2, seed=4, jobs=1, progress=False, facts=celtae_facts)
-    two = simulate("celtae", {"players": 2}, ["random"], 2, seed=4, jobs=2, progress=False, facts=celtae_facts)
+    one = simulate(
+        "celtae", {"players": 2}, ["random"], 2, seed=4, jobs=1, progress=False, facts=celtae_facts
+    )
+    two = simulate(
+        "celtae", {"players": 2}, ["random"], 2, seed=4, jobs=2, progress=False, facts=celtae_facts
+    )
     assert one == two and all("facts" in r for r in one)
 
 
 def _seat(leader: str, side: str, met: bool, k: int, tiles=(), builds=None, **points) -> dict:
     breakdown = dict.fromkeys("ABCDEFGHIJK", 0) | {"K": k} | points
     breakdown["total"] = sum(breakdown.values())
-    return {"leader": leader, "side": side, "leader_met": met, "breakdown": breakdown, "bonus_tiles": list(tiles),
-            "build_bonuses": builds or {}}
+    return {
+        "leader": leader,
+        "side": side,
+        "leader_met": met,
+        "breakdown": breakdown,
+        "bonus_tiles": list(tiles),
+        "build_bonuses": builds or {},
+    }
 
 
 # three two-player games, counted by hand in the tests below
 HAND = [
-    {"scores": [12, 8], "returns": [1.0, 0.0], "facts": {
-        "seats": [_seat("Boudica", "B", True, 3, tiles=["token"], builds={"token": 2, "draw": 1}, A=4, J=5),
-                  _seat("Avarus", "A", True, 1, builds={"draw": 1}, A=2, J=0)],
-        "progress": [{"card": "2+ bonus tiles", "marks": 2, "met": [True, False]},
-                     {"card": "majority of farmers", "marks": 3, "met": [True, True]}]}},
-    {"scores": [6, 10], "returns": [0.0, 1.0], "facts": {
-        "seats": [_seat("Boudica", "A", False, 0, builds={"strength": 1}, A=1),
-                  _seat("Viriato", "B", False, 0, tiles=["token", "draw"], builds={"token": 1}, A=3, J=4)],
-        "progress": [{"card": "2+ bonus tiles", "marks": 1, "met": [False, True]}]}},
-    {"scores": [9, 9], "returns": [0.5, 0.5], "facts": {
-        "seats": [_seat("Avarus", "B", True, 3, A=2), _seat("Viriato", "A", True, 1, A=2)],
-        "progress": [{"card": "majority of farmers", "marks": 2, "met": [False, False]}]}},
+    {
+        "scores": [12, 8],
+        "returns": [1.0, 0.0],
+        "facts": {
+            "seats": [
+                _seat("Boudica", "B", True, 3, tiles=["token"], builds={"token": 2, "draw": 1}, A=4, J=5),
+                _seat("Avarus", "A", True, 1, builds={"draw": 1}, A=2, J=0),
+            ],
+            "progress": [
+                {"card": "2+ bonus tiles", "marks": 2, "met": [True, False]},
+                {"card": "majority of farmers", "marks": 3, "met": [True, True]},
+            ],
+        },
+    },
+    {
+        "scores": [6, 10],
+        "returns": [0.0, 1.0],
+        "facts": {
+            "seats": [
+                _seat("Boudica", "A", False, 0, builds={"strength": 1}, A=1),
+                _seat("Viriato", "B", False, 0, tiles=["token", "draw"], builds={"token": 1}, A=3, J=4),
+            ],
+            "progress": [{"card": "2+ bonus tiles", "marks": 1, "met": [False, True]}],
+        },
+    },
+    {
+        "scores": [9, 9],
+        "returns": [0.5, 0.5],
+        "facts": {
+            "seats": [_seat("Avarus", "B", True, 3, A=2), _seat("Viriato", "A", True, 1, A=2)],
+            "progress": [{"card": "majority of farmers", "marks": 2, "met": [False, False]}],
+        },
+    },
 ]
 
 
@@ -153,7 +206,9 @@ def test_leader_statistics_match_a_hand_count() -> None:
 def test_progress_card_statistics_match_a_hand_count() -> None:
     rows = {x["card"]: x for x in progress_stats(HAND)}
     bonus = rows["2+ bonus tiles"]  # game 1: 2 markers, seat 0 (won) met; game 2: 1 marker, seat 1 (won) met
-    assert bonus["games"] == 2 and bonus["marks"] == 1.5 and bonus["scored"] == 1.0 and bonus["met_rate"] == 0.5
+    assert (
+        bonus["games"] == 2 and bonus["marks"] == 1.5 and bonus["scored"] == 1.0 and bonus["met_rate"] == 0.5
+    )
     assert bonus["points_when_met"] == 1.5 and bonus["win_met"] == 1.0 and bonus["win_unmet"] == 0.0
     farmers = rows["majority of farmers"]  # game 1: both met 3 markers; game 3: nobody met
     assert farmers["scored"] == 0.5 and farmers["met_rate"] == 0.5 and farmers["points_when_met"] == 3
@@ -163,7 +218,12 @@ def test_progress_card_statistics_match_a_hand_count() -> None:
 def test_bonus_statistics_match_a_hand_count() -> None:
     rows = {x["kind"]: x for x in bonus_stats(HAND, ("token", "recruit", "draw", "strength"))}
     token = rows["token"]  # tiles: seat 0 of game 1 (won, 12), seat 1 of game 2 (won, 10)
-    assert token["tiles"] == 2 and token["tile_seats"] == 2 and token["tile_win"] == 1.0 and token["tile_score"] == 11
+    assert (
+        token["tiles"] == 2
+        and token["tile_seats"] == 2
+        and token["tile_win"] == 1.0
+        and token["tile_score"] == 11
+    )
     assert token["no_tile_win"] == 0.25  # 0 + 0 + 0.5 + 0.5 over four seats
     assert token["build_seats"] == 2 and token["builds"] == 3 and token["build_per_seat"] == 0.5
     draw = rows["draw"]  # tile: game 2 seat 1; built: game 1 both seats (won 12, lost 8)

@@ -84,14 +84,17 @@ def test_a_greedy_game_is_reproducible_and_table_names_every_difficulty() -> Non
         assert d in text
 
 
-@pytest.mark.parametrize("kwargs,message", [
-    ({"bot_name": "genius"}, "unknown bot"),
-    ({"bot_name": "random", "difficulties": ("brutal",)}, "unknown difficulty"),
-    ({"bot_name": "random", "difficulties": ()}, "at least one difficulty"),
-    ({"bot_name": "random", "games": 0, "one_run": True}, "at least 1"),
-    ({"bot_name": "random", "jobs": 0}, "at least 1"),
-    ({"bot_name": "ismcts", "iterations": 0}, "iterations"),
-])
+@pytest.mark.parametrize(
+    "kwargs,message",
+    [
+        ({"bot_name": "genius"}, "unknown bot"),
+        ({"bot_name": "random", "difficulties": ("brutal",)}, "unknown difficulty"),
+        ({"bot_name": "random", "difficulties": ()}, "at least one difficulty"),
+        ({"bot_name": "random", "games": 0, "one_run": True}, "at least 1"),
+        ({"bot_name": "random", "jobs": 0}, "at least 1"),
+        ({"bot_name": "ismcts", "iterations": 0}, "iterations"),
+    ],
+)
 def test_bad_arguments_are_refused_before_any_game(kwargs: dict, message: str) -> None:
     with pytest.raises(ValueError, match=message):
         solo_challenge(show=False, **kwargs)

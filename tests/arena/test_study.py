@@ -105,9 +105,13 @@ def test_an_unwritable_output_is_refused_before_any_game(tmp_path, run) -> None:
     options = {"players": 2, "board": "baelo_claudia"}
     with pytest.raises(ValueError, match="cannot write"):
         if run == "simulate":
-            simulate("garum", options, ["ismcts:iterations=100000"], 2, progress=False, out=target / "x.jsonl")
+            simulate(
+                "garum", options, ["ismcts:iterations=100000"], 2, progress=False, out=target / "x.jsonl"
+            )
         elif run == "tournament":
-            tournament("garum", options, ["random", "ismcts:iterations=100000"], games=2, out_dir=target, echo=False)
+            tournament(
+                "garum", options, ["random", "ismcts:iterations=100000"], games=2, out_dir=target, echo=False
+            )
         else:
             write_report("garum", options, 2, target, bots=["ismcts:iterations=100000"])
     assert blocker.read_text() == ""
@@ -142,8 +146,15 @@ def test_a_ray_address_nobody_answers_is_refused_with_a_message() -> None:
 
 def test_a_tournament_on_an_unreachable_ray_cluster_fails_without_starting_ray(tmp_path) -> None:
     with pytest.raises(ValueError, match="no Ray cluster answers"):
-        tournament("garum", {"players": 2}, ["random", "greedy"], games=1, out_dir=tmp_path,
-                   ray_address=f"ray://127.0.0.1:{_closed_port()}", echo=False)
+        tournament(
+            "garum",
+            {"players": 2},
+            ["random", "greedy"],
+            games=1,
+            out_dir=tmp_path,
+            ray_address=f"ray://127.0.0.1:{_closed_port()}",
+            echo=False,
+        )
     assert not (tmp_path / "results.jsonl").exists() or not (tmp_path / "results.jsonl").read_text()
 
 

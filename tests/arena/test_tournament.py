@@ -14,7 +14,9 @@ from ludus.bots import parse_spec
 def test_bot_specs_parse_names_and_parameters() -> None:
     assert parse_spec("random") == ("random", {})
     assert parse_spec("ismcts:iterations=50:cutoff=None:exploration=0.2") == (
-        "ismcts", {"iterations": 50, "cutoff": None, "exploration": 0.2})
+        "ismcts",
+        {"iterations": 50, "cutoff": None, "exploration": 0.2},
+    )
     with pytest.raises(ValueError, match="unknown bot"):
         parse_spec("genius")
     with pytest.raises(ValueError, match="key=value"):
@@ -49,13 +51,25 @@ def test_schedule_refuses_a_lone_bot_and_duplicates() -> None:
 
 def test_tiny_round_robin_on_two_processes_writes_jsonl_and_png(tmp_path) -> None:
     bots = ["random", "greedy", "greedy:noise=4"]
-    out = tournament("garum", {"players": 2, "board": "baelo_claudia"}, bots, games=2, jobs=2, seed=3,
-                     out_dir=tmp_path, bootstrap=20, echo=False)
+    out = tournament(
+        "garum",
+        {"players": 2, "board": "baelo_claudia"},
+        bots,
+        games=2,
+        jobs=2,
+        seed=3,
+        out_dir=tmp_path,
+        bootstrap=20,
+        echo=False,
+    )
     lines = (tmp_path / "results.jsonl").read_text().splitlines()
     assert len(lines) == 3 * 2
     records = [json.loads(x) for x in lines]
     assert {tuple(sorted(r["seats"])) for r in records} == {
-        ("greedy", "random"), ("greedy:noise=4", "random"), ("greedy", "greedy:noise=4")}
+        ("greedy", "random"),
+        ("greedy:noise=4", "random"),
+        ("greedy", "greedy:noise=4"),
+    }
     assert all(r["game"] == "garum" and len(r["scores"]) == 2 for r in records)
     png = (tmp_path / "ratings.png").read_bytes()
     assert png.startswith(b"\x89PNG")
@@ -78,14 +92,17 @@ def test_bad_bot_parameters_are_refused_before_any_game() -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(importlib.util.find_spec("ray") is None, reason="ray is not installed (pip install 'ludus[ray]')")
+@pytest.mark.skipif(
+    importlib.util.find_spec("ray") is None, reason="ray is not installed (pip install 'ludus[ray]')"
+)
 def test_tournament_on_a_local_ray_instance_equals_the_local_processes(tmp_path) -> None:
     import ray
 
     args = ("garum", {"players": 2, "board": "baelo_claudia"}, ["random", "greedy", "greedy:noise=4"])
     try:
-        on_ray = tournament(*args, games=2, jobs=2, seed=11, ray_address="local", bootstrap=0, echo=False,
-                            out_dir=tmp_path)["results"]
+        on_ray = tournament(
+            *args, games=2, jobs=2, seed=11, ray_address="local", bootstrap=0, echo=False, out_dir=tmp_path
+        )["results"]
         assert not ray.is_initialized()  # the instance it started is shut down
     finally:
         ray.shutdown()

@@ -10,7 +10,9 @@ import ludus
 
 GARUM_CONFIGS = [
     {"players": p, "board": b, "variant": v}
-    for p, b, v in itertools.product((2, 3, 4), ("troia", "baelo_claudia"), ("standard", "emperor", "haruspex"))
+    for p, b, v in itertools.product(
+        (2, 3, 4), ("troia", "baelo_claudia"), ("standard", "emperor", "haruspex")
+    )
 ]
 
 

@@ -48,8 +48,12 @@ def _finished(state: Any, seat: int, value_of: Any = None) -> Any:
     value_of = value_of or _value
     world = _canonical(state, seat)
     turn, stage, left = world.turn, world.stage, world.turns_left
-    while not world.is_terminal() and world.current_player() == seat and world.phase != 2 \
-            and (world.turn, world.stage, world.turns_left) == (turn, stage, left):
+    while (
+        not world.is_terminal()
+        and world.current_player() == seat
+        and world.phase != 2
+        and (world.turn, world.stage, world.turns_left) == (turn, stage, left)
+    ):
         legal = world.legal_actions()
         best, best_value = None, float("-inf")
         for action in legal:
@@ -90,8 +94,10 @@ def _canonical(state: Any, seat: int) -> Any:
                 hand[pool.pop()] += 1
             world.hands[q] = hand
     world.deck = pool
-    for stacks, won, tiles in ((world.roman, world.roman_won, world.data.roman_tiles),
-                               (world.druid, world.druid_won, world.data.druid_tiles)):
+    for stacks, won, tiles in (
+        (world.roman, world.roman_won, world.data.roman_tiles),
+        (world.druid, world.druid_won, world.data.druid_tiles),
+    ):
         seen = {s[-1] for s in stacks if s} | {t for w in won for t in w}
         for pts in (1, 2):
             free = sorted(i for i in range(len(tiles)) if tiles[i][0] == pts and i not in seen)
@@ -156,8 +162,14 @@ def _seat_value(state: Any, o: int, viewer: int, all_stats: list[dict], turns: f
     if discs_left:
         need = max(1, d.disc_costs[state.discs[o]] - builders)
         if hand is not None:
-            best = max((sum(hand[3 * c:3 * c + 3]) for c in range(4)
-                        if any(-1 in state.citadels[r * 4 + c] for r in (0, 1))), default=0)
+            best = max(
+                (
+                    sum(hand[3 * c : 3 * c + 3])
+                    for c in range(4)
+                    if any(-1 in state.citadels[r * 4 + c] for r in (0, 1))
+                ),
+                default=0,
+            )
         else:
             best = hand_size / 2.5  # a rival's hand: about 40 % of it in its best colour
         value += g * W["build"] * min(1.0, best / need)
@@ -234,10 +246,19 @@ def _closeness(state: Any, o: int, card: int, all_stats: list[dict]) -> float:
 
 def _leader_progress(cond: dict, st: dict) -> float:
     kind, need = cond["kind"], cond["need"]
-    have = {"roman_by_points": st["roman_by_points"], "druid_by_points": st["druid_by_points"],
-            "discs_by_region": st["region"]}.get(kind)
+    have = {
+        "roman_by_points": st["roman_by_points"],
+        "druid_by_points": st["druid_by_points"],
+        "discs_by_region": st["region"],
+    }.get(kind)
     if have is None:
-        have = [{"cubes": st["cubes"], "tribe_nondruid": st["workers"], "bonus_tiles": st["bonus"],
-                 "discs": st["discs"]}[kind]]
+        have = [
+            {
+                "cubes": st["cubes"],
+                "tribe_nondruid": st["workers"],
+                "bonus_tiles": st["bonus"],
+                "discs": st["discs"],
+            }[kind]
+        ]
     got = sum(min(h, n) for h, n in zip(have, need, strict=False))
     return (got / max(1, sum(need))) ** 2

@@ -18,5 +18,7 @@ def test_bots_play_only_legal_actions_in_celtae(players: int, bot: dict) -> None
     game = ludus.load_game("celtae", players=players)
     params = dict(bot)
     name = params.pop("name")
-    seats = [bots.make(name, seed=s, **params) if s == 0 else bots.make("random", seed=s) for s in range(players)]
+    seats = [
+        bots.make(name, seed=s, **params) if s == 0 else bots.make("random", seed=s) for s in range(players)
+    ]
     assert play_out(game.new_initial_state(seed=8), seats).is_terminal()

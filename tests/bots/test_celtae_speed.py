@@ -20,7 +20,9 @@ def test_evaluate_on_an_owned_copy_equals_evaluate_and_leaves_the_original_alone
         while not state.is_terminal():
             seat = state.current_player()
             before = state.to_json()
-            assert heuristics_celtae.evaluate_owned(state.clone(), seat) == heuristics_celtae.evaluate(state, seat)
+            assert heuristics_celtae.evaluate_owned(state.clone(), seat) == heuristics_celtae.evaluate(
+                state, seat
+            )
             assert state.to_json() == before
             checked += state.phase >= heuristics_celtae._FINISH_PHASE and not state.pending
             state.apply_action(rng.choice(state.legal_actions()))

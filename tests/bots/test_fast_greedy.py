@@ -49,7 +49,9 @@ def test_garum_action_values_equal_the_played_positions_values(config: dict) -> 
 def test_fast_greedy_chooses_as_the_reference_greedy_in_garum(config: dict) -> None:
     for i, state in enumerate(_positions("garum", config, 15, seed=3)):
         for noise in (0.0, 2.0):
-            assert GreedyBot(seed=i, noise=noise).step(state) == ReferenceGreedy(seed=i, noise=noise).step(state)
+            assert GreedyBot(seed=i, noise=noise).step(state) == ReferenceGreedy(seed=i, noise=noise).step(
+                state
+            )
 
 
 @pytest.mark.parametrize("players", [1, 2, 3, 4])
@@ -58,7 +60,9 @@ def test_fast_greedy_chooses_as_the_reference_greedy_in_celtae(players: int) -> 
     from . import reference_heuristics_celtae as reference
 
     for i, state in enumerate(_positions("celtae", {"players": players}, 8, seed=players)):
-        assert GreedyBot(seed=i).step(state) == ReferenceGreedy(seed=i, evaluate=reference.evaluate).step(state)
+        assert GreedyBot(seed=i).step(state) == ReferenceGreedy(seed=i, evaluate=reference.evaluate).step(
+            state
+        )
 
 
 @pytest.mark.parametrize("players", [1, 2, 4])

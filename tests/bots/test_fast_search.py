@@ -12,8 +12,9 @@ from .helpers import GARUM_CONFIGS, config_id, random_position
 
 @pytest.mark.parametrize("config", GARUM_CONFIGS[::3], ids=config_id)
 @pytest.mark.parametrize("steps", [3, 30, 70])
-def test_ismcts_with_action_shortcuts_searches_as_without(config: dict, steps: int,
-                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+def test_ismcts_with_action_shortcuts_searches_as_without(
+    config: dict, steps: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
     state = random_position("garum", config, seed=steps, steps=steps)
     if state.is_terminal() or len(state.legal_actions()) < 2:
         pytest.skip("no choice here")

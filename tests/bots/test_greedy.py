@@ -21,8 +21,10 @@ def test_greedy_is_made_by_name() -> None:
 @pytest.mark.parametrize("config", GARUM_CONFIGS, ids=config_id)
 def test_greedy_plays_only_legal_actions_over_whole_games(config: dict) -> None:
     game = ludus.load_game("garum", **config)
-    seats = [bots.make("greedy", seed=s) if s == 0 else bots.make("random", seed=s)
-             for s in range(game.num_players)]
+    seats = [
+        bots.make("greedy", seed=s) if s == 0 else bots.make("random", seed=s)
+        for s in range(game.num_players)
+    ]
     final = play_out(game.new_initial_state(seed=11), seats)
     assert final.is_terminal() and final.winners()
 
@@ -42,8 +44,10 @@ def test_greedy_uses_only_what_its_seat_sees(config: dict, steps: int) -> None:
 
 
 def test_greedy_refuses_a_finished_game() -> None:
-    state = play_out(ludus.load_game("garum", players=2, board="baelo_claudia").new_initial_state(seed=1),
-                     [bots.make("random", seed=0), bots.make("random", seed=1)])
+    state = play_out(
+        ludus.load_game("garum", players=2, board="baelo_claudia").new_initial_state(seed=1),
+        [bots.make("random", seed=0), bots.make("random", seed=1)],
+    )
     with pytest.raises(ValueError, match="over"):
         GreedyBot().step(state)
 

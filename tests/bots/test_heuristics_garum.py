@@ -17,7 +17,9 @@ from .helpers import GARUM_CONFIGS, config_id, play_out, random_position
 @pytest.mark.parametrize("config", GARUM_CONFIGS[::4], ids=config_id)
 def test_evaluation_at_the_end_is_the_score_difference_to_the_best_rival(config: dict) -> None:
     game = ludus.load_game("garum", **config)
-    state = play_out(game.new_initial_state(seed=4), [bots.make("random", seed=s) for s in range(game.num_players)])
+    state = play_out(
+        game.new_initial_state(seed=4), [bots.make("random", seed=s) for s in range(game.num_players)]
+    )
     scores = state.scores()
     for seat in range(game.num_players):
         best_rival = max(x for s, x in enumerate(scores) if s != seat)
@@ -39,7 +41,9 @@ def test_own_fish_on_a_line_held_by_own_dominus_raise_its_value() -> None:
     state = ludus.load_game("garum", players=4).new_initial_state(seed=3)
     seat = state.current_player()
     own = "BGYR".index("BGYR"[seat])
-    place = max((a for a in state.legal_actions() if isinstance(a, Place)), key=lambda a: a.fish.count("BGYR"[own]))
+    place = max(
+        (a for a in state.legal_actions() if isinstance(a, Place)), key=lambda a: a.fish.count("BGYR"[own])
+    )
     state.apply_action(place)
     dominus = next(a for a in state.legal_actions() if str(a).startswith("D "))
     state.apply_action(dominus)

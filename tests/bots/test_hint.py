@@ -41,14 +41,24 @@ def _first(game, options, seed, wanted, steps=400):
     pytest.skip("no such position in this game")
 
 
-POSITIONS = [("garum", {"players": 2}), ("garum", {"players": 3}), ("garum", {"players": 4, "board": "baelo_claudia"}),
-             ("garum", {"players": 3, "variant": "emperor", "species_bonus": "own"}),
-             ("celtae", {"players": 1}), ("celtae", {"players": 2}), ("celtae", {"players": 3})]
+POSITIONS = [
+    ("garum", {"players": 2}),
+    ("garum", {"players": 3}),
+    ("garum", {"players": 4, "board": "baelo_claudia"}),
+    ("garum", {"players": 3, "variant": "emperor", "species_bonus": "own"}),
+    ("celtae", {"players": 1}),
+    ("celtae", {"players": 2}),
+    ("celtae", {"players": 3}),
+]
 
 
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(which=st.sampled_from(POSITIONS), seed=st.integers(0, 10_000), steps=st.integers(0, 60),
-       n=st.integers(1, 4))
+@given(
+    which=st.sampled_from(POSITIONS),
+    seed=st.integers(0, 10_000),
+    steps=st.integers(0, 60),
+    n=st.integers(1, 4),
+)
 def test_hints_are_legal_distinct_and_best_first(which, seed, steps, n):
     state = random_position(*which, seed=seed, steps=steps)
     if state.is_terminal():
@@ -104,6 +114,7 @@ def nosy_heuristic(monkeypatch):
                 hidden = [[k for k in range(12) for _ in range(h[k])] for h in world.hands] + [world.deck]
             peek = sum(i * t for i, t in enumerate(x for h in hidden for x in h)) % 97
             return honest(world, seat) + peek / 1000
+
         return value
 
     monkeypatch.setattr(HINT, "heuristic", nosy)
@@ -120,9 +131,16 @@ def test_garum_hints_are_the_same_whatever_the_others_hidden_tiles(nosy_heuristi
 
 
 def test_celtae_hints_are_the_same_whatever_the_others_hidden_cards(nosy_heuristic):
-    state = _first("celtae", {"players": 2}, 6,
-                   lambda s: s.phase > 2 and s.current_player() >= 0
-                   and sum(s.hands[1 - s.current_player()]) - sum(s.known[1 - s.current_player()]) > 0)
+    state = _first(
+        "celtae",
+        {"players": 2},
+        6,
+        lambda s: (
+            s.phase > 2
+            and s.current_player() >= 0
+            and sum(s.hands[1 - s.current_player()]) - sum(s.known[1 - s.current_player()]) > 0
+        ),
+    )
     seat = state.current_player()
     other = state.clone()
     rival = 1 - seat
@@ -143,18 +161,25 @@ def test_celtae_hints_are_the_same_whatever_the_others_hidden_cards(nosy_heurist
 def test_a_garum_tile_on_its_own_species_bonus_names_the_bonus_and_its_points():
     def bonus_move(s):
         return s.phase == "place" and any(
-            isinstance(a, Place) and placement_bonus(s.game, a, s.current_colour()) == s.game.board.species_bonus
-            and any(s.game.board.bonus_cells.get(cell) == SPECIES.index(letter)
-                    for cell, letter in zip(s.game.board.slot_cells[a.cetarium, a.slot], a.fish, strict=True))
-            for a in s.legal_actions())
+            isinstance(a, Place)
+            and placement_bonus(s.game, a, s.current_colour()) == s.game.board.species_bonus
+            and any(
+                s.game.board.bonus_cells.get(cell) == SPECIES.index(letter)
+                for cell, letter in zip(s.game.board.slot_cells[a.cetarium, a.slot], a.fish, strict=True)
+            )
+            for a in s.legal_actions()
+        )
 
     state = _first("garum", {"players": 4}, 2, bonus_move)
     board = state.game.board
     hints = {h["action"]: h["why"] for h in every_hint(state)}
     for a in state.legal_actions():
         cells = board.slot_cells[a.cetarium, a.slot]
-        matched = [board.bonus_cells[c] for c, letter in zip(cells, a.fish, strict=True)
-                   if board.bonus_cells.get(c) == SPECIES.index(letter)]
+        matched = [
+            board.bonus_cells[c]
+            for c, letter in zip(cells, a.fish, strict=True)
+            if board.bonus_cells.get(c) == SPECIES.index(letter)
+        ]
         if matched and placement_bonus(state.game, a, state.current_colour()):
             name = state.game.tiles.species[matched[0]].name
             assert f"the {name} bonus (+{board.species_bonus})" in hints[str(a)]
@@ -185,8 +210,14 @@ def test_a_garum_worker_names_its_line_fish_and_points_now():
 
 
 def test_a_garum_tile_is_valued_with_the_worker_it_opens():
-    state = _first("garum", {"players": 2}, 5, lambda s: s.phase == "place" and s.round >= 2
-                   and sum(s.pool[s.game.pool_owner(s.current_colour())]) > 0)
+    state = _first(
+        "garum",
+        {"players": 2},
+        5,
+        lambda s: (
+            s.phase == "place" and s.round >= 2 and sum(s.pool[s.game.pool_owner(s.current_colour())]) > 0
+        ),
+    )
     hints = every_hint(state)
     assert any("then your" in h["why"] or "then pass" in h["why"] for h in hints)
 
@@ -211,8 +242,12 @@ def test_a_celtae_build_names_the_citadel_its_region_and_bonus():
 
 
 def test_a_celtae_market_take_names_the_card_and_the_changed_scoring_categories():
-    state = _first("celtae", {"players": 3}, 2, lambda s: any(a.verb == "take" for a in s.legal_actions())
-                   and s.phase == Phase.FARM_PICK)
+    state = _first(
+        "celtae",
+        {"players": 3},
+        2,
+        lambda s: any(a.verb == "take" for a in s.legal_actions()) and s.phase == Phase.FARM_PICK,
+    )
     seat = state.current_player()
     obs = state.observation(seat)
     d = state.data
@@ -243,8 +278,15 @@ def test_celtae_reasons_name_the_final_scoring_category_that_changes():
 # -- games without an explainer ----------------------------------------------------------------------
 def test_a_game_without_an_explainer_gets_a_reason_from_its_score(monkeypatch):
     monkeypatch.setattr(HINT, "explainer", lambda name: None)
-    state = _first("garum", {"players": 4}, 2, lambda s: s.phase == "place" and any(
-        placement_bonus(s.game, a, s.current_colour()) for a in s.legal_actions()))
+    state = _first(
+        "garum",
+        {"players": 4},
+        2,
+        lambda s: (
+            s.phase == "place"
+            and any(placement_bonus(s.game, a, s.current_colour()) for a in s.legal_actions())
+        ),
+    )
     for h in every_hint(state):
         gained = placement_bonus(state.game, state.game.parse_action(h["action"]), state.current_colour())
         assert (f"scores +{gained} now" if gained else "no points now") in h["why"]
@@ -267,11 +309,15 @@ def test_hint_at_the_prompt_lists_numbered_moves_with_values_and_reasons():
 
     from ludus.cli import main
 
-    result = CliRunner().invoke(main, ["play", "garum", "--seats", "human,human", "--seed", "4", "--no-color"],
-                                input="hint 2\nhint zero\nquit\n", prog_name="ludus")
+    result = CliRunner().invoke(
+        main,
+        ["play", "garum", "--seats", "human,human", "--seed", "4", "--no-color"],
+        input="hint 2\nhint zero\nquit\n",
+        prog_name="ludus",
+    )
     lines = result.output.splitlines()
     start = next(i for i, line in enumerate(lines) if "Hints (value:" in line)
-    shown = lines[start + 1:start + 3]
+    shown = lines[start + 1 : start + 3]
     state = ludus.load_game("garum", players=2).new_initial_state(seed=4)
     legal = [str(a) for a in state.legal_actions()]
     expected = hint(state, n=2, seed=0)
@@ -287,8 +333,10 @@ def test_hint_at_the_prompt_lists_numbered_moves_with_values_and_reasons():
 def pig(tmp_path):
     """The example plugin game (examples/pig) installed in a folder of its own, as its tests do."""
     example = Path(__file__).resolve().parents[2] / "examples" / "pig"
-    subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", str(tmp_path),
-                    str(example)], check=True)
+    subprocess.run(
+        [sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", str(tmp_path), str(example)],
+        check=True,
+    )
     sys.path.insert(0, str(tmp_path))
     registry.refresh()
     yield

@@ -16,8 +16,17 @@ def test_ismcts_is_made_by_name_with_its_parameters() -> None:
     assert isinstance(bot, ISMCTSBot) and bot.iterations == 20 and bot.cutoff is None
 
 
-@pytest.mark.parametrize("bad", [{"rollout": "smart"}, {"iterations": 0}, {"cutoff": -1}, {"expand": "wide"},
-                                 {"preset": "fast"}, {"width": -1}])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        {"rollout": "smart"},
+        {"iterations": 0},
+        {"cutoff": -1},
+        {"expand": "wide"},
+        {"preset": "fast"},
+        {"width": -1},
+    ],
+)
 def test_ismcts_refuses_bad_parameters(bad: dict) -> None:
     with pytest.raises(ValueError):
         bots.make("ismcts", **bad)
@@ -26,8 +35,10 @@ def test_ismcts_refuses_bad_parameters(bad: dict) -> None:
 @pytest.mark.parametrize("config", GARUM_CONFIGS[::2], ids=config_id)
 def test_ismcts_plays_only_legal_actions_over_whole_games(config: dict) -> None:
     game = ludus.load_game("garum", **config)
-    seats = [ISMCTSBot(seed=s, iterations=4) if s == 0 else bots.make("random", seed=s)
-             for s in range(game.num_players)]
+    seats = [
+        ISMCTSBot(seed=s, iterations=4) if s == 0 else bots.make("random", seed=s)
+        for s in range(game.num_players)
+    ]
     assert play_out(game.new_initial_state(seed=5), seats).is_terminal()
 
 
@@ -38,8 +49,17 @@ def test_ismcts_rollout_policies_play_legal_games(params: dict) -> None:
     assert play_out(game.new_initial_state(seed=6), seats).is_terminal()
 
 
-@pytest.mark.parametrize("params", [{}, {"prior": False}, {"cutoff": None}, {"rollout": "greedy-light", "cutoff": 4},
-                                    {"expand": "heuristic"}, {"expand": "random"}])
+@pytest.mark.parametrize(
+    "params",
+    [
+        {},
+        {"prior": False},
+        {"cutoff": None},
+        {"rollout": "greedy-light", "cutoff": 4},
+        {"expand": "heuristic"},
+        {"expand": "random"},
+    ],
+)
 @pytest.mark.parametrize("steps", [0, 45])
 def test_ismcts_is_deterministic_for_a_seed_and_iteration_budget(params: dict, steps: int) -> None:
     state = random_position("garum", {"players": 3}, seed=steps, steps=steps)
@@ -119,7 +139,11 @@ def test_heuristic_expansion_rates_every_action_and_backs_up_the_movers_best(pla
 
 def test_auto_expansion_is_heuristic_where_the_game_asks_for_it() -> None:
     bot = ISMCTSBot(seed=0)
-    assert [bot.expansion(ludus.load_game("garum", players=n)) for n in (2, 3, 4)] == ["random", "heuristic", "heuristic"]
+    assert [bot.expansion(ludus.load_game("garum", players=n)) for n in (2, 3, 4)] == [
+        "random",
+        "heuristic",
+        "heuristic",
+    ]
     assert bot.expansion(ludus.load_game("celtae", players=3)) == "random"
     assert ISMCTSBot(expand="random").expansion(ludus.load_game("garum", players=3)) == "random"
 
@@ -127,8 +151,10 @@ def test_auto_expansion_is_heuristic_where_the_game_asks_for_it() -> None:
 def test_heuristic_expansion_plays_legal_games_in_every_player_count() -> None:
     for players in (2, 3, 4):
         game = ludus.load_game("garum", players=players, board="baelo_claudia")
-        seats = [ISMCTSBot(seed=s, iterations=3, expand="heuristic") if s == 0 else bots.make("random", seed=s)
-                 for s in range(players)]
+        seats = [
+            ISMCTSBot(seed=s, iterations=3, expand="heuristic") if s == 0 else bots.make("random", seed=s)
+            for s in range(players)
+        ]
         assert play_out(game.new_initial_state(seed=8), seats).is_terminal()
 
 

@@ -79,7 +79,9 @@ def test_the_learned_search_plays_legal_garum_games(config: dict) -> None:
 def test_the_learned_search_plays_legal_celtae_games(players: int) -> None:
     options = {"players": players, **({"difficulty": "hard"} if players == 1 else {})}
     game = ludus.load_game("celtae", **options)
-    seats = [ISMCTSBot(seed=s, iterations=2) if s == 0 else bots.make("random", seed=s) for s in range(players)]
+    seats = [
+        ISMCTSBot(seed=s, iterations=2) if s == 0 else bots.make("random", seed=s) for s in range(players)
+    ]
     assert play_out(game.new_initial_state(seed=3), seats).is_terminal()
 
 

@@ -42,7 +42,9 @@ def test_a_model_says_how_it_was_made(game: str, players: str) -> None:
 
 @pytest.mark.parametrize(("game", "players"), CONFIGS, ids=["-".join(c) for c in CONFIGS])
 @pytest.mark.parametrize("steps", [0, 20, 60])
-def test_a_model_gives_every_seat_a_finite_margin_and_a_win_chance(game: str, players: str, steps: int) -> None:
+def test_a_model_gives_every_seat_a_finite_margin_and_a_win_chance(
+    game: str, players: str, steps: int
+) -> None:
     n = int(players)
     model = learned.load(game, n)
     assert model is not None
@@ -96,13 +98,21 @@ def test_no_model_for_an_unknown_configuration() -> None:
     assert learned.load("garum", 9) is None and learned.provenance("garum", 9) is None
 
 
-@pytest.mark.filterwarnings("ignore")  # a tiny data set: scikit-learn warns of clipped batches and no convergence
+@pytest.mark.filterwarnings(
+    "ignore"
+)  # a tiny data set: scikit-learn warns of clipped batches and no convergence
 def test_training_is_reproducible_from_its_seed() -> None:
     pytest.importorskip("sklearn")
     from ludus.bots.learned import train
 
-    data = train.gather([train.play_positions({"game": "garum", "players": 2, "seed": s, "rate": 0.5, "noise": 1.0,
-                                               "explore": 0.1}) for s in range(5)])
+    data = train.gather(
+        [
+            train.play_positions(
+                {"game": "garum", "players": 2, "seed": s, "rate": 0.5, "noise": 1.0, "explore": 0.1}
+            )
+            for s in range(5)
+        ]
+    )
     first, figures = train.train(data, 2, seed=3, hidden=8, holdout=0.2, target=None)
     second, _ = train.train(data, 2, seed=3, hidden=8, holdout=0.2, target=None)
     assert first.keys() == second.keys()
@@ -119,6 +129,8 @@ def test_self_play_data_is_the_same_for_the_same_seed() -> None:
     task = {"game": "garum", "players": 2, "seed": 7, "rate": 0.3, "noise": 1.0, "explore": 0.1}
     first, second = train.play_positions(task), train.play_positions(task)
     assert np.array_equal(first["x"], second["x"]) and np.array_equal(first["y"], second["y"])
-    assert first["x"].shape[1:] == (2, len(learned.features(ludus.load_game("garum", players=2)
-                                                              .new_initial_state(seed=0), [0.0, 0.0])[0]))
+    assert first["x"].shape[1:] == (
+        2,
+        len(learned.features(ludus.load_game("garum", players=2).new_initial_state(seed=0), [0.0, 0.0])[0]),
+    )
     assert np.allclose(first["y"].sum(axis=1), 0.0)  # 2 players: one seat's margin is the other's loss

@@ -58,8 +58,9 @@ def test_server_seat_kinds_keep_a_levels_name_and_cap_its_time():
     assert make_seat_bot("expert", 0.15).bot.seconds == 0.15
 
 
-@pytest.mark.parametrize("game, options", [("garum", {"players": 2}), ("celtae", {"players": 2}),
-                                           ("celtae", {"players": 1})])
+@pytest.mark.parametrize(
+    "game, options", [("garum", {"players": 2}), ("celtae", {"players": 2}), ("celtae", {"players": 1})]
+)
 def test_a_quick_level_plays_legal_moves_from_its_arena_spec(game, options):
     state = ludus.load_game(game, **options).new_initial_state(seed=5)
     bot = make_bot("beginner", 7)

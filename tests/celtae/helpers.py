@@ -12,9 +12,13 @@ from ludus.celtae.core import START
 from ludus.celtae.state import CeltaeState
 
 CONFIGS = [
-    dict(players=1, difficulty="easy"), dict(players=1, difficulty="normal"),
+    dict(players=1, difficulty="easy"),
+    dict(players=1, difficulty="normal"),
     dict(players=1, difficulty="hard", solo_adjacent=True),
-    dict(players=2), dict(players=3), dict(players=4), dict(players=2, token_moves_marker=True),
+    dict(players=2),
+    dict(players=3),
+    dict(players=4),
+    dict(players=2, token_moves_marker=True),
     dict(players=4, token_moves_marker=True),
 ]
 WORKERS = "FBSND"
@@ -82,8 +86,11 @@ def druid_tile(state: CeltaeState, needs: str) -> int:
 
 
 def progress_card(state: CeltaeState, kind: str, arg: int = -1, slots: int | None = None) -> int:
-    return next(i for i, c in enumerate(state.data.progress_cards)
-                if c[0] == kind and c[1] == arg and (slots is None or c[3] == slots))
+    return next(
+        i
+        for i, c in enumerate(state.data.progress_cards)
+        if c[0] == kind and c[1] == arg and (slots is None or c[3] == slots)
+    )
 
 
 def legal(state: CeltaeState) -> list[str]:

@@ -22,14 +22,17 @@ def test_load_every_configuration(config):
     assert state.current_player() in range(game.num_players)
 
 
-@pytest.mark.parametrize("options,message", [
-    (dict(players=2, difficulty="easy"), "only valid with players=1"),
-    (dict(players=4, solo_adjacent=True), "only valid with players=1"),
-    (dict(players=5), "not valid"),
-    (dict(players=1, difficulty="brutal"), "not valid"),
-    (dict(players=2, token_moves_marker="yes"), "not valid"),
-    (dict(players=2, colour="red"), "no option"),
-])
+@pytest.mark.parametrize(
+    "options,message",
+    [
+        (dict(players=2, difficulty="easy"), "only valid with players=1"),
+        (dict(players=4, solo_adjacent=True), "only valid with players=1"),
+        (dict(players=5), "not valid"),
+        (dict(players=1, difficulty="brutal"), "not valid"),
+        (dict(players=2, token_moves_marker="yes"), "not valid"),
+        (dict(players=2, colour="red"), "no option"),
+    ],
+)
 def test_bad_options_are_refused(options, message):
     with pytest.raises(ludus.OptionError, match=message):
         ludus.load_game("celtae", **options)
@@ -52,7 +55,9 @@ def test_every_action_prints_and_parses_back_uniquely():
         acts[0].verb = "x"
 
 
-@pytest.mark.parametrize("text", ["", "move", "move 4", "jump 2", "take 7", "swap F", "swap X 1", "42", "build X"])
+@pytest.mark.parametrize(
+    "text", ["", "move", "move 4", "jump 2", "take 7", "swap F", "swap X 1", "42", "build X"]
+)
 def test_garbage_notation_is_refused_with_a_clear_message(text):
     game = ludus.load_game("celtae", players=2)
     with pytest.raises(ludus.IllegalActionError, match="not Celtae notation"):

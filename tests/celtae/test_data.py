@@ -45,19 +45,22 @@ def _broken(tmp_path, name, change):
     return target
 
 
-@pytest.mark.parametrize("name,change,message", [
-    ("cards", lambda r: r["copies"].update(value=4), "total"),
-    ("cards", lambda r: r["market_costs"].update(value=[0, 1, 1]), "market_costs"),
-    ("cards", lambda r: r["colours"].update(provenance="guess"), "provenance"),
-    ("roman", lambda r: r["stack"]["value"].update({"4": [3, 3]}), "more tiles than exist"),
-    ("druids", lambda r: r["tiles"]["value"][0].update(needs=["wizard"]), "unknown worker"),
-    ("progress", lambda r: r["cards"]["value"][0].update(kind="nonsense"), "bad progress card"),
-    ("progress", lambda r: r["track"]["value"].update({"4": 40}), "fewer progress slots"),
-    ("solo", lambda r: r["sides"]["value"][0][0].update(actions=["build"]), "must end with farm"),
-    ("leaders", lambda r: r["leaders"]["value"][0]["A"].update(kind="luck"), "leader"),
-    ("board", lambda r: r.pop("workers"), "missing value 'workers'"),
-    ("garrisons", lambda r: r["blocked"]["value"].update({"3": ["dragon"]}), "blocked"),
-])
+@pytest.mark.parametrize(
+    "name,change,message",
+    [
+        ("cards", lambda r: r["copies"].update(value=4), "total"),
+        ("cards", lambda r: r["market_costs"].update(value=[0, 1, 1]), "market_costs"),
+        ("cards", lambda r: r["colours"].update(provenance="guess"), "provenance"),
+        ("roman", lambda r: r["stack"]["value"].update({"4": [3, 3]}), "more tiles than exist"),
+        ("druids", lambda r: r["tiles"]["value"][0].update(needs=["wizard"]), "unknown worker"),
+        ("progress", lambda r: r["cards"]["value"][0].update(kind="nonsense"), "bad progress card"),
+        ("progress", lambda r: r["track"]["value"].update({"4": 40}), "fewer progress slots"),
+        ("solo", lambda r: r["sides"]["value"][0][0].update(actions=["build"]), "must end with farm"),
+        ("leaders", lambda r: r["leaders"]["value"][0]["A"].update(kind="luck"), "leader"),
+        ("board", lambda r: r.pop("workers"), "missing value 'workers'"),
+        ("garrisons", lambda r: r["blocked"]["value"].update({"3": ["dragon"]}), "blocked"),
+    ],
+)
 def test_a_broken_file_fails_naming_the_file_and_the_problem(tmp_path, name, change, message):
     folder = _broken(tmp_path, name, change)
     with pytest.raises(DataFileError) as err:

@@ -92,8 +92,16 @@ def test_example_afonso_builds_with_a_discount_of_three():
     citadels[idx] = [1, 2, 1, -1, -2]  # one free space left
     bonus_at = list(s.bonus_at)
     bonus_at[idx] = s.data.bonus_kinds.index("token")
-    put(s, marker=G.SE, strength=[0, 0, 0], areas=areas, tokens=[0, 0, 0], citadels=citadels, bonus_at=bonus_at,
-        discs=[6, 2, 1])
+    put(
+        s,
+        marker=G.SE,
+        strength=[0, 0, 0],
+        areas=areas,
+        tokens=[0, 0, 0],
+        citadels=citadels,
+        bonus_at=bonus_at,
+        discs=[6, 2, 1],
+    )
     s.active[0] = workers("F B S")
     s.tribe[0] = workers("B", 5)
     set_hand(s, 0, "Ow Pt Pt Tf")
@@ -250,13 +258,30 @@ def test_example_afonso_scores_27():
     d2 = next(i for i, t in enumerate(s.data.druid_tiles) if t[0] == 2)
     r2 = roman_tile(s, 10)
     garrison = [[1, 1, 0, -1, -1, -2], [-1, -1, -1, -1, -1, -2]]
-    cards_ = [progress_card(s, "bonus_maj"), progress_card(s, "workers_maj"), progress_card(s, "region_maj", 0),
-              progress_card(s, "roman_maj"), progress_card(s, "colour_min", ORANGE)]
+    cards_ = [
+        progress_card(s, "bonus_maj"),
+        progress_card(s, "workers_maj"),
+        progress_card(s, "region_maj", 0),
+        progress_card(s, "roman_maj"),
+        progress_card(s, "colour_min", ORANGE),
+    ]
     boudica = next(i for i, ld in enumerate(s.data.leaders) if ld["name"] == "Boudica")
-    put(s, citadels=cit, discs=[7, 5, 3], bonus_owner=bonus_owner, druid_won=[[d1, d2], [], []],
-        roman_won=[[r2], [roman_tile(s, 4), roman_tile(s, 5)], []], garrison=garrison, cubes=[1, 2, 0],
-        tribe=[workers("F B S N", 5), workers("F F S", 5), workers("F B N N", 5)], strength=[4, 0, 0],
-        prog_cards=cards_, prog_marks=[0, 2, 1, 1, 2], leaders=[boudica, 0, 1], leader_side=[1, 0, 0])
+    put(
+        s,
+        citadels=cit,
+        discs=[7, 5, 3],
+        bonus_owner=bonus_owner,
+        druid_won=[[d1, d2], [], []],
+        roman_won=[[r2], [roman_tile(s, 4), roman_tile(s, 5)], []],
+        garrison=garrison,
+        cubes=[1, 2, 0],
+        tribe=[workers("F B S N", 5), workers("F F S", 5), workers("F B N N", 5)],
+        strength=[4, 0, 0],
+        prog_cards=cards_,
+        prog_marks=[0, 2, 1, 1, 2],
+        leaders=[boudica, 0, 1],
+        leader_side=[1, 0, 0],
+    )
     set_hand(s, 0, "Ow Tt")
     got = s.score_breakdown(0)
     want = {"A": 6, "B": 3, "C": 3, "D": 2, "E": 0, "F": 1, "G": 3, "H": 0, "I": 1, "J": 5, "K": 3}

@@ -57,7 +57,8 @@ def test_the_check_can_fail():
     assert len(problems(obs, CeltaeObservation, "observation")) == 1  # the missing key, before the values
     obs["scores"] = [0, 0, 0]
     assert problems(obs, CeltaeObservation, "observation") == [
-        "observation.players_info[0].hand_size: '3' is not int"]
+        "observation.players_info[0].hand_size: '3' is not int"
+    ]
     obs["players_info"][0]["hand_size"] = 3
     obs["extra"] = 1  # a key the type does not declare
     assert len(problems(obs, CeltaeObservation, "observation")) == 1

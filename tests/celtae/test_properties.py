@@ -32,8 +32,14 @@ def check(s) -> None:
     for o in range(s.np):
         assert all(0 <= x <= y for x, y in zip(s.known[o], s.hands[o], strict=True))
     setup_n = 2 if s.solo else s.n
-    workers = [s.bag[t] + sum(a.count(t) for a in s.areas) + s.centre.count(t)
-               + sum(s.active[o][t] + s.tribe[o][t] for o in range(s.np)) + (s.sx_worker == t) for t in range(4)]
+    workers = [
+        s.bag[t]
+        + sum(a.count(t) for a in s.areas)
+        + s.centre.count(t)
+        + sum(s.active[o][t] + s.tribe[o][t] for o in range(s.np))
+        + (s.sx_worker == t)
+        for t in range(4)
+    ]
     assert workers == [16 - (4 - setup_n)] * 3 + [8]
     assert s.druid_supply[0] + s.druid_supply[1] + s.druid_box + sum(s.tribe[o][4] for o in range(s.np)) == 10
     for o in range(s.np):
@@ -139,8 +145,15 @@ def test_resample_keeps_a_build_under_way_payable():
     from .helpers import play, put, set_hand, started
 
     s = started(3)
-    put(s, marker=G.SE, strength=[0, 0, 0], tokens=[0, 0, 0], discs=[6, 0, 0],  # the 7th disc costs 4
-        areas=[[0, 0, 0]] * 4, centre=[0, 0, 0])
+    put(
+        s,
+        marker=G.SE,
+        strength=[0, 0, 0],
+        tokens=[0, 0, 0],
+        discs=[6, 0, 0],  # the 7th disc costs 4
+        areas=[[0, 0, 0]] * 4,
+        centre=[0, 0, 0],
+    )
     s.active[0] = [1, 1, 1, 0]
     s.tribe[0] = [0, 0, 0, 0, 0]
     set_hand(s, 0, "Ow Ow Ot")
@@ -151,7 +164,7 @@ def test_resample_keeps_a_build_under_way_payable():
         assert other.observation(1) == s.observation(1)
         hand = other.hands[0]
         dealt.add(tuple(hand))
-        assert sum(hand) == 3 and max(sum(hand[3 * c:3 * c + 3]) for c in range(4)) == 3
+        assert sum(hand) == 3 and max(sum(hand[3 * c : 3 * c + 3]) for c in range(4)) == 3
         assert other.legal_actions()
         play_random(other, seed=seed, upto=12)
     assert len(dealt) > 1  # the hand is really re-dealt, not kept
@@ -166,8 +179,10 @@ def test_resample_redeals_the_tiles_under_the_stack_tops_and_unrevealed_flips():
     stacks, flips = set(), set()
     for seed in range(20):
         other = s.resample(2, seed)
-        for mine, theirs, tiles in ((s.roman, other.roman, s.data.roman_tiles),
-                                    (s.druid, other.druid, s.data.druid_tiles)):
+        for mine, theirs, tiles in (
+            (s.roman, other.roman, s.data.roman_tiles),
+            (s.druid, other.druid, s.data.druid_tiles),
+        ):
             for a, b in zip(mine, theirs, strict=True):
                 assert b[-1] == a[-1] and [tiles[t][0] for t in b] == [tiles[t][0] for t in a]
         stacks.add(repr((other.roman, other.druid)))

@@ -6,16 +6,7 @@ import pytest
 
 import ludus
 from ludus.celtae import board as G
-from ludus.celtae.core import (
-    BATTLE_DISCARD,
-    FIGHT,
-    LEADER,
-    P_FLIP,
-    P_STACK,
-    P_TRACK,
-    RELEASE,
-    START,
-)
+from ludus.celtae.core import BATTLE_DISCARD, FIGHT, LEADER, P_FLIP, P_STACK, P_TRACK, RELEASE, START
 from ludus.celtae.supply import draw_card
 
 from .helpers import (
@@ -70,7 +61,9 @@ def test_ruling_1_stacks_one_point_on_top_and_druids(players, size, druids):
 
 
 @pytest.mark.parametrize("players,per_region", [(1, 3), (2, 3), (3, 4), (4, 5)])
-def test_setup_step_6_no_druids_on_the_north_and_south_spaces_with_2_players_nor_south_with_3(players, per_region):
+def test_setup_step_6_no_druids_on_the_north_and_south_spaces_with_2_players_nor_south_with_3(
+    players, per_region
+):
     """Fewer druid workers with fewer players; the rest go back to the box (solo is set up as 2 players)."""
     s = ludus.load_game("celtae", players=players).new_initial_state(seed=1)
     assert s.druid_supply == [per_region, per_region]
@@ -81,8 +74,13 @@ def test_setup_step_6_no_druids_on_the_north_and_south_spaces_with_2_players_nor
 def test_setup_workers_given_and_returned_for_absent_players(players):
     s = ludus.load_game("celtae", players=players).new_initial_state(seed=2)
     assert all(s.active[p] == [1, 1, 1, 0] for p in range(players))
-    total = [s.bag[t] + sum(a.count(t) for a in s.areas) + s.centre.count(t)
-             + sum(s.active[p][t] for p in range(players)) for t in range(4)]
+    total = [
+        s.bag[t]
+        + sum(a.count(t) for a in s.areas)
+        + s.centre.count(t)
+        + sum(s.active[p][t] for p in range(players))
+        for t in range(4)
+    ]
     assert total == [16 - (4 - players)] * 3 + [8]
     assert all(w >= 0 for a in s.areas for w in a) and all(w >= 0 for w in s.centre)
 
@@ -145,10 +143,15 @@ def test_ruling_4_strength_never_above_the_track():
     assert s.strength[0] == top
 
 
-@pytest.mark.parametrize("corner,choices", [
-    ("NE", ["battle N", "build N", "farm N"]), ("SE", ["battle S", "build S", "farm S"]),
-    ("SW", ["build S", "farm S", "recruit S"]), ("NW", ["build N", "farm N", "recruit N"]),
-])
+@pytest.mark.parametrize(
+    "corner,choices",
+    [
+        ("NE", ["battle N", "build N", "farm N"]),
+        ("SE", ["battle S", "build S", "farm S"]),
+        ("SW", ["build S", "farm S", "recruit S"]),
+        ("NW", ["build N", "farm N", "recruit N"]),
+    ],
+)
 def test_actions_beside_the_marker(corner, choices):
     s = started(2)
     before = {"NE": G.NW, "SE": G.NE, "SW": G.SE, "NW": G.SW}[corner]
@@ -207,8 +210,17 @@ def test_swap_one_active_worker_with_one_of_the_area():
     areas[G.AREA_FB_NORTH] = row("N N F")
     put(s, marker=G.SE, strength=[0, 0], tokens=[0, 0], areas=areas)
     play(s, "move 2", "farm N")
-    assert sorted(legal(s)) == ["done", "swap B 1", "swap B 2", "swap B 3", "swap F 1", "swap F 2",
-                                "swap S 1", "swap S 2", "swap S 3"]
+    assert sorted(legal(s)) == [
+        "done",
+        "swap B 1",
+        "swap B 2",
+        "swap B 3",
+        "swap F 1",
+        "swap F 2",
+        "swap S 1",
+        "swap S 2",
+        "swap S 3",
+    ]
     play(s, "swap S 3")
     assert s.active[0] == workers("F F B") and s.areas[G.AREA_FB_NORTH] == row("N N S")
 
@@ -608,7 +620,9 @@ def test_ruling_24_scoring_details():
 
 def test_ruling_25_tie_breaks():
     s = started(2)
-    put(s, discs=[3, 2], tribe=[[1, 0, 0, 0, 1], [1, 1, 1, 0, 0]], roman_won=[[0], []], druid_won=[[], [0, 1]])
+    put(
+        s, discs=[3, 2], tribe=[[1, 0, 0, 0, 1], [1, 1, 1, 0, 0]], roman_won=[[0], []], druid_won=[[], [0, 1]]
+    )
     assert s._tiebreak(0) == (5, 1) and s._tiebreak(1) == (5, 2)
 
 
@@ -670,12 +684,23 @@ def test_ruling_9_farm_or_build_is_announced_before_the_swap():
 # -- progress: exactly the NE -> SE crossing (the marker returns to, or passes, its start) ---------------
 
 
-@pytest.mark.parametrize("corner,steps,crosses", [
-    ("NE", 1, True), ("NE", 2, True), ("NE", 3, True),     # a 3-step move from NE passes SE too
-    ("SE", 1, False), ("SE", 2, False), ("SE", 3, False),  # SE -> ... -> NE stops short of the river
-    ("SW", 1, False), ("SW", 2, False), ("SW", 3, True),
-    ("NW", 1, False), ("NW", 2, True), ("NW", 3, True),
-])
+@pytest.mark.parametrize(
+    "corner,steps,crosses",
+    [
+        ("NE", 1, True),
+        ("NE", 2, True),
+        ("NE", 3, True),  # a 3-step move from NE passes SE too
+        ("SE", 1, False),
+        ("SE", 2, False),
+        ("SE", 3, False),  # SE -> ... -> NE stops short of the river
+        ("SW", 1, False),
+        ("SW", 2, False),
+        ("SW", 3, True),
+        ("NW", 1, False),
+        ("NW", 2, True),
+        ("NW", 3, True),
+    ],
+)
 def test_progress_triggers_exactly_when_the_marker_crosses_from_ne_to_se(corner, steps, crosses):
     s = started(3)
     put(s, marker={"NE": G.NE, "SE": G.SE, "SW": G.SW, "NW": G.NW}[corner], strength=[3, 0, 0], teutates=2)
@@ -687,14 +712,25 @@ def test_progress_triggers_exactly_when_the_marker_crosses_from_ne_to_se(corner,
 
 def test_tie_break_discs_and_tribe_then_tiles_decides_the_winner():
     s = started(2)
-    put(s, discs=[3, 2], tribe=[[1, 0, 0, 0, 1], [1, 1, 1, 0, 0]], roman_won=[[0], []], druid_won=[[], [0, 1]],
-        phase=20, leaders=[-1, -1], strength=[0, 0], cubes=[0, 0])
+    put(
+        s,
+        discs=[3, 2],
+        tribe=[[1, 0, 0, 0, 1], [1, 1, 1, 0, 0]],
+        roman_won=[[0], []],
+        druid_won=[[], [0, 1]],
+        phase=20,
+        leaders=[-1, -1],
+        strength=[0, 0],
+        cubes=[0, 0],
+    )
     set_hand(s, 0, "")
     set_hand(s, 1, "")
     assert s.is_terminal() and s.scores()[0] == s.scores()[1]
     assert s.winners() == [1]  # 5 = 5 discs and workers; 1 < 2 tiles
     put(s, discs=[2, 2], tribe=[[1, 1, 0, 0, 0]] * 2, roman_won=[[0], [1]], druid_won=[[], []])
-    assert s.scores()[0] == s.scores()[1] and s.winners() == [0, 1] and s.returns() == [0.5, 0.5]  # still tied: a shared victory
+    assert (
+        s.scores()[0] == s.scores()[1] and s.winners() == [0, 1] and s.returns() == [0.5, 0.5]
+    )  # still tied: a shared victory
 
 
 def test_ruling_24_h_needs_all_four_cubes():

@@ -39,8 +39,10 @@ def test_ruling_3_solo_set_up():
     assert sum(s.hands[SX]) == 0
     assert s.sx_quarter == 0 and s.sx_side in (0, 1)
     # 16 of each kind, less 2 returned for the absent seats (2-player set-up); Solitairix's other two in the bag
-    in_play = [s.bag[t] + sum(a.count(t) for a in s.areas) + s.centre.count(t) + s.active[0][t]
-               + (s.sx_worker == t) for t in range(3)]
+    in_play = [
+        s.bag[t] + sum(a.count(t) for a in s.areas) + s.centre.count(t) + s.active[0][t] + (s.sx_worker == t)
+        for t in range(3)
+    ]
     assert in_play == [14, 14, 14]
 
 
@@ -51,8 +53,17 @@ def test_example_solitairix_turn_build_falls_through_to_farm():
     market = [[card(c) for c in ["Ow", "Pt", "Uf", "Tw", "Pw", "Ot"]], list(s.market[1])]
     areas = [list(a) for a in s.areas]
     areas[G.AREA_FB_NORTH] = row("N B F")
-    put(s, marker=G.NW, citadels=cit, market=market, areas=areas, sx_side=0, sx_quarter=2, sx_worker=2,
-        discard=[card("Uw")])
+    put(
+        s,
+        marker=G.NW,
+        citadels=cit,
+        market=market,
+        areas=areas,
+        sx_side=0,
+        sx_quarter=2,
+        sx_worker=2,
+        discard=[card("Uw")],
+    )
     s.deck.append(card("Tw"))  # Solitairix draws a teal warrior; the discard pile shows a purple warrior
     deck_before = len(s.deck)
     solitairix_turn(s)
@@ -104,7 +115,9 @@ def test_solitairix_battle_always_wins_and_places_a_cube_by_icon():
 
 def test_ruling_30_markers_of_stacks_solitairix_empties_are_discarded():
     s = solo()
-    put(s, marker=G.NW, sx_side=0, sx_quarter=0, discard=[card("Pt")], roman=[[roman_tile(s, 13)], s.roman[1]])
+    put(
+        s, marker=G.NW, sx_side=0, sx_quarter=0, discard=[card("Pt")], roman=[[roman_tile(s, 13)], s.roman[1]]
+    )
     s.deck.append(card("Of"))
     solitairix_turn(s)
     assert s.roman[0] == [] and s.sx_discarded_markers == 1 and not s.pending
@@ -139,7 +152,16 @@ def test_ruling_29_refresh_is_free_and_swaps_nothing():
     s = solo()
     areas = [list(a) for a in s.areas]
     areas[G.AREA_FB_SOUTH] = row("F F F")
-    put(s, marker=G.SE, sx_side=0, sx_quarter=2, discard=[card("Pt")], areas=areas, centre=row("N N N"), sx_worker=1)
+    put(
+        s,
+        marker=G.SE,
+        sx_side=0,
+        sx_quarter=2,
+        discard=[card("Pt")],
+        areas=areas,
+        centre=row("N N N"),
+        sx_worker=1,
+    )
     s.deck.append(card("Of"))  # +1 -> quarter 4 (farm; refresh)
     solitairix_turn(s)
     assert s.areas[G.AREA_FB_SOUTH] == row("N N N") and s.sx_worker == 1
@@ -168,14 +190,26 @@ def test_solo_turns_alternate_and_the_human_is_always_to_move():
 
 def test_ruling_31_solo_scoring_joana_example():
     s = solo()
-    cards_ = [progress_card(s, "workers_maj"), progress_card(s, "worker_maj", 0), progress_card(s, "bonus_min"),
-              progress_card(s, "colour_min", TEAL), progress_card(s, "roman_min", -1, 3)]
+    cards_ = [
+        progress_card(s, "workers_maj"),
+        progress_card(s, "worker_maj", 0),
+        progress_card(s, "bonus_min"),
+        progress_card(s, "colour_min", TEAL),
+        progress_card(s, "roman_min", -1, 3),
+    ]
     cit = [list(c) for c in s.citadels]
     cit[TEAL] = [0, 0, -1, -2, -2]
     cit[4 + TEAL] = [0, -1, -1, -2, -2]
     r = [roman_tile(s, x) for x in (4, 5, 8)]
-    put(s, prog_cards=cards_, prog_marks=[1, 2, 0, 2, 3], citadels=cit, discs=[3, 0],
-        tribe=[workers("F F B S N N", 5), [0, 0, 0, 0, 0]], roman_won=[r, []])
+    put(
+        s,
+        prog_cards=cards_,
+        prog_marks=[1, 2, 0, 2, 3],
+        citadels=cit,
+        discs=[3, 0],
+        tribe=[workers("F F B S N N", 5), [0, 0, 0, 0, 0]],
+        roman_won=[r, []],
+    )
     got = s.score_breakdown(0)
     assert got["J"] == 1 - 2 + 0 + 2 + 3
 
@@ -255,7 +289,8 @@ def test_solo_leader_flip_is_the_human_decision():
     put(s, marker=G.NE, track=s.data.flip_at + 1)
     play(s, "move 1", "progress 1")
     assert s.current_player() == 0 and sorted(x for x in ["flip", "keep"]) == sorted(
-        str(a) for a in s.legal_actions())
+        str(a) for a in s.legal_actions()
+    )
     play(s, "flip")
     assert s.leader_side[0] == 1
 
@@ -290,8 +325,14 @@ def test_ruling_5_a_crossing_on_solitairix_move_is_placed_before_its_action():
 
 def test_ruling_16_a_stack_marker_is_placed_before_solitairix_turn():
     s = solo()
-    put(s, marker=G.SE, strength=[8, 0], tokens=[1, 0], roman=[[roman_tile(s, 5)], list(s.roman[1])],
-        discard=[card("Pt")])
+    put(
+        s,
+        marker=G.SE,
+        strength=[8, 0],
+        tokens=[1, 0],
+        roman=[[roman_tile(s, 5)], list(s.roman[1])],
+        discard=[card("Pt")],
+    )
     s.hands[0] = [0] * 12
     s.known[0] = [0] * 12
     s.deck.append(card("Of"))  # Solitairix's card: 1 corner, SE -> SW, no crossing
@@ -345,8 +386,12 @@ def test_joanas_solo_example_can_be_dealt():
     3+ Roman Army tiles with 3 markers) come together in a solo deal of 3 two-slot and 2
     three-slot cards."""
     s = solo()
-    hers = {progress_card(s, "workers_maj"), progress_card(s, "worker_maj", 0),
-            progress_card(s, "colour_min", TEAL), progress_card(s, "roman_min", -1, 3)}
+    hers = {
+        progress_card(s, "workers_maj"),
+        progress_card(s, "worker_maj", 0),
+        progress_card(s, "colour_min", TEAL),
+        progress_card(s, "roman_min", -1, 3),
+    }
     game = ludus.load_game("celtae", players=1)
     for seed in range(40_000):
         dealt = game.new_initial_state(seed=seed).prog_cards

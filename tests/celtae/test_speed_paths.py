@@ -25,8 +25,12 @@ def test_memoised_scores_equal_the_sum_of_the_categories(config: dict, seed: int
     state = ludus.load_game("celtae", **config).new_initial_state(seed=seed)
     rng = random.Random(seed)
     while True:
-        fresh = [scoring.breakdown_from_stats(state, s, [scoring.stats(state, o) for o in range(state.np)])["total"]
-                 for s in range(state.n)]
+        fresh = [
+            scoring.breakdown_from_stats(state, s, [scoring.stats(state, o) for o in range(state.np)])[
+                "total"
+            ]
+            for s in range(state.n)
+        ]
         assert state.scores() == fresh
         assert state.scores() == fresh  # a memo hit too
         if state.is_terminal():

@@ -50,8 +50,9 @@ def test_the_turn_context_is_saved_as_the_earlier_list_of_15_numbers(config):
         assert s.ctx.to_list() == saved["ctx"]
         back = game.state_from_json(s.to_json())
         assert back.phase is s.phase
-        assert {f: getattr(back.ctx, f) for f in TurnContext.__slots__} == \
-            {f: getattr(s.ctx, f) for f in TurnContext.__slots__}
+        assert {f: getattr(back.ctx, f) for f in TurnContext.__slots__} == {
+            f: getattr(s.ctx, f) for f in TurnContext.__slots__
+        }
 
 
 def test_solitairix_turn_waiting_for_the_human_is_saved_and_resumed():
@@ -65,7 +66,11 @@ def test_solitairix_turn_waiting_for_the_human_is_saved_and_resumed():
     assert waiting is not None, "no game had Solitairix wait for the human's decision"
     ctx = waiting.ctx
     saved = json.loads(waiting.to_json())["state"]["ctx"]
-    assert (saved[7], saved[6], saved[14]) == (ctx.sx_card, ctx.sx_steps, 1)  # the slots of colour, budget, taken
+    assert (saved[7], saved[6], saved[14]) == (
+        ctx.sx_card,
+        ctx.sx_steps,
+        1,
+    )  # the slots of colour, budget, taken
     back = game.state_from_json(waiting.to_json())
     assert (back.ctx.sx_card, back.ctx.sx_steps, back.ctx.sx_moved) == (ctx.sx_card, ctx.sx_steps, 1)
     assert (back.ctx.colour, back.ctx.budget, back.ctx.taken) == (-1, 0, 0)
@@ -95,7 +100,9 @@ def test_the_rules_modules_import_downwards_only_and_by_public_names():
     for path in PACKAGE.glob("*.py"):
         graph[path.stem] = set()
         for module, names in _imports(path):
-            assert not [n for n in names if n.startswith("_")], f"{path.name} imports private names of {module}"
+            assert not [n for n in names if n.startswith("_")], (
+                f"{path.name} imports private names of {module}"
+            )
             graph[path.stem].add(module)
 
     def reaches(start: str, goal: str, seen: set[str]) -> bool:

@@ -10,16 +10,21 @@ from ludus.engine.conformance import ConformanceError, check_game, configuration
 CASES = list(every_game_configuration())
 
 
-@pytest.mark.parametrize("name,config", CASES,
-                         ids=[n + "-" + "-".join(f"{k}={v}" for k, v in c.items()) for n, c in CASES])
+@pytest.mark.parametrize(
+    "name,config", CASES, ids=[n + "-" + "-".join(f"{k}={v}" for k, v in c.items()) for n, c in CASES]
+)
 def test_every_game_configuration_conforms(name, config):
     assert check_game(name, config, games=1, seed=7) > 0
 
 
 def test_configurations_are_the_valid_option_combinations():
     found = configurations("celtae")
-    assert {"players": 1, "difficulty": "hard", "token_moves_marker": False, "solo_adjacent": True} in found \
-        or any(c["players"] == 1 for c in found)
+    assert {
+        "players": 1,
+        "difficulty": "hard",
+        "token_moves_marker": False,
+        "solo_adjacent": True,
+    } in found or any(c["players"] == 1 for c in found)
     for config in found:
         ludus.load_game("celtae", **config)  # each one loads
 

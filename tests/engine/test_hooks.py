@@ -91,15 +91,19 @@ def test_a_hook_needing_an_uninstalled_package_is_reported_not_failed(monkeypatc
     monkeypatch.syspath_prepend(str(tmp_path))
     _declaring(monkeypatch, encoder="fake_encoder:Encoder")
     assert check_hooks("garum") == {
-        "encoder": "not checked: needs not_installed_here, which is not installed"}
+        "encoder": "not checked: needs not_installed_here, which is not installed"
+    }
 
 
-@pytest.mark.parametrize("hooks, says", [
-    ({"renderer": "pkg.render:render_text"}, "must be a module path"),
-    ({"encoder": "pkg.encoder"}, "must be 'module:attr'"),
-    ({"heuristic": ""}, "must name a target as text"),
-    ({"heuristic": 3}, "must name a target as text"),
-])
+@pytest.mark.parametrize(
+    "hooks, says",
+    [
+        ({"renderer": "pkg.render:render_text"}, "must be a module path"),
+        ({"encoder": "pkg.encoder"}, "must be 'module:attr'"),
+        ({"heuristic": ""}, "must name a target as text"),
+        ({"heuristic": 3}, "must name a target as text"),
+    ],
+)
 def test_a_malformed_declaration_is_refused_when_written(hooks, says):
     with pytest.raises((TypeError, ValueError), match=says):
         Hooks(**hooks)

@@ -42,8 +42,11 @@ def same_turn(before, after) -> bool:
     """The action did not end the turn (nor hand a set-up or progress decision on)."""
     if after.game.name == "garum":
         return (after.round, after.turn) == (before.round, before.turn)
-    return ((after.turn, after.turns_left, after.phase <= 1)
-            == (before.turn, before.turns_left, before.phase <= 1))
+    return (after.turn, after.turns_left, after.phase <= 1) == (
+        before.turn,
+        before.turns_left,
+        before.phase <= 1,
+    )
 
 
 def hidden_sources(state) -> tuple:
@@ -51,8 +54,13 @@ def hidden_sources(state) -> tuple:
     (and draws nothing at random) took nothing out of hiding."""
     if state.game.name == "garum":
         return tuple(len(p) for p in state.piles), state.ghost_tile, state.rng.getstate()
-    return (len(state.deck), tuple(map(len, state.roman)), tuple(map(len, state.druid)),
-            state.flip_revealed, state.rng.getstate())
+    return (
+        len(state.deck),
+        tuple(map(len, state.roman)),
+        tuple(map(len, state.druid)),
+        state.flip_revealed,
+        state.rng.getstate(),
+    )
 
 
 def check_every_step(game_name: str, config: dict, seed: int) -> tuple[int, int]:
@@ -74,8 +82,11 @@ def check_every_step(game_name: str, config: dict, seed: int) -> tuple[int, int]
         if shows_the_mover_something(before, action, state, actor, seed + n):
             revealing += 1
             assert barrier == n, f"step {n} ({action}) showed seat {actor} something new but may be undone"
-        elif (state.current_player() == actor and same_turn(before, state)
-              and hidden_sources(before) == hidden_sources(state)):
+        elif (
+            state.current_player() == actor
+            and same_turn(before, state)
+            and hidden_sources(before) == hidden_sources(state)
+        ):
             undoable += 1
             assert barrier < n, f"step {n} ({action}) showed nothing, within the turn, yet cannot be undone"
             assert barrier >= before.undo_barrier(), "the door reopened"
@@ -88,7 +99,11 @@ def test_no_revealing_step_is_undoable_and_every_quiet_step_within_the_turn_is(c
     check_every_step(*config, seed)
 
 
-@pytest.mark.parametrize("game_name,config", CONFIGS, ids=[g + "-" + "-".join(f"{k}={v}" for k, v in c.items()) for g, c in CONFIGS])
+@pytest.mark.parametrize(
+    "game_name,config",
+    CONFIGS,
+    ids=[g + "-" + "-".join(f"{k}={v}" for k, v in c.items()) for g, c in CONFIGS],
+)
 def test_undo_barrier_in_every_configuration(game_name, config):
     revealing, undoable = check_every_step(game_name, config, seed=11)
     assert revealing > 0 and undoable > 0, "the game should have both kinds of steps"

@@ -21,13 +21,16 @@ def test_terminal_is_minus_four_at_the_end():
     assert state.legal_actions() == []
 
 
-@pytest.mark.parametrize("kwargs,match", [
-    (dict(players=5), r"players=5 is not valid; choose one of 2, 3, 4"),
-    (dict(board="pompeii"), r"choose one of 'troia', 'baelo_claudia'"),
-    (dict(colour="blue"), r"no option 'colour'; valid options: players, board, variant, rotation"),
-    (dict(rotation="yes"), r"rotation='yes' is not valid"),
-    (dict(players=True), r"players=True is not valid"),
-])
+@pytest.mark.parametrize(
+    "kwargs,match",
+    [
+        (dict(players=5), r"players=5 is not valid; choose one of 2, 3, 4"),
+        (dict(board="pompeii"), r"choose one of 'troia', 'baelo_claudia'"),
+        (dict(colour="blue"), r"no option 'colour'; valid options: players, board, variant, rotation"),
+        (dict(rotation="yes"), r"rotation='yes' is not valid"),
+        (dict(players=True), r"players=True is not valid"),
+    ],
+)
 def test_unknown_option_names_or_values_are_refused_listing_the_valid_ones(kwargs, match):
     with pytest.raises(ludus.OptionError, match=match):
         ludus.load_game("garum", **kwargs)
@@ -127,13 +130,19 @@ def test_record_replays_to_the_same_state():
     assert again.to_json() == state.to_json()
 
 
-@pytest.mark.parametrize("record,match", [
-    ("nope", "JSON object"),
-    ({"game": "garum"}, "lacks config, seed, actions"),
-    ({"game": "garum", "config": {"players": 9}, "seed": 1, "actions": []}, "cannot be loaded"),
-    ({"game": "garum", "config": {}, "seed": "x", "actions": []}, "seed must be an integer"),
-    ({"game": "garum", "config": {}, "seed": 1, "actions": ["pass"]}, "action 1 .'pass'. cannot be replayed"),
-])
+@pytest.mark.parametrize(
+    "record,match",
+    [
+        ("nope", "JSON object"),
+        ({"game": "garum"}, "lacks config, seed, actions"),
+        ({"game": "garum", "config": {"players": 9}, "seed": 1, "actions": []}, "cannot be loaded"),
+        ({"game": "garum", "config": {}, "seed": "x", "actions": []}, "seed must be an integer"),
+        (
+            {"game": "garum", "config": {}, "seed": 1, "actions": ["pass"]},
+            "action 1 .'pass'. cannot be replayed",
+        ),
+    ],
+)
 def test_malformed_records_are_refused_with_a_reason(record, match):
     with pytest.raises(ludus.RecordError, match=match):
         ludus.replay(record)

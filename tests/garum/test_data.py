@@ -42,14 +42,17 @@ def test_troia_bonuses_three_per_species_and_a_joker_per_row_and_column():
     assert sorted(r for r, _ in jokers) == [0, 1, 2, 3] and sorted(c for _, c in jokers) == [0, 1, 2, 3]
 
 
-@pytest.mark.parametrize("edit,match", [
-    (lambda d: d.pop("grid"), "missing value 'grid'"),
-    (lambda d: d["grid"].update(provenance="guess"), "provenance 'guess'"),
-    (lambda d: d["grid"]["value"][0].__setitem__(0, 14), "numbers its cetaria 1..N|must number"),
-    (lambda d: d["chart"]["value"].pop(2), "consecutive specimen counts"),
-    (lambda d: d["bonuses"]["value"].append({"cetarium": 99, "row": 0, "col": 0, "kind": "*"}), "bonus"),
-    (lambda d: d.__setitem__("hand_size", 4), "'hand_size' must be an object"),
-])
+@pytest.mark.parametrize(
+    "edit,match",
+    [
+        (lambda d: d.pop("grid"), "missing value 'grid'"),
+        (lambda d: d["grid"].update(provenance="guess"), "provenance 'guess'"),
+        (lambda d: d["grid"]["value"][0].__setitem__(0, 14), "numbers its cetaria 1..N|must number"),
+        (lambda d: d["chart"]["value"].pop(2), "consecutive specimen counts"),
+        (lambda d: d["bonuses"]["value"].append({"cetarium": 99, "row": 0, "col": 0, "kind": "*"}), "bonus"),
+        (lambda d: d.__setitem__("hand_size", 4), "'hand_size' must be an object"),
+    ],
+)
 def test_malformed_board_file_fails_naming_file_and_problem(tmp_path, monkeypatch, edit, match):
     for f in data.DATA.glob("*.json"):
         shutil.copy(f, tmp_path / f.name)

@@ -15,10 +15,15 @@ from ludus.garum.observation_types import GarumObservation
 from .helpers import play_random
 
 
-@pytest.mark.parametrize("options", [
-    dict(players=2), dict(players=2, two_player_workers="shared", variant="emperor"),
-    dict(players=3, variant="haruspex"), dict(players=4, board="baelo_claudia", rotation=False),
-])
+@pytest.mark.parametrize(
+    "options",
+    [
+        dict(players=2),
+        dict(players=2, two_player_workers="shared", variant="emperor"),
+        dict(players=3, variant="haruspex"),
+        dict(players=4, board="baelo_claudia", rotation=False),
+    ],
+)
 def test_observation_matches_its_typed_dict(options):
     game = ludus.load_game("garum", **options)
     state = game.new_initial_state(seed=5)
@@ -39,4 +44,6 @@ def test_the_check_can_fail():
     del obs["winners"]
     assert len(problems(obs, GarumObservation, "observation")) == 1  # the missing key, before the values
     obs["winners"] = []
-    assert problems(obs, GarumObservation, "observation") == ["observation.colours[0].hand_size: '3' is not int"]
+    assert problems(obs, GarumObservation, "observation") == [
+        "observation.colours[0].hand_size: '3' is not int"
+    ]

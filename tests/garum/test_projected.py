@@ -31,7 +31,9 @@ def test_projection_mid_game_adds_every_line_to_the_bonuses(config, seed, upto):
         assert line["best"] >= line["points"]
         per_colour[SPECIES.index(line["colour"])] += line["points"]
     seating = state.game.seating
-    assert shown["seats"] == [sum(per_colour[c] for c in seating.colours_of(s)) for s in range(seating.players)]
+    assert shown["seats"] == [
+        sum(per_colour[c] for c in seating.colours_of(s)) for s in range(seating.players)
+    ]
     assert len(shown["lines"]) == sum(w is not None for w in state.workers)
 
 
@@ -61,7 +63,14 @@ def test_the_live_score_hides_line_points_that_the_projection_shows():
     board = state.game.board
     top = board.slot_cells[1, 1][0]
     state.workers[line_id("h", top // board.size + 1)] = [0, "D"]
-    first = [1, *(c for c in board.cetaria if c != 1 and board.slot_cells[c, 1][0] // board.size == top // board.size)]
+    first = [
+        1,
+        *(
+            c
+            for c in board.cetaria
+            if c != 1 and board.slot_cells[c, 1][0] // board.size == top // board.size
+        ),
+    ]
     for cetarium in first[:2]:
         fill(state, cetarium, "B")  # that row now holds 8 tuna
     assert state.scores() == [0, 0]

@@ -67,5 +67,6 @@ def test_resample_leaks_nothing(config, seed, upto, seat):
     assert state.to_json() == before
     assert other.observation(seat) == state.observation(seat)
     assert other.observation(None) == state.observation(None)
-    assert sorted(other.legal_actions(), key=str) == sorted(state.legal_actions(), key=str) or \
-        state.current_player() not in (seat, ludus.TERMINAL)
+    assert sorted(other.legal_actions(), key=str) == sorted(
+        state.legal_actions(), key=str
+    ) or state.current_player() not in (seat, ludus.TERMINAL)

@@ -66,8 +66,10 @@ def test_text_board_marks_empty_bonus_spaces_until_covered():
     marks = sum(len(re.findall(r" [bgyr*] ", row[5:])) for row in board_rows(render_text(obs, color=False)))
     assert marks == len(obs["bonuses"])
     final = played(10_000)
-    assert not any(re.search(r" [bgyr*] ", row[5:]) for row in board_rows(render_text(
-        final.observation(None), color=False)))
+    assert not any(
+        re.search(r" [bgyr*] ", row[5:])
+        for row in board_rows(render_text(final.observation(None), color=False))
+    )
 
 
 def test_text_board_shows_workers_beside_their_lines():
@@ -78,7 +80,9 @@ def test_text_board_shows_workers_beside_their_lines():
         if w["line"].startswith("h"):
             assert rows[int(w["line"][1:]) - 1].endswith(w["colour"] + w["kind"])
     footer = text.split("\n\n")[0].splitlines()[-1]
-    assert sum(1 for w in obs["workers"] if w["line"].startswith("v")) == len(re.findall(r"[BGYR][VD]", footer))
+    assert sum(1 for w in obs["workers"] if w["line"].startswith("v")) == len(
+        re.findall(r"[BGYR][VD]", footer)
+    )
 
 
 def test_text_shows_own_hand_only_and_colours_with_letters():

@@ -332,15 +332,19 @@ def test_example_4_scoring_a_horizontal_area():
     assert lines == {4: (9, 22), 5: (6, 2), 6: (4, -1)}
 
 
-@pytest.mark.parametrize("specimens,vilicus,dominus", [(0, -1, -2), (4, -1, -2), (5, 1, 2), (6, 2, 4),
-                                                       (7, 4, 8), (8, 7, 14), (9, 11, 22), (16, 11, 22)])
+@pytest.mark.parametrize(
+    "specimens,vilicus,dominus",
+    [(0, -1, -2), (4, -1, -2), (5, 1, 2), (6, 2, 4), (7, 4, 8), (8, 7, 14), (9, 11, 22), (16, 11, 22)],
+)
 def test_troia_scoring_chart(specimens, vilicus, dominus):
     board = ludus.load_game("garum").board
     assert (board.points(specimens, False), board.points(specimens, True)) == (vilicus, dominus)
 
 
-@pytest.mark.parametrize("specimens,vilicus,dominus", [(3, -1, -2), (4, 1, 2), (5, 2, 4), (6, 4, 8),
-                                                       (7, 7, 14), (8, 11, 22), (12, 11, 22)])
+@pytest.mark.parametrize(
+    "specimens,vilicus,dominus",
+    [(3, -1, -2), (4, 1, 2), (5, 2, 4), (6, 4, 8), (7, 7, 14), (8, 11, 22), (12, 11, 22)],
+)
 def test_ruling_19_baelo_claudia_has_its_own_chart(specimens, vilicus, dominus):
     board = ludus.load_game("garum", board="baelo_claudia").board
     assert (board.points(specimens, False), board.points(specimens, True)) == (vilicus, dominus)
@@ -557,7 +561,10 @@ def test_ruling_15_option_shared_worker_set_is_shown_once():
 
     state = ludus.load_game("garum", players=2, two_player_workers="shared").new_initial_state(seed=1)
     colours = {c["name"]: c for c in state.observation(0)["colours"]}
-    assert colours["blue"]["shares_workers_with"] == "yellow" and colours["yellow"]["shares_workers_with"] == "blue"
+    assert (
+        colours["blue"]["shares_workers_with"] == "yellow"
+        and colours["yellow"]["shares_workers_with"] == "blue"
+    )
     text = render_text(state.observation(0), color=False)
     yellow_row = next(line for line in text.splitlines() if "yellow mollusc" in line)
     assert "= B" in yellow_row

@@ -36,8 +36,11 @@ def test_the_worker_or_pass_ending_the_turn_closes_the_door():
 
 
 def test_the_emperors_choice_may_be_taken_back_with_the_tile_after_it():
-    state = _play_until({"players": 4, "variant": "emperor"}, 5,
-                        lambda s: s.history() and s.history()[-1].startswith("choose") and s.phase == "place")
+    state = _play_until(
+        {"players": 4, "variant": "emperor"},
+        5,
+        lambda s: s.history() and s.history()[-1].startswith("choose") and s.phase == "place",
+    )
     barrier = state.undo_barrier()
     assert barrier == len(state.history()) - 1
     state.apply_action(state.legal_actions()[0])
@@ -45,10 +48,13 @@ def test_the_emperors_choice_may_be_taken_back_with_the_tile_after_it():
         assert state.undo_barrier() == barrier  # the choice and the tile: both still the chooser's
 
 
-@pytest.mark.parametrize("name, config, barrier", [
-    ("garum-3p-worker-step.json", {"players": 3}, 13),
-    ("garum-emperor-after-choose.json", {"players": 4, "variant": "emperor"}, 9),
-])
+@pytest.mark.parametrize(
+    "name, config, barrier",
+    [
+        ("garum-3p-worker-step.json", {"players": 3}, 13),
+        ("garum-emperor-after-choose.json", {"players": 4, "variant": "emperor"}, 9),
+    ],
+)
 def test_states_saved_with_garums_own_turn_start_load_with_it(name, config, barrier):
     """Those saves hold ``turn_start`` (the true barrier) and an engine barrier at the history's end."""
     text = (SAVES / name).read_text()

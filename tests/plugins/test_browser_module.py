@@ -35,7 +35,8 @@ def test_a_plugins_board_module_is_served_from_its_package(client, tmp_path, mon
     package.mkdir(parents=True)
     (package / "__init__.py").write_text("")
     (package / "board.js").write_text(
-        'import {el} from "/static/js/util.js";\nexport const ownBoard = false;\n')
+        'import {el} from "/static/js/util.js";\nexport const ownBoard = false;\n'
+    )
     monkeypatch.syspath_prepend(str(tmp_path / "site"))
     game = type(__import__("ludus").load_game("garum"))
     monkeypatch.setattr(game, "hooks", Hooks(browser="fake_board:board.js"))

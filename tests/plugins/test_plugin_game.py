@@ -23,8 +23,20 @@ ROOT = Path(__file__).resolve().parents[2]
 def pig(tmp_path_factory):
     """``pip install`` the example into a folder of its own, then put that folder on the path."""
     target = tmp_path_factory.mktemp("site")
-    subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps",
-                    "--target", str(target), str(ROOT / "examples" / "pig")], check=True)
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "install",
+            "-q",
+            "--no-deps",
+            "--target",
+            str(target),
+            str(ROOT / "examples" / "pig"),
+        ],
+        check=True,
+    )
     sys.path.insert(0, str(target))
     registry.refresh()
     yield target
@@ -57,9 +69,27 @@ def test_every_bot_plays_the_plugin_to_the_end(pig, bot):
 
 def test_the_cli_simulates_the_plugin_with_its_options_as_flags(pig, tmp_path):
     env = {**os.environ, "PYTHONPATH": f"{pig}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"}
-    out = subprocess.run([sys.executable, "-m", "ludus.cli", "simulate", "pig", "--games", "3", "--jobs", "1",
-                          "--players", "3", "--target", "20"],
-                         capture_output=True, text=True, env=env, timeout=120)
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "ludus.cli",
+            "simulate",
+            "pig",
+            "--games",
+            "3",
+            "--jobs",
+            "1",
+            "--players",
+            "3",
+            "--target",
+            "20",
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
     assert out.returncode == 0, out.stderr
     assert "pig players=3 target=20" in out.stdout
 
@@ -81,8 +111,11 @@ def test_the_server_hosts_the_plugin(pig, tmp_path):
                 break
             auth = {"Authorization": f"Bearer {tokens[view['current_player']]}"}
             mine = client.get(f"/api/games/{gid}", headers=auth).json()
-            r = client.post(f"/api/games/{gid}/actions", headers=auth,
-                            json={"action": rng.choice(mine["legal_actions"]), "version": mine["version"]})
+            r = client.post(
+                f"/api/games/{gid}/actions",
+                headers=auth,
+                json={"action": rng.choice(mine["legal_actions"]), "version": mine["version"]},
+            )
             assert r.status_code == 200, r.text
         assert client.get(f"/api/games/{gid}").json()["terminal"]
         assert client.get(f"/api/games/{gid}/record").json()["game"] == "pig"

@@ -9,8 +9,11 @@ from ludus.bots import make
 
 from .test_fast_encoding import _check_game
 
-CHOSEN = [dict(players=3, colours="red,blue,green"), dict(players=2, colours="yellow,red,green,blue"),
-          dict(players=4, colours="red,green,blue,yellow")]
+CHOSEN = [
+    dict(players=3, colours="red,blue,green"),
+    dict(players=2, colours="yellow,red,green,blue"),
+    dict(players=4, colours="red,green,blue,yellow"),
+]
 
 
 @pytest.mark.parametrize("config", CHOSEN)

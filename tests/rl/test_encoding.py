@@ -21,8 +21,10 @@ def garum_facts(obs: dict) -> dict:
         "slots": obs["slots"],
         "workers": obs["workers"],
         "hands": {c["colour"]: sorted(c["hand"]) for c in obs["colours"] if c["hand"] is not None},
-        "colours": [{k: c[k] for k in ("colour", "ghost", "vilicus", "dominus", "hand_size", "pile", "bonus")}
-                    for c in obs["colours"]],
+        "colours": [
+            {k: c[k] for k in ("colour", "ghost", "vilicus", "dominus", "hand_size", "pile", "bonus")}
+            for c in obs["colours"]
+        ],
         "ghost_tile": obs["ghost_tile"],
         "scores": obs["scores"],
         "seat": obs["seat"],
@@ -119,9 +121,25 @@ def celtae_facts(obs: dict) -> dict:
     """The facts a Celtae observation states, read straight from the dict (not via the encoder)."""
     players = []
     for info in obs["players_info"]:
-        fact = {k: info[k] for k in ("hand", "known_cards", "strength", "tokens", "discs_placed", "discs_left",
-                                     "next_disc_cost", "cubes_placed", "bonus_tiles", "active", "tribe", "leader",
-                                     "leader_side", "flip")}
+        fact = {
+            k: info[k]
+            for k in (
+                "hand",
+                "known_cards",
+                "strength",
+                "tokens",
+                "discs_placed",
+                "discs_left",
+                "next_disc_cost",
+                "cubes_placed",
+                "bonus_tiles",
+                "active",
+                "tribe",
+                "leader",
+                "leader_side",
+                "flip",
+            )
+        }
         fact["roman_tiles"] = sorted(info["roman_tiles"])
         fact["druid_tiles"] = sorted(info["druid_tiles"])
         players.append(fact)
@@ -129,17 +147,32 @@ def celtae_facts(obs: dict) -> dict:
     for card in obs["discard"]:
         discard[card] = discard.get(card, 0) + 1
     return {
-        "areas": obs["areas"], "centre": obs["centre"], "bag": obs["bag"], "markets": obs["markets"],
-        "deck_size": obs["deck_size"], "discard": discard,
+        "areas": obs["areas"],
+        "centre": obs["centre"],
+        "bag": obs["bag"],
+        "markets": obs["markets"],
+        "deck_size": obs["deck_size"],
+        "discard": discard,
         "citadels": [{k: c[k] for k in ("spaces", "bonus", "bonus_owner")} for c in obs["citadels"]],
-        "roman_top": [s["top"] for s in obs["roman"]], "druid_top": [s["top"] for s in obs["druid"]],
+        "roman_top": [s["top"] for s in obs["roman"]],
+        "druid_top": [s["top"] for s in obs["druid"]],
         "stacks": [s["size"] for s in obs["roman"]] + [s["size"] for s in obs["druid"]] + obs["druid_supply"],
-        "garrison": obs["garrison"], "track": obs["track"], "progress": obs["progress"],
-        "teutates": obs["teutates"], "offered_leaders": sorted(obs["offered_leaders"]), "players_info": players,
-        "scores": obs["scores"], "seat": obs["seat"],
+        "garrison": obs["garrison"],
+        "track": obs["track"],
+        "progress": obs["progress"],
+        "teutates": obs["teutates"],
+        "offered_leaders": sorted(obs["offered_leaders"]),
+        "players_info": players,
+        "scores": obs["scores"],
+        "seat": obs["seat"],
         "current_player": obs["current_player"] if obs["current_player"] >= 0 else None,
-        "turn": obs["turn"], "phase": obs["phase"], "pending": obs["pending"], "final": obs["final"],
-        "marker": obs["marker"], "action": obs["action"], "token_supply": obs["token_supply"],
+        "turn": obs["turn"],
+        "phase": obs["phase"],
+        "pending": obs["pending"],
+        "final": obs["final"],
+        "marker": obs["marker"],
+        "action": obs["action"],
+        "token_supply": obs["token_supply"],
         "solitairix": obs.get("solitairix"),
     }
 

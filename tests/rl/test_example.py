@@ -10,8 +10,13 @@ EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "train_masked_polic
 
 
 def test_train_masked_policy_tiny_budget_reports_win_rates():
-    done = subprocess.run([sys.executable, str(EXAMPLE), "--budget", "tiny"], capture_output=True, text=True,
-                          timeout=120, check=False)
+    done = subprocess.run(
+        [sys.executable, str(EXAMPLE), "--budget", "tiny"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
     assert done.returncode == 0, done.stderr
     assert "win rate against random before training" in done.stdout
     assert "win rate against random after training" in done.stdout

@@ -22,7 +22,8 @@ from ludus.rl.encoding import ActionMap, encoder_for
 from .conftest import CELTAE_CONFIGS, GARUM_CONFIGS, needs_celtae
 
 CONFIGS = [("garum", c) for c in GARUM_CONFIGS] + [
-    pytest.param("celtae", c, marks=needs_celtae) for c in CELTAE_CONFIGS]
+    pytest.param("celtae", c, marks=needs_celtae) for c in CELTAE_CONFIGS
+]
 
 
 def _check_game(name: str, config: dict, seed: int, every: int = 1) -> int:
@@ -62,8 +63,9 @@ def test_fast_encoding_equals_the_observation_encoding_on_whole_games(name: str,
 @pytest.mark.parametrize("name", ["garum", pytest.param("celtae", marks=needs_celtae)])
 @settings(max_examples=12, deadline=None)
 @given(seed=st.integers(0, 2**32), players=st.integers(1, 4), every=st.integers(1, 9))
-def test_fast_encoding_equals_the_observation_encoding_on_random_positions(name: str, seed: int, players: int,
-                                                                          every: int) -> None:
+def test_fast_encoding_equals_the_observation_encoding_on_random_positions(
+    name: str, seed: int, players: int, every: int
+) -> None:
     if name == "garum" and players == 1:
         players = 2
     assert _check_game(name, {"players": players}, seed, every) > 0

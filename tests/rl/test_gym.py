@@ -16,8 +16,10 @@ from .conftest import needs_celtae
 @pytest.mark.parametrize("config", [{"players": 2}, {"players": 3, "board": "baelo_claudia"}])
 def test_check_env_passes(config):
     n = config["players"]
-    check_env(gym_env("garum", opponents=["random"] * (n - 1), render_mode="ansi", **config),
-              skip_render_check=False)
+    check_env(
+        gym_env("garum", opponents=["random"] * (n - 1), render_mode="ansi", **config),
+        skip_render_check=False,
+    )
 
 
 def test_every_observation_is_a_decision_of_the_agent_with_its_mask():
@@ -31,7 +33,9 @@ def test_every_observation_is_a_decision_of_the_agent_with_its_mask():
         assert np.array_equal(info["action_mask"], env.action_masks())
         assert info["action_mask"].sum() == len(env.state.legal_actions())
         assert np.array_equal(obs, env.encoder.encode(env.state.observation(2)))
-        obs, reward, terminated, truncated, info = env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
+        obs, reward, terminated, truncated, info = env.step(
+            int(rng.choice(np.flatnonzero(info["action_mask"])))
+        )
         steps += 1
         assert not truncated
     assert reward == env.state.returns()[2]

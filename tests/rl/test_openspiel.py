@@ -24,11 +24,14 @@ def test_garum_is_registered_with_its_options_as_parameters():
     assert game.get_type().chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
 
 
-@pytest.mark.parametrize("params", [
-    {"players": 2},
-    {"players": 3, "variant": "haruspex", "board": "baelo_claudia"},
-    {"players": 4, "variant": "emperor", "deals": 10},
-])
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"players": 2},
+        {"players": 3, "variant": "haruspex", "board": "baelo_claudia"},
+        {"players": 4, "variant": "emperor", "deals": 10},
+    ],
+)
 def test_random_sim_test_passes(params):
     pyspiel.random_sim_test(ludus_spiel.load("garum", **params), num_sims=1, serialize=True, verbose=False)
 
@@ -81,8 +84,13 @@ def test_openspiel_python_ismcts_plays_a_move():
     game = ludus_spiel.load("garum", players=2)
     state = game.new_initial_state()
     state.apply_action(0)
-    bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, np.random.RandomState(0)), 2.0, 3,
-                           random_state=np.random.RandomState(0))
+    bot = ismcts.ISMCTSBot(
+        game,
+        mcts.RandomRolloutEvaluator(1, np.random.RandomState(0)),
+        2.0,
+        3,
+        random_state=np.random.RandomState(0),
+    )
     assert bot.step(state) in state.legal_actions()
 
 
@@ -119,8 +127,9 @@ def test_infostate_computed_late_equals_infostate_followed_step_by_step():
         lazy.apply_action(action)
         _ = [eager.information_state_string(p) for p in range(3)]
     copy = lazy.clone()
-    assert [lazy.information_state_string(p) for p in range(3)] == [eager.information_state_string(p)
-                                                                    for p in range(3)]
+    assert [lazy.information_state_string(p) for p in range(3)] == [
+        eager.information_state_string(p) for p in range(3)
+    ]
     assert copy.information_state_string(1) == eager.information_state_string(1)
 
 

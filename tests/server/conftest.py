@@ -51,8 +51,10 @@ def postgres_server() -> Iterator[str]:
     """A PostgreSQL server for the session: its libpq base ``host=... port=... user=postgres``."""
     bindir = _pg_bindir()
     if bindir is None:
-        pytest.skip("PostgreSQL binaries not found under /usr/lib/postgresql/*/bin: install the 'postgresql' "
-                    "Debian package (scripts/system-packages.txt) to run the PostgreSQL tests")
+        pytest.skip(
+            "PostgreSQL binaries not found under /usr/lib/postgresql/*/bin: install the 'postgresql' "
+            "Debian package (scripts/system-packages.txt) to run the PostgreSQL tests"
+        )
     tmp = Path(tempfile.mkdtemp(prefix="ludus-pg-"))
     as_user: dict[str, Any] = {"cwd": tmp}
     if os.geteuid() == 0:  # postgres refuses to run as root: run it as the 'postgres' user
@@ -63,14 +65,44 @@ def postgres_server() -> Iterator[str]:
         os.chown(tmp, user.pw_uid, user.pw_gid)
         as_user.update(user=user.pw_uid, group=user.pw_gid, extra_groups=[])
     data = tmp / "data"
-    subprocess.run([str(bindir / "initdb"), "-D", str(data), "-U", "postgres", "--auth=trust",
-                    "-E", "UTF8", "--no-sync"], check=True, capture_output=True, **as_user)
+    subprocess.run(
+        [
+            str(bindir / "initdb"),
+            "-D",
+            str(data),
+            "-U",
+            "postgres",
+            "--auth=trust",
+            "-E",
+            "UTF8",
+            "--no-sync",
+        ],
+        check=True,
+        capture_output=True,
+        **as_user,
+    )
     port = free_port()
     proc = subprocess.Popen(
-        [str(bindir / "postgres"), "-D", str(data), "-p", str(port), "-k", str(tmp),
-         "-c", "listen_addresses=127.0.0.1", "-c", "fsync=off", "-c", "full_page_writes=off",
-         "-c", "max_connections=300"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, **as_user,
+        [
+            str(bindir / "postgres"),
+            "-D",
+            str(data),
+            "-p",
+            str(port),
+            "-k",
+            str(tmp),
+            "-c",
+            "listen_addresses=127.0.0.1",
+            "-c",
+            "fsync=off",
+            "-c",
+            "full_page_writes=off",
+            "-c",
+            "max_connections=300",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        **as_user,
     )
     import psycopg
 
@@ -130,7 +162,9 @@ def client(database_url: str) -> Iterator[TestClient]:
 class Table:
     """A game created through the API, with the tokens of its human seats."""
 
-    def __init__(self, client: Any, game: str = "garum", seats: list[str] | None = None, **options: Any) -> None:
+    def __init__(
+        self, client: Any, game: str = "garum", seats: list[str] | None = None, **options: Any
+    ) -> None:
         self.client = client
         seats = seats or ["human", "human", "human"]
         r = client.post("/api/games", json={"game": game, "options": options, "seats": seats})
@@ -151,8 +185,11 @@ class Table:
         return self.view(self.view()["current_player"])
 
     def act(self, seat: int, action: str, version: int) -> httpx.Response:
-        return self.client.post(f"/api/games/{self.id}/actions", json={"action": action, "version": version},
-                                headers=self.auth(seat))
+        return self.client.post(
+            f"/api/games/{self.id}/actions",
+            json={"action": action, "version": version},
+            headers=self.auth(seat),
+        )
 
     def play_random(self, rng: random.Random, moves: int | None = None) -> list[dict[str, Any]]:
         """Play random legal moves for the human seats (all of them); return every response view."""
@@ -191,8 +228,9 @@ class ServerProcess:
     def launch(self) -> ServerProcess:
         code = f"from ludus.server import serve; serve('127.0.0.1', {self.port}, {self.database_url!r})"
         env = {**os.environ, "LUDUS_BOT_SECONDS": str(BOT_SECONDS)}
-        self.proc = subprocess.Popen([sys.executable, "-c", code], env=env,
-                                     stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        self.proc = subprocess.Popen(
+            [sys.executable, "-c", code], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+        )
         return self
 
     def start(self) -> ServerProcess:

@@ -8,7 +8,9 @@ from typing import Any
 import pytest
 
 
-def wait_for(client: Any, gid: str, predicate: Any, seconds: float = 30.0, every: float = 0.05) -> dict[str, Any]:
+def wait_for(
+    client: Any, gid: str, predicate: Any, seconds: float = 30.0, every: float = 0.05
+) -> dict[str, Any]:
     """Poll the spectator view of game ``gid`` until ``predicate(view)``; that view."""
     deadline = time.monotonic() + seconds
     view = None

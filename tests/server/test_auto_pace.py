@@ -33,8 +33,11 @@ def _run_bots(tmp_path, pace: float, seconds: float) -> tuple[list[float], list[
     forced = list(service._runtimes[gid].forced)
     store.dispose()
     with sqlite3.connect(db) as conn:
-        times = [t for (t,) in conn.execute("SELECT created_at FROM actions WHERE game_id = ? ORDER BY ply", (gid,))]
-    return times, forced[:len(times)]
+        times = [
+            t
+            for (t,) in conn.execute("SELECT created_at FROM actions WHERE game_id = ? ORDER BY ply", (gid,))
+        ]
+    return times, forced[: len(times)]
 
 
 def test_consecutive_bot_decisions_are_paced(tmp_path):

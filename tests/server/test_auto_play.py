@@ -13,7 +13,9 @@ from ludus.server.errors import Unprocessable
 from ludus.server.service import GameService, TurnClock
 from ludus.server.storage import Store
 
-pytestmark = pytest.mark.skipif("celtae" not in ludus.game_names(), reason="Celtae's engine is not in this tree")
+pytestmark = pytest.mark.skipif(
+    "celtae" not in ludus.game_names(), reason="Celtae's engine is not in this tree"
+)
 
 
 @pytest.fixture
@@ -25,8 +27,9 @@ def service(tmp_path):
 
 
 def new_game(service, players=2):
-    created = service.create("celtae", {"players": players} | ({"difficulty": "easy"} if players == 1 else {}),
-                             ["human"] * players)
+    created = service.create(
+        "celtae", {"players": players} | ({"difficulty": "easy"} if players == 1 else {}), ["human"] * players
+    )
     return created["id"], {s["seat"]: s["token"] for s in created["seats"]}
 
 
@@ -81,8 +84,12 @@ def _decision_then_forced(service, gid, tokens, rng):
         after = service.act(gid, tokens[seat], action, view["version"])
         rt = service._runtimes[gid]
         n = len(before.history())
-        if after["current_player"] == seat and len(rt.owners) > n + 1 and rt.forced[n + 1] \
-                and rt.state.undo_barrier() <= n:
+        if (
+            after["current_player"] == seat
+            and len(rt.owners) > n + 1
+            and rt.forced[n + 1]
+            and rt.state.undo_barrier() <= n
+        ):
             return seat, before, after
     raise AssertionError("no decision followed by an automatic step")
 
@@ -206,7 +213,9 @@ def test_garum_log_entries_say_the_colour_round_and_a_sentence(service):
         assert entry["colour"] == state.game.tiles.species[colour].letter
         assert entry["round"] == state.round + 1
         word = entry["action"].split()[0]
-        expected = {"V": "claimed", "D": "claimed", "pass": "placed no worker", "choose": "chose"}.get(word, "placed the")
+        expected = {"V": "claimed", "D": "claimed", "pass": "placed no worker", "choose": "chose"}.get(
+            word, "placed the"
+        )
         assert entry["text"].startswith(expected), entry
         state.apply_action(entry["action"])
     # an undo's shorter history is followed, not mixed with the old one

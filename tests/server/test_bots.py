@@ -21,8 +21,9 @@ def quick_timer_client(database_url):
     """A server that allows turn timers far below the default minimum (10 s), to see one run out."""
     from fastapi.testclient import TestClient
 
-    with TestClient(create_app(database_url, bot_seconds=BOT_SECONDS,
-                               limits=ServerLimits(min_turn_seconds=0.1))) as c:
+    with TestClient(
+        create_app(database_url, bot_seconds=BOT_SECONDS, limits=ServerLimits(min_turn_seconds=0.1))
+    ) as c:
         yield c
 
 
@@ -49,15 +50,19 @@ def test_a_bot_moves_right_after_a_human(client):
     view = wait_for(client, gid, lambda v: v["current_player"] == 0)
     while view["current_player"] == 0:
         mine = client.get(f"/api/games/{gid}", headers=auth).json()
-        view = client.post(f"/api/games/{gid}/actions", json={"action": mine["legal_actions"][0],
-                                                              "version": mine["version"]}, headers=auth).json()
+        view = client.post(
+            f"/api/games/{gid}/actions",
+            json={"action": mine["legal_actions"][0], "version": mine["version"]},
+            headers=auth,
+        ).json()
     wait_for(client, gid, lambda v: v["current_player"] == 0 or v["terminal"])
 
 
 def test_the_turn_timer_lets_a_bot_play_an_idle_seats_turn(quick_timer_client):
     client = quick_timer_client
-    body = client.post("/api/games", json={"game": "garum", "seats": ["human", "human"],
-                                           "options": {"turn_seconds": 0.3}}).json()
+    body = client.post(
+        "/api/games", json={"game": "garum", "seats": ["human", "human"], "options": {"turn_seconds": 0.3}}
+    ).json()
     assert body["options"]["turn_seconds"] == 0.3
     gid = body["id"]
     first = client.get(f"/api/games/{gid}").json()
@@ -78,7 +83,9 @@ def test_a_bot_over_its_time_budget_is_replaced_by_a_random_move(client, monkeyp
     monkeypatch.setattr("ludus.server.service.make_seat_bot", lambda name, seconds: Stuck())
     body = client.post("/api/games", json={"game": "garum", "seats": ["random", "random"]}).json()
     try:
-        wait_for(client, body["id"], lambda v: v["ply"] >= 1, seconds=5)  # budget 0.05 s: gives up after 1.1 s
+        wait_for(
+            client, body["id"], lambda v: v["ply"] >= 1, seconds=5
+        )  # budget 0.05 s: gives up after 1.1 s
     finally:
         release.set()
 

@@ -23,8 +23,9 @@ def test_tokens_are_stored_only_as_sha256_hashes(client, database_url):
     body = client.post("/api/games", json={"game": "garum", "seats": ["human", "human"]}).json()
     engine = create_engine(database_url)
     with engine.connect() as conn:
-        rows = conn.execute(text("SELECT seat, token_hash FROM seats WHERE game_id = :g ORDER BY seat"),
-                            {"g": body["id"]}).all()
+        rows = conn.execute(
+            text("SELECT seat, token_hash FROM seats WHERE game_id = :g ORDER BY seat"), {"g": body["id"]}
+        ).all()
         dump = " ".join(str(r) for r in conn.execute(text("SELECT * FROM seats")).all())
     engine.dispose()
     for seat, token_hash in rows:
@@ -34,8 +35,9 @@ def test_tokens_are_stored_only_as_sha256_hashes(client, database_url):
 
 
 def test_join_takes_the_first_free_human_seat_then_refuses(client):
-    body = client.post("/api/games", json={"game": "garum", "seats": ["human", "human", "human"],
-                                           "claim": [0]}).json()
+    body = client.post(
+        "/api/games", json={"game": "garum", "seats": ["human", "human", "human"], "claim": [0]}
+    ).json()
     assert [("token" in s) for s in body["seats"]] == [True, False, False]
     listed = {g["id"]: g for g in client.get("/api/games").json()}
     assert listed[body["id"]]["free_seats"] == 2
@@ -46,7 +48,9 @@ def test_join_takes_the_first_free_human_seat_then_refuses(client):
     third = client.post(f"/api/games/{body['id']}/join")
     assert third.status_code == 409 and "no free seat" in third.json()["detail"]
     assert body["id"] not in {g["id"] for g in client.get("/api/games").json()}
-    view = client.get(f"/api/games/{body['id']}", headers={"Authorization": f"Bearer {first.json()['token']}"})
+    view = client.get(
+        f"/api/games/{body['id']}", headers={"Authorization": f"Bearer {first.json()['token']}"}
+    )
     assert view.json()["seat"] == 1
 
 
@@ -73,32 +77,46 @@ def test_unknown_game_is_refused_naming_the_known_ones(client):
 
 
 def test_unknown_option_is_refused(client):
-    _refused(client, {"game": "garum", "options": {"colour": "pink"}, "seats": ["human", "human"]}, 422,
-             ["no option 'colour'"])
+    _refused(
+        client,
+        {"game": "garum", "options": {"colour": "pink"}, "seats": ["human", "human"]},
+        422,
+        ["no option 'colour'"],
+    )
 
 
 def test_bad_option_value_is_refused(client):
-    _refused(client, {"game": "garum", "options": {"board": "atlantis"}, "seats": ["human", "human"]}, 422,
-             ["board"])
+    _refused(
+        client,
+        {"game": "garum", "options": {"board": "atlantis"}, "seats": ["human", "human"]},
+        422,
+        ["board"],
+    )
 
 
 def test_unknown_seat_kind_is_refused(client):
     _refused(client, {"game": "garum", "seats": ["human", "os.system"]}, 422, ["'os.system'", "random"])
-    _refused(client, {"game": "garum", "seats": ["human", "ismcts:iterations=99999999"]}, 422,
-             ["only 'seconds'"])
+    _refused(
+        client, {"game": "garum", "seats": ["human", "ismcts:iterations=99999999"]}, 422, ["only 'seconds'"]
+    )
     _refused(client, {"game": "garum", "seats": ["human", "ismcts:seconds=600"]}, 422, ["0.1 to 10"])
     _refused(client, {"game": "garum", "seats": ["human", "greedy:seconds"]}, 422, ["key=value"])
 
 
 def test_seat_count_must_match_players(client):
-    _refused(client, {"game": "garum", "options": {"players": 3}, "seats": ["human", "human"]}, 422,
-             ["3 seats"])
+    _refused(
+        client, {"game": "garum", "options": {"players": 3}, "seats": ["human", "human"]}, 422, ["3 seats"]
+    )
 
 
 def test_turn_seconds_must_be_a_positive_number(client):
     for bad in (-1, 0, "soon", True):
-        _refused(client, {"game": "garum", "options": {"turn_seconds": bad}, "seats": ["human", "human"]},
-                 422, ["turn_seconds"])
+        _refused(
+            client,
+            {"game": "garum", "options": {"turn_seconds": bad}, "seats": ["human", "human"]},
+            422,
+            ["turn_seconds"],
+        )
 
 
 def test_claim_must_name_human_seats(client):
@@ -110,12 +128,16 @@ def test_missing_fields_are_named(client):
 
 
 def test_malformed_json_is_400(client):
-    r = client.post("/api/games", content=b'{"game": "garum", "seats": [', headers={"Content-Type": "application/json"})
+    r = client.post(
+        "/api/games", content=b'{"game": "garum", "seats": [', headers={"Content-Type": "application/json"}
+    )
     assert r.status_code == 400 and "malformed JSON" in r.json()["detail"]
 
 
 def test_a_body_over_the_limit_is_413(client):
-    r = client.post("/api/games", json={"game": "garum", "seats": ["human"] * 2, "options": {"x": "y" * 70000}})
+    r = client.post(
+        "/api/games", json={"game": "garum", "seats": ["human"] * 2, "options": {"x": "y" * 70000}}
+    )
     assert r.status_code == 413 and "larger than" in r.json()["detail"]
 
 
@@ -132,9 +154,15 @@ def test_a_streamed_body_over_the_limit_is_413(client):
 
 def test_openapi_documents_every_route(client):
     paths = client.get("/openapi.json").json()["paths"]
-    for path in ("/api/games", "/api/games/{game_id}", "/api/games/{game_id}/join",
-                 "/api/games/{game_id}/actions", "/api/games/{game_id}/undo", "/api/games/{game_id}/leave",
-                 "/api/games/{game_id}/record"):
+    for path in (
+        "/api/games",
+        "/api/games/{game_id}",
+        "/api/games/{game_id}/join",
+        "/api/games/{game_id}/actions",
+        "/api/games/{game_id}/undo",
+        "/api/games/{game_id}/leave",
+        "/api/games/{game_id}/record",
+    ):
         assert path in paths
     responses = paths["/api/games/{game_id}/actions"]["post"]["responses"]
     assert {"200", "401", "403", "409", "422"} <= set(responses)

@@ -18,8 +18,10 @@ def _seats(client, game_id, token=None):
 
 
 def test_names_given_at_create_are_stored_with_the_seats_and_shown_to_everyone(client):
-    r = client.post("/api/games", json={"game": "garum", "seats": ["human", "random", "human"],
-                                        "names": ["  Ann  ", None, "Bo"]})
+    r = client.post(
+        "/api/games",
+        json={"game": "garum", "seats": ["human", "random", "human"], "names": ["  Ann  ", None, "Bo"]},
+    )
     assert r.status_code == 201, r.text
     body = r.json()
     assert [s["name"] for s in body["seats"]] == ["Ann", None, "Bo"]
@@ -28,8 +30,10 @@ def test_names_given_at_create_are_stored_with_the_seats_and_shown_to_everyone(c
 
 
 def test_a_name_given_at_join_is_stored_with_the_seat_joined(client):
-    body = client.post("/api/games", json={"game": "garum", "seats": ["human", "human"], "claim": [0],
-                                           "names": ["Ann", None]}).json()
+    body = client.post(
+        "/api/games",
+        json={"game": "garum", "seats": ["human", "human"], "claim": [0], "names": ["Ann", None]},
+    ).json()
     listed = {g["id"]: g for g in client.get("/api/games").json()}[body["id"]]
     assert [s["name"] for s in listed["seats"]] == ["Ann", None]
     joined = client.post(f"/api/games/{body['id']}/join", json={"name": "Cleo"})
@@ -43,18 +47,28 @@ def test_join_without_a_body_still_works_and_leaves_the_name_empty(client):
     assert [s["name"] for s in _seats(client, body["id"])] == [None, None]
 
 
-@pytest.mark.parametrize("bad", ["a\x00b", "tab\there", "x" * (MAX_NAME_LENGTH + 1), "evil\u202eeman", "a\u2028b"])
+@pytest.mark.parametrize(
+    "bad", ["a\x00b", "tab\there", "x" * (MAX_NAME_LENGTH + 1), "evil\u202eeman", "a\u2028b"]
+)
 def test_a_bad_name_at_create_is_refused_and_creates_nothing(client, bad):
     before = len(client.get("/api/games").json())
-    r = client.post("/api/games", json={"game": "garum", "seats": ["human", "human"], "names": [bad, None],
-                                        "claim": [0]})
+    r = client.post(
+        "/api/games", json={"game": "garum", "seats": ["human", "human"], "names": [bad, None], "claim": [0]}
+    )
     assert r.status_code == 422 and "name" in r.json()["detail"]
     assert len(client.get("/api/games").json()) == before
 
 
 def test_a_name_the_creator_gave_a_free_seat_stays_unless_the_joiner_gives_one(client):
-    body = client.post("/api/games", json={"game": "garum", "seats": ["human", "human", "human"], "claim": [0],
-                                           "names": ["Ann", "Bo", "Cy"]}).json()
+    body = client.post(
+        "/api/games",
+        json={
+            "game": "garum",
+            "seats": ["human", "human", "human"],
+            "claim": [0],
+            "names": ["Ann", "Bo", "Cy"],
+        },
+    ).json()
     assert client.post(f"/api/games/{body['id']}/join").status_code == 200
     assert client.post(f"/api/games/{body['id']}/join", json={"name": "Cleo"}).status_code == 200
     assert [s["name"] for s in _seats(client, body["id"])] == ["Ann", "Bo", "Cleo"]
@@ -68,7 +82,9 @@ def test_a_bad_name_at_join_is_refused_and_the_seat_stays_free(client):
 
 
 def test_a_bot_seat_takes_no_name_and_names_come_one_per_seat(client):
-    r = client.post("/api/games", json={"game": "garum", "seats": ["human", "random"], "names": ["Ann", "Bot"]})
+    r = client.post(
+        "/api/games", json={"game": "garum", "seats": ["human", "random"], "names": ["Ann", "Bot"]}
+    )
     assert r.status_code == 422 and "bot" in r.json()["detail"]
     r = client.post("/api/games", json={"game": "garum", "seats": ["human", "random"], "names": ["Ann"]})
     assert r.status_code == 422 and "one per seat" in r.json()["detail"]
@@ -102,4 +118,3 @@ def test_a_seat_names_itself_with_its_token_and_only_itself(client):
     cleared = client.post(url, json={"name": ""}, headers={"Authorization": f"Bearer {tokens[1]}"})
     assert cleared.status_code == 200
     assert [s["name"] for s in _seats(client, body["id"])] == [None, None]
-

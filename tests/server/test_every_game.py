@@ -37,8 +37,11 @@ def test_a_whole_game_through_the_api_sends_each_seat_its_own_observation(sqlite
         with runtime.lock:
             assert mine["observation"] == runtime.state.observation(mover)
             assert spectator["observation"] == runtime.state.observation(None)
-        r = client.post(f"/api/games/{gid}/actions", headers=auth,
-                        json={"action": rng.choice(mine["legal_actions"]), "version": mine["version"]})
+        r = client.post(
+            f"/api/games/{gid}/actions",
+            headers=auth,
+            json={"action": rng.choice(mine["legal_actions"]), "version": mine["version"]},
+        )
         assert r.status_code == 200, r.text
     final = client.get(f"/api/games/{gid}").json()
     assert final["terminal"]

@@ -58,7 +58,9 @@ def _wait(client, gid, predicate, seconds=30.0):
 def test_ten_games_of_slow_bots_do_not_hold_up_a_game_of_quick_bots(database_url, sleepers):
     with _app(database_url, bot_workers=3, bot_max_seconds=5.0) as client:
         for _ in range(10):
-            r = client.post("/api/games", json={"game": "garum", "seats": ["ismcts:seconds=2", "ismcts:seconds=2"]})
+            r = client.post(
+                "/api/games", json={"game": "garum", "seats": ["ismcts:seconds=2", "ismcts:seconds=2"]}
+            )
             assert r.status_code == 201, r.text
         time.sleep(0.2)  # the slow bots are all thinking or waiting now
         quick = client.post("/api/games", json={"game": "garum", "seats": ["random", "random"]}).json()
@@ -73,14 +75,18 @@ def test_a_bots_budget_counts_from_when_it_starts_thinking(database_url, monkeyp
     monkeypatch.setattr("ludus.server.service.make_seat_bot", lambda name, seconds: Sleeper(0.3))
     Sleeper.moves = {}
     fallbacks = []
-    monkeypatch.setattr("ludus.server.automation.fallback_action", lambda state: fallbacks.append(1) or
-                        state.legal_actions()[0])
+    monkeypatch.setattr(
+        "ludus.server.automation.fallback_action",
+        lambda state: fallbacks.append(1) or state.legal_actions()[0],
+    )
     monkeypatch.setattr("ludus.server.automation.overrun_seconds", lambda budget: 0.5)
     with _app(database_url, bot_workers=1) as client:
         # one worker, three games: each bot waits behind the others' 0.3 s moves far longer than
         # the 0.5 s it may overrun, but never thinks longer than that once started
-        games = [client.post("/api/games", json={"game": "garum", "seats": ["random", "random"]}).json()
-                 for _ in range(3)]
+        games = [
+            client.post("/api/games", json={"game": "garum", "seats": ["random", "random"]}).json()
+            for _ in range(3)
+        ]
         for game in games:
             _wait(client, game["id"], lambda v: v["ply"] >= 3)
     assert fallbacks == []
@@ -110,28 +116,38 @@ def _bot_games(database_url: str) -> int:
 def test_games_with_bots_over_the_cap_are_refused_with_429(database_url, sleepers):
     with _app(database_url, max_bot_games=_bot_games(database_url) + 2) as client:
         for _ in range(2):
-            assert client.post("/api/games", json={"game": "garum", "seats": ["human", "ismcts"]}).status_code == 201
+            assert (
+                client.post("/api/games", json={"game": "garum", "seats": ["human", "ismcts"]}).status_code
+                == 201
+            )
         r = client.post("/api/games", json={"game": "garum", "seats": ["human", "greedy"]})
         assert r.status_code == 429 and "games with bots" in r.json()["detail"]
         assert int(r.headers["Retry-After"]) >= 1
         # human games are not bot games
-        assert client.post("/api/games", json={"game": "garum", "seats": ["human", "human"]}).status_code == 201
+        assert (
+            client.post("/api/games", json={"game": "garum", "seats": ["human", "human"]}).status_code == 201
+        )
 
 
 def test_turn_seconds_below_the_servers_minimum_is_refused(database_url):
     with _app(database_url, min_turn_seconds=10) as client:
-        r = client.post("/api/games", json={"game": "garum", "seats": ["human", "human"],
-                                            "options": {"turn_seconds": 0.001}})
+        r = client.post(
+            "/api/games",
+            json={"game": "garum", "seats": ["human", "human"], "options": {"turn_seconds": 0.001}},
+        )
         assert r.status_code == 422 and "at least 10" in r.json()["detail"]
-        r = client.post("/api/games", json={"game": "garum", "seats": ["human", "human"],
-                                            "options": {"turn_seconds": 10}})
+        r = client.post(
+            "/api/games", json={"game": "garum", "seats": ["human", "human"], "options": {"turn_seconds": 10}}
+        )
         assert r.status_code == 201
 
 
 def test_a_seat_whose_turn_timed_out_is_told_so_in_its_view_and_the_log(database_url):
     with _app(database_url, min_turn_seconds=0.1) as client:
-        body = client.post("/api/games", json={"game": "garum", "seats": ["human", "human"],
-                                               "options": {"turn_seconds": 0.3}}).json()
+        body = client.post(
+            "/api/games",
+            json={"game": "garum", "seats": ["human", "human"], "options": {"turn_seconds": 0.3}},
+        ).json()
         gid = body["id"]
         tokens = {s["seat"]: s["token"] for s in body["seats"]}
         first = client.get(f"/api/games/{gid}").json()

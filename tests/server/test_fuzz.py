@@ -37,11 +37,24 @@ def _stored(client) -> Any:
     store = client.app.state.service.store
     with store.read() as conn:
         games = sorted(conn.execute(select(storage.games.c.id, storage.games.c.game)).all())
-        seats = sorted(conn.execute(select(storage.seats.c.game_id, storage.seats.c.seat, storage.seats.c.kind,
-                                           storage.seats.c.token_hash, storage.seats.c.claimed)).all())
+        seats = sorted(
+            conn.execute(
+                select(
+                    storage.seats.c.game_id,
+                    storage.seats.c.seat,
+                    storage.seats.c.kind,
+                    storage.seats.c.token_hash,
+                    storage.seats.c.claimed,
+                )
+            ).all()
+        )
         actions = sorted(conn.execute(select(storage.actions)).all())
-        bots = {row[0] for row in conn.execute(select(storage.seats.c.game_id)
-                                               .where(storage.seats.c.left_to.is_not(None))).all()}
+        bots = {
+            row[0]
+            for row in conn.execute(
+                select(storage.seats.c.game_id).where(storage.seats.c.left_to.is_not(None))
+            ).all()
+        }
     return games, seats, actions, bots
 
 
@@ -61,8 +74,12 @@ def _request(case, game_id: str, token: str | None, real: bool) -> dict[str, Any
         headers["Authorization"] = f"Bearer {token}"
     elif "Authorization" in (kwargs.get("headers") or {}):
         headers["Authorization"] = kwargs["headers"]["Authorization"]
-    request = {"method": kwargs["method"], "url": kwargs["url"], "headers": headers,
-               "params": kwargs.get("params") or None}
+    request = {
+        "method": kwargs["method"],
+        "url": kwargs["url"],
+        "headers": headers,
+        "params": kwargs.get("params") or None,
+    }
     if "json" in kwargs:
         request["json"] = kwargs["json"]
     elif kwargs.get("data") is not None:
@@ -73,8 +90,15 @@ def _request(case, game_id: str, token: str | None, real: bool) -> dict[str, Any
 
 @pytest.mark.parametrize("mode", MODES, ids=[m.value for m in MODES])
 def test_every_route_answers_fuzzed_requests_below_500_and_refusals_change_nothing(client, mode):
-    created = client.post("/api/games", json={"game": "garum", "options": {"players": 3},
-                                              "seats": ["human", "human", "human"], "claim": [0, 1]}).json()
+    created = client.post(
+        "/api/games",
+        json={
+            "game": "garum",
+            "options": {"players": 3},
+            "seats": ["human", "human", "human"],
+            "claim": [0, 1],
+        },
+    ).json()
     game_id = created["id"]
     tokens = [s["token"] for s in created["seats"] if "token" in s]
     schema = schemathesis.openapi.from_dict(client.app.openapi())
@@ -82,10 +106,18 @@ def test_every_route_answers_fuzzed_requests_below_500_and_refusals_change_nothi
     for result in schema.get_all_operations():
         operation = result.ok()
 
-        @settings(max_examples=MAX_EXAMPLES, deadline=None, database=None, phases=[Phase.generate],
-                  suppress_health_check=list(HealthCheck))
-        @given(case=operation.as_strategy(generation_mode=mode), real=st.booleans(),
-               token=st.sampled_from([None, *tokens, "not-a-token"]))
+        @settings(
+            max_examples=MAX_EXAMPLES,
+            deadline=None,
+            database=None,
+            phases=[Phase.generate],
+            suppress_health_check=list(HealthCheck),
+        )
+        @given(
+            case=operation.as_strategy(generation_mode=mode),
+            real=st.booleans(),
+            token=st.sampled_from([None, *tokens, "not-a-token"]),
+        )
         def fuzz(case, real, token):
             nonlocal checked
             try:
@@ -112,8 +144,13 @@ def test_every_route_answers_fuzzed_requests_below_500_and_refusals_change_nothi
 # -- near-valid bodies: what schema-driven fuzzing rarely builds ---------------------------------------
 PADDING = st.text(alphabet=" \t\n\r", max_size=40)
 KINDS = st.sampled_from(["human", "random", "greedy", "ismcts:seconds=0.5", "ismcts:seconds=3.0"])
-NUMBERS = st.one_of(st.integers(min_value=-(10**400), max_value=10**400), st.floats(allow_nan=False),
-                    st.booleans(), st.text(max_size=5), st.none())
+NUMBERS = st.one_of(
+    st.integers(min_value=-(10**400), max_value=10**400),
+    st.floats(allow_nan=False),
+    st.booleans(),
+    st.text(max_size=5),
+    st.none(),
+)
 
 
 def _raw_json(value: Any) -> str:
@@ -127,8 +164,11 @@ def _raw_json(value: Any) -> str:
 
 
 @settings(max_examples=25, deadline=None, database=None, suppress_health_check=list(HealthCheck))
-@given(kinds=st.lists(st.tuples(PADDING, KINDS, PADDING), min_size=2, max_size=2), seconds=NUMBERS,
-       version=NUMBERS)
+@given(
+    kinds=st.lists(st.tuples(PADDING, KINDS, PADDING), min_size=2, max_size=2),
+    seconds=NUMBERS,
+    version=NUMBERS,
+)
 @pytest.mark.slow
 def test_near_valid_requests_are_stored_canonically_or_refused_below_500(client, kinds, seconds, version):
     seats = [f"{left}{kind}{right}" for left, kind, right in kinds]
@@ -146,8 +186,11 @@ def test_near_valid_requests_are_stored_canonically_or_refused_below_500(client,
     human = next((s for s in game["seats"] if s.get("token")), None)
     if human is None:
         return
-    answer = client.post(f"/api/games/{game['id']}/actions", content=f'{{"action": "x", "version": {_raw_json(version)}}}',
-                         headers={"content-type": "application/json", "Authorization": f"Bearer {human['token']}"})
+    answer = client.post(
+        f"/api/games/{game['id']}/actions",
+        content=f'{{"action": "x", "version": {_raw_json(version)}}}',
+        headers={"content-type": "application/json", "Authorization": f"Bearer {human['token']}"},
+    )
     assert answer.status_code < 500, answer.text
     if not (isinstance(version, int) and not isinstance(version, bool)):
         assert answer.status_code == 422 and "version" in answer.json()["detail"]

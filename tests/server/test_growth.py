@@ -29,8 +29,15 @@ def _age(database_url: str, game_id: str, days: float) -> None:
     """Move the game's stored times ``days`` into the past, as if nobody had touched it since."""
     store = Store(database_url)
     try:
-        store.transact(lambda conn: conn.execute(update(games).where(games.c.id == game_id).values(
-            created_at=games.c.created_at - days * 86400, updated_at=games.c.updated_at - days * 86400)))
+        store.transact(
+            lambda conn: conn.execute(
+                update(games)
+                .where(games.c.id == game_id)
+                .values(
+                    created_at=games.c.created_at - days * 86400, updated_at=games.c.updated_at - days * 86400
+                )
+            )
+        )
     finally:
         store.dispose()
 
@@ -51,8 +58,11 @@ def test_an_idle_unfinished_game_expires_as_an_abandoned_record(database_url):
         if seat == 0:
             auth = {"Authorization": f"Bearer {old['seats'][0]['token']}"}
             mine = client.get(f"/api/games/{old['id']}", headers=auth).json()
-            r = client.post(f"/api/games/{old['id']}/actions", headers=auth,
-                            json={"action": mine["legal_actions"][0], "version": mine["version"]})
+            r = client.post(
+                f"/api/games/{old['id']}/actions",
+                headers=auth,
+                json={"action": mine["legal_actions"][0], "version": mine["version"]},
+            )
             assert r.status_code == 403 and "abandoned" in r.json()["detail"]
         assert client.post(f"/api/games/{old['id']}/join").status_code == 409
         record = client.get(f"/api/games/{old['id']}/record")
@@ -72,8 +82,10 @@ def test_the_expiry_sweep_leaves_finished_and_recent_games_alone(database_url):
         expired = service.expire_idle()
         assert recent not in expired and over not in expired
         assert client.get(f"/api/games/{over}").json()["status"] == "over"
-        assert service.expire_idle(now=time.time() + 15 * 86400) and \
-            client.get(f"/api/games/{recent}").json()["status"] == "abandoned"
+        assert (
+            service.expire_idle(now=time.time() + 15 * 86400)
+            and client.get(f"/api/games/{recent}").json()["status"] == "abandoned"
+        )
 
 
 def test_the_lobby_is_paginated_and_lists_only_joinable_games(database_url):
@@ -112,7 +124,9 @@ def test_creating_games_is_rate_limited_per_client_address(database_url):
 
 def test_joining_is_rate_limited_per_client_address(database_url):
     with _app(database_url, join_rate="2/minute") as client:
-        gid = client.post("/api/games", json={"game": "garum", "seats": ["human"] * 4, "claim": []}).json()["id"]
+        gid = client.post("/api/games", json={"game": "garum", "seats": ["human"] * 4, "claim": []}).json()[
+            "id"
+        ]
         assert [client.post(f"/api/games/{gid}/join").status_code for _ in range(3)] == [200, 200, 429]
         assert client.get(f"/api/games/{gid}").json()["seats"][2]["free"]  # the refused join took nothing
 
@@ -121,7 +135,9 @@ def test_start_up_resumes_only_games_with_bots_or_timers(database_url):
     with _app(database_url) as client:
         humans = client.post("/api/games", json=HUMANS).json()["id"]
         timed = client.post("/api/games", json={**HUMANS, "options": {"turn_seconds": 3600}}).json()["id"]
-        with_bot = client.post("/api/games", json={"game": "garum", "seats": ["human", "ismcts"]}).json()["id"]
+        with_bot = client.post("/api/games", json={"game": "garum", "seats": ["human", "ismcts"]}).json()[
+            "id"
+        ]
     with _app(database_url) as client:
         resumed = set(client.app.state.service.resumable_ids())
         assert timed in resumed and with_bot in resumed and humans not in resumed
@@ -142,7 +158,10 @@ def test_open_websockets_are_capped_per_game(database_url):
     with _app(database_url, ws_per_game=2) as client:
         gid = client.post("/api/games", json=HUMANS).json()["id"]
         other = client.post("/api/games", json=HUMANS).json()["id"]
-        with client.websocket_connect(f"/api/games/{gid}/ws") as a, client.websocket_connect(f"/api/games/{gid}/ws") as b:
+        with (
+            client.websocket_connect(f"/api/games/{gid}/ws") as a,
+            client.websocket_connect(f"/api/games/{gid}/ws") as b,
+        ):
             assert a.receive_json()["id"] == gid and b.receive_json()["id"] == gid
             with client.websocket_connect(f"/api/games/{gid}/ws") as c:
                 refusal = _ws_refused(c)
@@ -156,8 +175,10 @@ def test_open_websockets_are_capped_per_game(database_url):
 def test_open_websockets_are_capped_per_client_address(database_url):
     with _app(database_url, ws_per_client=2) as client:
         ids = [client.post("/api/games", json=HUMANS).json()["id"] for _ in range(3)]
-        with client.websocket_connect(f"/api/games/{ids[0]}/ws") as a, \
-                client.websocket_connect(f"/api/games/{ids[1]}/ws") as b:
+        with (
+            client.websocket_connect(f"/api/games/{ids[0]}/ws") as a,
+            client.websocket_connect(f"/api/games/{ids[1]}/ws") as b,
+        ):
             a.receive_json(), b.receive_json()
             with client.websocket_connect(f"/api/games/{ids[2]}/ws") as c:
                 assert _ws_refused(c)["error"]["status"] == 429
@@ -171,8 +192,10 @@ def test_a_request_body_sent_too_slowly_is_answered_408(database_url, server_pro
     server = server_process(database_url)
     body = json.dumps(HUMANS).encode()
     with socket.create_connection(("127.0.0.1", server.port), timeout=10) as sock:
-        sock.sendall(b"POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-                     b"Content-Length: %d\r\n\r\n" % len(body) + body[:5])
+        sock.sendall(
+            b"POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            b"Content-Length: %d\r\n\r\n" % len(body) + body[:5]
+        )
         started = time.monotonic()
         answer = sock.recv(4096)
         took = time.monotonic() - started

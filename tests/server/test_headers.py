@@ -33,8 +33,20 @@ def _directives(policy: str) -> dict[str, list[str]]:
     return out
 
 
-PATHS = ["/", "/replay", "/games/abc", "/docs", "/docs/start.js", "/static/js/game.js", "/static/css/ludus.css",
-         "/api/games", "/api/meta", "/openapi.json", "/api/games/nothing", "/no/such/page"]
+PATHS = [
+    "/",
+    "/replay",
+    "/games/abc",
+    "/docs",
+    "/docs/start.js",
+    "/static/js/game.js",
+    "/static/css/ludus.css",
+    "/api/games",
+    "/api/meta",
+    "/openapi.json",
+    "/api/games/nothing",
+    "/no/such/page",
+]
 
 
 @pytest.mark.parametrize("path", PATHS)
@@ -51,9 +63,11 @@ def test_every_answer_sends_the_protective_headers(client, path):
 
 
 def test_refusals_and_errors_send_them_too(client):
-    for answer in (client.post("/api/games", content=b"{", headers={"content-type": "application/json"}),
-                   client.post("/api/games", content=b"x" * 70_000, headers={"content-type": "application/json"}),
-                   client.get("/api/games/nothing")):
+    for answer in (
+        client.post("/api/games", content=b"{", headers={"content-type": "application/json"}),
+        client.post("/api/games", content=b"x" * 70_000, headers={"content-type": "application/json"}),
+        client.get("/api/games/nothing"),
+    ):
         assert answer.status_code >= 400
         assert "frame-ancestors 'none'" in answer.headers["content-security-policy"]
         assert answer.headers["x-content-type-options"] == "nosniff"

@@ -54,8 +54,11 @@ def test_no_response_to_a_seat_holds_another_seats_hand(client, players):
         auth = {"Authorization": f"Bearer {tokens[mover]}"}
         mine = client.get(f"/api/games/{gid}", headers=auth).json()
         assert _hands(mine["observation"])[mover] is not None  # a seat does see its own hand
-        r = client.post(f"/api/games/{gid}/actions", headers=auth,
-                        json={"action": rng.choice(mine["legal_actions"]), "version": mine["version"]})
+        r = client.post(
+            f"/api/games/{gid}/actions",
+            headers=auth,
+            json={"action": rng.choice(mine["legal_actions"]), "version": mine["version"]},
+        )
         assert r.status_code == 200
         check(mover, r)
     assert checked > 50
@@ -76,8 +79,11 @@ def test_websocket_pushes_hold_only_the_subscribers_view(client):
             mover = view["current_player"]
             auth = {"Authorization": f"Bearer {tokens[mover]}"}
             mine = client.get(f"/api/games/{gid}", headers=auth).json()
-            client.post(f"/api/games/{gid}/actions", headers=auth,
-                        json={"action": rng.choice(mine["legal_actions"]), "version": mine["version"]})
+            client.post(
+                f"/api/games/{gid}/actions",
+                headers=auth,
+                json={"action": rng.choice(mine["legal_actions"]), "version": mine["version"]},
+            )
             pushed = ws.receive_json()
             assert pushed["seat"] == 0 and _hands(pushed["observation"])[1] is None
             if mover == 1:

@@ -29,11 +29,14 @@ def _auth(token):
     return {"Authorization": f"Bearer {token}"}
 
 
-@pytest.mark.parametrize("game, seats, options", [
-    ("garum", ("human", "human"), {}),
-    ("celtae", ("human", "human", "human"), {}),
-    ("celtae", ("human",), {"difficulty": "hard"}),
-])
+@pytest.mark.parametrize(
+    "game, seats, options",
+    [
+        ("garum", ("human", "human"), {}),
+        ("celtae", ("human", "human", "human"), {}),
+        ("celtae", ("human",), {"difficulty": "hard"}),
+    ],
+)
 def test_the_seat_to_move_gets_legal_hints_best_first(hint_client, game, seats, options):
     body, tokens = _game(hint_client, game, seats, **options)
     view = hint_client.get(f"/api/games/{body['id']}").json()
@@ -70,7 +73,9 @@ def test_hints_are_rate_limited_per_seat_with_retry_after(hint_client):
     first = hint_client.get(url, params={"n": 1}, headers=_auth(tokens[mover]))
     assert first.status_code == 200
     again = hint_client.get(url, params={"n": 1}, headers=_auth(tokens[mover]))
-    assert again.json() == first.json()  # the same question in the same position: the kept answer, not counted
+    assert (
+        again.json() == first.json()
+    )  # the same question in the same position: the kept answer, not counted
     assert hint_client.get(url, params={"n": 2}, headers=_auth(tokens[mover])).status_code == 200
     refused = hint_client.get(url, params={"n": 3}, headers=_auth(tokens[mover]))
     assert refused.status_code == 429 and "too many hints" in refused.json()["detail"]
@@ -91,8 +96,11 @@ def test_the_creator_can_turn_hints_off(hint_client):
     assert r.status_code == 403 and "hints are off" in r.json()["detail"]
     # still off after a move (the game row is rebuilt then)
     legal = hint_client.get(f"/api/games/{body['id']}", headers=_auth(tokens[mover])).json()["legal_actions"]
-    moved = hint_client.post(f"/api/games/{body['id']}/actions", headers=_auth(tokens[mover]),
-                             json={"action": legal[0], "version": view["version"]})
+    moved = hint_client.post(
+        f"/api/games/{body['id']}/actions",
+        headers=_auth(tokens[mover]),
+        json={"action": legal[0], "version": view["version"]},
+    )
     assert moved.status_code == 200 and moved.json()["options"]["hints"] is False
     mover = moved.json()["current_player"]
     assert hint_client.get(f"/api/games/{body['id']}/hint", headers=_auth(tokens[mover])).status_code == 403
@@ -104,8 +112,9 @@ def test_hints_stay_on_unless_turned_off_and_the_option_must_be_a_boolean(hint_c
     body, _ = _game(hint_client)
     assert "hints" not in body["options"]
     for bad in ("no", 0, None):
-        r = hint_client.post("/api/games", json={"game": "garum", "seats": ["human", "human"],
-                                                 "options": {"hints": bad}})
+        r = hint_client.post(
+            "/api/games", json={"game": "garum", "seats": ["human", "human"], "options": {"hints": bad}}
+        )
         if bad is None:
             assert r.status_code == 201  # null: not said
         else:

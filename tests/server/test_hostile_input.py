@@ -61,8 +61,12 @@ def test_a_kind_padded_with_65000_spaces_is_refused(client):
 @pytest.mark.parametrize("seconds", [10**400, -(10**400), 1e308 * 10, "60", True])
 def test_turn_seconds_out_of_range_is_refused_before_any_arithmetic(client, seconds):
     before = _lobby_ids(client)
-    r = client.post("/api/games", content=f'{{"game": "garum", "seats": ["human", "human"], '
-                    f'"options": {{"turn_seconds": {_json(seconds)}}}}}', headers={"content-type": "application/json"})
+    r = client.post(
+        "/api/games",
+        content=f'{{"game": "garum", "seats": ["human", "human"], '
+        f'"options": {{"turn_seconds": {_json(seconds)}}}}}',
+        headers={"content-type": "application/json"},
+    )
     assert "turn_seconds" in _refused(r, 422)
     assert _lobby_ids(client) == before
 
@@ -70,15 +74,22 @@ def test_turn_seconds_out_of_range_is_refused_before_any_arithmetic(client, seco
 def _json(value) -> str:
     import json
 
-    return json.dumps(value) if not isinstance(value, float) or value == value and abs(value) < 1e309 else "1e400"
+    return (
+        json.dumps(value)
+        if not isinstance(value, float) or value == value and abs(value) < 1e309
+        else "1e400"
+    )
 
 
 @pytest.mark.parametrize("version", ["0", False, 0.0, None, [0], 2**70])
 def test_an_action_version_must_be_a_real_integer(table, version):
     t = table()
     view = t.mover_view()
-    r = t.client.post(f"/api/games/{t.id}/actions", json={"action": view["legal_actions"][0], "version": version},
-                      headers=t.auth(view["seat"]))
+    r = t.client.post(
+        f"/api/games/{t.id}/actions",
+        json={"action": view["legal_actions"][0], "version": version},
+        headers=t.auth(view["seat"]),
+    )
     assert "version" in _refused(r, 422)
     assert t.view()["version"] == 0 and t.view()["ply"] == 0
 
@@ -125,7 +136,9 @@ def test_a_websocket_action_has_the_http_length_cap(table, client):
     assert t.view()["version"] == 0
 
 
-@pytest.mark.parametrize("frame", ["[" * 8000 + "]" * 8000, '{"action": ' * 1400, "not json", "\ud800", "[1, 2]"])
+@pytest.mark.parametrize(
+    "frame", ["[" * 8000 + "]" * 8000, '{"action": ' * 1400, "not json", "\ud800", "[1, 2]"]
+)
 def test_a_bad_websocket_frame_gets_an_error_and_the_socket_lives_on(table, client, frame):
     t = table()
     mover = t.view()["current_player"]
@@ -147,8 +160,9 @@ def test_an_oversize_websocket_frame_is_refused(table, client):
         assert _error(ws)["status"] == 422
 
 
-def test_an_unexpected_websocket_error_is_logged_with_an_id_and_closes_the_socket(table, client, monkeypatch,
-                                                                               caplog):
+def test_an_unexpected_websocket_error_is_logged_with_an_id_and_closes_the_socket(
+    table, client, monkeypatch, caplog
+):
     from starlette.websockets import WebSocketDisconnect
 
     t = table()
@@ -157,7 +171,10 @@ def test_an_unexpected_websocket_error_is_logged_with_an_id_and_closes_the_socke
     def broken(*args, **kwargs):
         raise RuntimeError("a bug")
 
-    with client.websocket_connect(f"/api/games/{t.id}/ws") as ws, caplog.at_level(logging.ERROR, "ludus.server"):
+    with (
+        client.websocket_connect(f"/api/games/{t.id}/ws") as ws,
+        caplog.at_level(logging.ERROR, "ludus.server"),
+    ):
         ws.receive_json()
         monkeypatch.setattr(service, "view_and_seat", broken)
         ws.send_json({"token": t.tokens[0]})
@@ -202,8 +219,11 @@ def test_a_row_locked_too_long_on_postgresql_answers_503_with_retry_after(postgr
         libpq = postgres_url.replace("postgresql+psycopg://", "postgresql://")
         with psycopg.connect(libpq) as other:
             other.execute("SELECT 1 FROM games WHERE id = %s FOR UPDATE", (gid,))
-            r = client.post(f"/api/games/{gid}/actions", headers=auth,
-                            json={"action": view["legal_actions"][0], "version": view["version"]})
+            r = client.post(
+                f"/api/games/{gid}/actions",
+                headers=auth,
+                json={"action": view["legal_actions"][0], "version": view["version"]},
+            )
             other.rollback()
         assert "busy" in _refused(r, 503)
         assert int(r.headers["retry-after"]) >= 1

@@ -19,8 +19,14 @@ from ludus.server.patches import diff
 # JSON values as views hold them: no value turns from a number into a boolean in place (Python's
 # 1 == True would hide it inside an unchanged-looking container; the diff documents it).
 scalars = st.none() | st.integers(-5, 5) | st.text(alphabet="ab/~0", max_size=3)
-values = st.recursive(scalars, lambda inner: st.lists(inner, max_size=5)
-                      | st.dictionaries(st.text(alphabet="ab/~1", max_size=3), inner, max_size=5), max_leaves=25)
+values = st.recursive(
+    scalars,
+    lambda inner: (
+        st.lists(inner, max_size=5)
+        | st.dictionaries(st.text(alphabet="ab/~1", max_size=3), inner, max_size=5)
+    ),
+    max_leaves=25,
+)
 
 
 @settings(max_examples=150, deadline=None)
@@ -46,8 +52,18 @@ def test_each_view_of_a_whole_game_is_the_last_one_patched_and_its_patch_is_smal
     rng = random.Random(7)
     views = []
     while True:
-        views.append(orjson.loads(orjson.dumps({"observation": state.observation(0), "log": state.log(0),
-                                                "scores": list(state.scores())}, option=orjson.OPT_NON_STR_KEYS)))
+        views.append(
+            orjson.loads(
+                orjson.dumps(
+                    {
+                        "observation": state.observation(0),
+                        "log": state.log(0),
+                        "scores": list(state.scores()),
+                    },
+                    option=orjson.OPT_NON_STR_KEYS,
+                )
+            )
+        )
         if state.is_terminal():
             break
         state.apply_action(rng.choice(state.legal_actions()))
@@ -75,7 +91,9 @@ def test_a_socket_that_asks_for_patches_rebuilds_every_view_of_its_seat(client, 
         patches = 0
         for _ in range(6):
             mover = t.mover_view()
-            assert t.act(mover["seat"], rng.choice(mover["legal_actions"]), mover["version"]).status_code == 200
+            assert (
+                t.act(mover["seat"], rng.choice(mover["legal_actions"]), mover["version"]).status_code == 200
+            )
             message = ws.receive_json()
             if "patch" in message:
                 assert message["seat"] == 0 and message["base"] == live["version"]

@@ -56,13 +56,18 @@ def test_the_view_carries_the_public_move_log(table):
     action = view["legal_actions"][0]
     t.act(view["seat"], action, view["version"])
     log = t.view()["log"]  # a game may add details to each entry (Garum: colour, round, sentence)
-    assert [{"seat": e["seat"], "action": e["action"]} for e in log] == [{"seat": view["seat"], "action": action}]
+    assert [{"seat": e["seat"], "action": e["action"]} for e in log] == [
+        {"seat": view["seat"], "action": action}
+    ]
 
 
 def _unchanged(t, before):
     now = t.view(before["seat"])
     assert (now["version"], now["observation"], now["legal_actions"]) == (
-        before["version"], before["observation"], before["legal_actions"])
+        before["version"],
+        before["observation"],
+        before["legal_actions"],
+    )
 
 
 def test_action_errors_change_nothing(table, client):
@@ -74,7 +79,9 @@ def test_action_errors_change_nothing(table, client):
     r = client.post(url, json={"action": action, "version": version})
     assert r.status_code == 401
     # wrong token
-    r = client.post(url, json={"action": action, "version": version}, headers={"Authorization": "Bearer x" * 3})
+    r = client.post(
+        url, json={"action": action, "version": version}, headers={"Authorization": "Bearer x" * 3}
+    )
     assert r.status_code == 401
     # a seat not to move
     other = next(s for s in t.tokens if s != seat)
@@ -196,7 +203,9 @@ def test_a_celtae_decision_that_showed_nothing_is_undone(table):
     else:
         pytest.fail("no 'move 1' offered")
     after = t.act(view["seat"], "move 1", view["version"]).json()
-    r = t.client.post(f"/api/games/{t.id}/undo", json={"version": after["version"]}, headers=t.auth(view["seat"]))
+    r = t.client.post(
+        f"/api/games/{t.id}/undo", json={"version": after["version"]}, headers=t.auth(view["seat"])
+    )
     assert r.status_code == 200, r.text
     assert r.json()["observation"] == view["observation"]
 
@@ -212,7 +221,9 @@ def test_leave_hands_the_seat_to_a_bot_who_finishes_the_game(client):
     assert client.post(f"/api/games/{gid}/leave").status_code == 401
     view = _wait(client, gid, lambda v: v["terminal"])
     assert view["seats"][0]["left"] and view["winners"]
-    r = client.post(f"/api/games/{gid}/actions", json={"action": "pass", "version": view["version"]}, headers=auth)
+    r = client.post(
+        f"/api/games/{gid}/actions", json={"action": "pass", "version": view["version"]}, headers=auth
+    )
     assert r.status_code == 403
 
 

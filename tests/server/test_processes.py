@@ -12,7 +12,8 @@ from websockets.sync.client import connect
 
 @pytest.mark.slow
 def test_a_killed_server_resumes_every_game_where_its_last_acknowledged_action_left_it(
-        database_url, server_process, table_on):
+    database_url, server_process, table_on
+):
     server = server_process(database_url)
     rng = random.Random(11)
     with httpx.Client(base_url=server.base, timeout=10) as http:
@@ -26,7 +27,11 @@ def test_a_killed_server_resumes_every_game_where_its_last_acknowledged_action_l
         for seat, view in acknowledged.items():
             now = t.view(seat)
             assert (now["version"], now["observation"], now["legal_actions"], now["scores"]) == (
-                view["version"], view["observation"], view["legal_actions"], view["scores"])
+                view["version"],
+                view["observation"],
+                view["legal_actions"],
+                view["scores"],
+            )
         t.play_random(rng, moves=10)
         assert t.view()["version"] == acknowledged[None]["version"] + 10
 
@@ -45,19 +50,28 @@ def test_a_move_through_one_process_is_pushed_to_a_websocket_of_the_other(postgr
             mover = http.get(f"{a.base}/api/games/{gid}").json()["current_player"]
             auth = {"Authorization": f"Bearer {tokens[mover]}"}
             mine = http.get(f"{a.base}/api/games/{gid}", headers=auth).json()
-            r = http.post(f"{a.base}/api/games/{gid}/actions", headers=auth,
-                          json={"action": mine["legal_actions"][0], "version": 0})
+            r = http.post(
+                f"{a.base}/api/games/{gid}/actions",
+                headers=auth,
+                json={"action": mine["legal_actions"][0], "version": 0},
+            )
             assert r.status_code == 200
             pushed = json.loads(ws.recv(timeout=10))
             assert pushed["version"] == 1 and pushed["seat"] == 1
-            assert pushed["observation"] == http.get(f"{b.base}/api/games/{gid}", headers={
-                "Authorization": f"Bearer {tokens[1]}"}).json()["observation"]
+            assert (
+                pushed["observation"]
+                == http.get(
+                    f"{b.base}/api/games/{gid}", headers={"Authorization": f"Bearer {tokens[1]}"}
+                ).json()["observation"]
+            )
         # the same move sent to both processes at the same version: exactly one wins
         view = http.get(f"{b.base}/api/games/{gid}").json()
         auth = {"Authorization": f"Bearer {tokens[view['current_player']]}"}
         mine = http.get(f"{b.base}/api/games/{gid}", headers=auth).json()
         move = {"action": mine["legal_actions"][0], "version": mine["version"]}
-        codes = sorted(http.post(f"{base}/api/games/{gid}/actions", headers=auth, json=move).status_code
-                       for base in (b.base, a.base))
+        codes = sorted(
+            http.post(f"{base}/api/games/{gid}/actions", headers=auth, json=move).status_code
+            for base in (b.base, a.base)
+        )
         assert codes[0] == 200 and codes[1] in (403, 409)
         assert http.get(f"{a.base}/api/games/{gid}").json()["version"] == mine["version"] + 1

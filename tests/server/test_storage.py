@@ -107,12 +107,16 @@ def test_the_locked_row_reads_the_same_as_the_plain_read(database_url):
     store = Store(database_url)
     store.migrate()
     try:
-        created = GameService(store).create("garum", {"turn_seconds": 3600, "hints": False}, ["human", "human"])
+        created = GameService(store).create(
+            "garum", {"turn_seconds": 3600, "hints": False}, ["human", "human"]
+        )
         with store.read() as conn:
             plain = store.game(conn, created["id"])
         locked = store.transact(lambda conn: store.lock_game(conn, created["id"]))
         assert locked == plain
-        assert [type(getattr(locked, f)) for f in vars(locked)] == [type(getattr(plain, f)) for f in vars(plain)]
+        assert [type(getattr(locked, f)) for f in vars(locked)] == [
+            type(getattr(plain, f)) for f in vars(plain)
+        ]
         assert store.transact(lambda conn: store.lock_game(conn, "no-such-game")) is None
     finally:
         store.dispose()

@@ -24,9 +24,22 @@ def test_every_server_module_is_at_most_600_lines():
 
 def test_every_server_function_has_complexity_at_most_15():
     found = subprocess.run(
-        [sys.executable, "-m", "ruff", "check", "--isolated", "--select", "C901", "--output-format", "concise",
-         "--config", f"lint.mccabe.max-complexity={MAX_COMPLEXITY}", str(SERVER)],
-        capture_output=True, text=True,
+        [
+            sys.executable,
+            "-m",
+            "ruff",
+            "check",
+            "--isolated",
+            "--select",
+            "C901",
+            "--output-format",
+            "concise",
+            "--config",
+            f"lint.mccabe.max-complexity={MAX_COMPLEXITY}",
+            str(SERVER),
+        ],
+        capture_output=True,
+        text=True,
     )
     assert found.returncode == 0, found.stdout + found.stderr
 
@@ -34,9 +47,13 @@ def test_every_server_function_has_complexity_at_most_15():
 def _runtime_imports(path: Path) -> set[str]:
     """The server modules ``path`` imports when it runs (imports under ``if TYPE_CHECKING`` left out)."""
     tree = ast.parse(path.read_text())
-    typing_only = {id(node) for block in ast.walk(tree) if isinstance(block, ast.If)
-                   and ast.unparse(block.test) in ("TYPE_CHECKING", "typing.TYPE_CHECKING")
-                   for stmt in block.body for node in ast.walk(stmt)}
+    typing_only = {
+        id(node)
+        for block in ast.walk(tree)
+        if isinstance(block, ast.If) and ast.unparse(block.test) in ("TYPE_CHECKING", "typing.TYPE_CHECKING")
+        for stmt in block.body
+        for node in ast.walk(stmt)
+    }
     names = set()
     for node in ast.walk(tree):
         if id(node) in typing_only:

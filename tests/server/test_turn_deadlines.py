@@ -32,11 +32,18 @@ def _shift_stored_times(database_url: str, game_id: str, seconds: float) -> None
     """Move every stored time of the game ``seconds`` into the past, as if the server had been down."""
     store = Store(database_url)
     try:
+
         def work(conn) -> None:
-            conn.execute(update(games).where(games.c.id == game_id).values(
-                created_at=games.c.created_at - seconds, updated_at=games.c.updated_at - seconds))
-            conn.execute(update(actions).where(actions.c.game_id == game_id).values(
-                created_at=actions.c.created_at - seconds))
+            conn.execute(
+                update(games)
+                .where(games.c.id == game_id)
+                .values(created_at=games.c.created_at - seconds, updated_at=games.c.updated_at - seconds)
+            )
+            conn.execute(
+                update(actions)
+                .where(actions.c.game_id == game_id)
+                .values(created_at=actions.c.created_at - seconds)
+            )
 
         store.transact(work)
     finally:
@@ -88,15 +95,24 @@ def test_an_undo_starts_the_turn_again(table):
     t = table(turn_seconds=TURN)
     mid = _to_mid_turn(t)
     before = time.time()
-    r = t.client.post(f"/api/games/{t.id}/undo", json={"version": mid["version"]}, headers=t.auth(mid["seat"]))
+    r = t.client.post(
+        f"/api/games/{t.id}/undo", json={"version": mid["version"]}, headers=t.auth(mid["seat"])
+    )
     after = time.time()
     assert r.status_code == 200, r.text
     assert mid["turn_deadline"] < before + TURN <= r.json()["turn_deadline"] <= after + TURN
 
 
 def test_joining_and_leaving_do_not_move_the_turn_deadline(client):
-    r = client.post("/api/games", json={"game": "garum", "options": {"turn_seconds": TURN},
-                                        "seats": ["human", "human", "human"], "claim": [0, 1]})
+    r = client.post(
+        "/api/games",
+        json={
+            "game": "garum",
+            "options": {"turn_seconds": TURN},
+            "seats": ["human", "human", "human"],
+            "claim": [0, 1],
+        },
+    )
     assert r.status_code == 201, r.text
     gid = r.json()["id"]
     tokens = {s["seat"]: s["token"] for s in r.json()["seats"] if "token" in s}
@@ -125,7 +141,8 @@ def test_the_turn_deadline_is_the_same_after_a_restart(database_url, table_on):
 
 
 def test_a_turn_whose_time_ran_out_while_the_server_was_down_is_played_right_after_the_restart(
-        database_url, table_on):
+    database_url, table_on
+):
     with TestClient(create_app(database_url, bot_seconds=BOT_SECONDS)) as c:
         t = table_on(c, seats=["human", "human"], turn_seconds=TURN)
         mover = t.mover_view()

@@ -29,7 +29,8 @@ def open_my_seat(page) -> str:
 def wait_turn(page, timeout: float = 20_000) -> str:
     """Wait until this page may move ("mine") or the game is over ("over")."""
     page.wait_for_function(
-        f"({BODY}.myTurn === 'true' || {BODY}.terminal === 'true') && {BODY}.busy !== 'true'", timeout=timeout)
+        f"({BODY}.myTurn === 'true' || {BODY}.terminal === 'true') && {BODY}.busy !== 'true'", timeout=timeout
+    )
     return "over" if page.evaluate(f"{BODY}.terminal") == "true" else "mine"
 
 
@@ -101,13 +102,17 @@ def poll(page, expression: str, timeout: float = 15.0) -> object:
         time.sleep(0.05)
 
 
-def api_game(server: str, game: str, players: int = 2, moves: int | None = None, seed: int = 1) -> tuple[str, dict]:
+def api_game(
+    server: str, game: str, players: int = 2, moves: int | None = None, seed: int = 1
+) -> tuple[str, dict]:
     """A game of human seats created through the API and played ``moves`` random moves in (to its
     end when None) over HTTP: (game id, seat tokens)."""
     import httpx
 
-    created = httpx.post(f"{server}/api/games", json={"game": game, "options": {"players": players},
-                                                      "seats": ["human"] * players}).json()
+    created = httpx.post(
+        f"{server}/api/games",
+        json={"game": game, "options": {"players": players}, "seats": ["human"] * players},
+    ).json()
     gid, tokens = created["id"], {s["seat"]: s["token"] for s in created["seats"] if "token" in s}
     rng = random.Random(seed)
     with httpx.Client(base_url=server) as http:
@@ -117,7 +122,10 @@ def api_game(server: str, game: str, players: int = 2, moves: int | None = None,
                 break
             auth = {"Authorization": f"Bearer {tokens[view['current_player']]}"}
             legal = http.get(f"/api/games/{gid}", headers=auth).json()["legal_actions"]
-            http.post(f"/api/games/{gid}/actions", json={"action": rng.choice(legal), "version": view["version"]},
-                      headers=auth)
+            http.post(
+                f"/api/games/{gid}/actions",
+                json={"action": rng.choice(legal), "version": view["version"]},
+                headers=auth,
+            )
             moves = None if moves is None else moves - 1
     return gid, tokens

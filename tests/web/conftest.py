@@ -13,8 +13,12 @@ import pytest
 
 CHROMIUM = os.environ.get("LUDUS_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
-    "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-    "--disable-sync", "--no-first-run",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
 ]
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "screenshots"
 
@@ -53,8 +57,11 @@ def server(tmp_path_factory):
     from ludus.server.limits import ServerLimits
 
     # one browser for every test: the per-address limits meant for strangers would refuse it
-    app = create_app(f"sqlite:///{db}", bot_seconds=0.2, limits=ServerLimits(
-        create_rate="10000/minute", join_rate="10000/minute", ws_per_client=10000))
+    app = create_app(
+        f"sqlite:///{db}",
+        bot_seconds=0.2,
+        limits=ServerLimits(create_rate="10000/minute", join_rate="10000/minute", ws_per_client=10000),
+    )
     if not _serving_pages(app):
         mount(app)
     port = _free_port()
@@ -74,11 +81,17 @@ def server(tmp_path_factory):
 
 @pytest.fixture(scope="session")
 def browser():
-    sync_api = pytest.importorskip("playwright.sync_api", reason="the Python package playwright is not installed")
+    sync_api = pytest.importorskip(
+        "playwright.sync_api", reason="the Python package playwright is not installed"
+    )
     if not Path(CHROMIUM).exists():
         if os.environ.get("CI"):
-            pytest.fail(f"no Chromium at {CHROMIUM}: scripts/setup installs it from scripts/system-packages.txt")
-        pytest.skip(f"no Chromium at {CHROMIUM}: apt-get install chromium (scripts/system-packages.txt lists it)")
+            pytest.fail(
+                f"no Chromium at {CHROMIUM}: scripts/setup installs it from scripts/system-packages.txt"
+            )
+        pytest.skip(
+            f"no Chromium at {CHROMIUM}: apt-get install chromium (scripts/system-packages.txt lists it)"
+        )
     with sync_api.sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
         yield b
@@ -115,7 +128,9 @@ def strict_page(browser):
     errors: list[str] = []
     violations: list[str] = []
     pg.on("pageerror", lambda exc: errors.append(str(exc)))
-    pg.on("console", lambda msg: violations.append(msg.text) if "Content Security Policy" in msg.text else None)
+    pg.on(
+        "console", lambda msg: violations.append(msg.text) if "Content Security Policy" in msg.text else None
+    )
     pg.js_errors = errors
     pg.csp_violations = violations
     yield pg

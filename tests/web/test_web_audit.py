@@ -8,7 +8,6 @@
 - the replay viewer marks each step's last move on the board.
 """
 
-
 import random
 import re
 
@@ -25,8 +24,9 @@ def _create(server: str, game: str, options: dict, seats: list[str]) -> tuple[st
 
 
 def test_a_timed_out_garum_turn_is_said_on_the_page(page, server, screenshots):
-    game_id, tokens = _create(server, "garum", {"players": 2, "board": "baelo_claudia", "turn_seconds": 10},
-                              ["human", "human"])
+    game_id, tokens = _create(
+        server, "garum", {"players": 2, "board": "baelo_claudia", "turn_seconds": 10}, ["human", "human"]
+    )
     mover = httpx.get(f"{server}/api/games/{game_id}").json()["current_player"]
     page.goto(f"{server}/games/{game_id}#token={tokens[1 - mover]}")
     poll(page, f"{BODY}.version !== undefined")
@@ -78,11 +78,16 @@ def test_the_replay_marks_each_step_last_move_on_a_garum_board(page, server, scr
     for step in (places[3], places[len(places) // 2], places[-1]):
         _replay_at(page, step)
         seat, run = _trailing_run(record, seats, step)
-        expected = sorted(f"{c // board.size},{c % board.size}" for a in run if re.match(r"c\d+\.\d ", a)
-                          for c in board.slot_cells[tuple(int(x) for x in a.split()[0][1:].split("."))])
+        expected = sorted(
+            f"{c // board.size},{c % board.size}"
+            for a in run
+            if re.match(r"c\d+\.\d ", a)
+            for c in board.slot_cells[tuple(int(x) for x in a.split()[0][1:].split("."))]
+        )
         poll(page, f"document.querySelector('#board svg g.fish[data-last-move=\"{seat}\"]') !== null")
-        marked = page.eval_on_selector_all(f'#board svg g.fish[data-last-move="{seat}"]',
-                                           "(ns) => ns.map((n) => n.dataset.cell)")
+        marked = page.eval_on_selector_all(
+            f'#board svg g.fish[data-last-move="{seat}"]', "(ns) => ns.map((n) => n.dataset.cell)"
+        )
         assert sorted(marked) == expected, (step, run)
         checked += 1
     page.screenshot(path=str(screenshots / "audit-replay-garum-last-move.png"))
@@ -97,7 +102,9 @@ def _celtae_replay(page, server, players, seed) -> tuple[dict, list[int]]:
     page.goto(f"{server}/replay?game={gid}")
     poll(page, f"{BODY}.loaded === 'true' && {BODY}.step === '0'")
     page.wait_for_selector("#board .cb")
-    return record, [i + 1 for i, a in enumerate(record["actions"]) if re.match(r"(farm|build|battle|recruit) ", a)]
+    return record, [
+        i + 1 for i, a in enumerate(record["actions"]) if re.match(r"(farm|build|battle|recruit) ", a)
+    ]
 
 
 def test_the_replay_marks_each_step_last_move_on_the_celtae_board(page, server, screenshots):
@@ -160,7 +167,9 @@ def _reachable(page) -> tuple[set[str], dict[tuple[str, ...], set[str]]]:
     return alone, after
 
 
-@pytest.mark.parametrize("players,seats", [(2, ["human", "random"]), (1, ["human"]), (3, ["human", "greedy", "random"])])
+@pytest.mark.parametrize(
+    "players,seats", [(2, ["human", "random"]), (1, ["human"]), (3, ["human", "greedy", "random"])]
+)
 def test_every_legal_celtae_action_is_reachable_on_the_board(browser, server, screenshots, players, seats):
     """Over whole random games, at every decision put to the person: each legal action is played by
     a piece, or by a first step's completing piece; each move past the optional steps (the view's
@@ -181,7 +190,9 @@ def test_every_legal_celtae_action_is_reachable_on_the_board(browser, server, sc
     try:
         while wait_turn(page) == "mine":
             poll(page, f"Number({BODY}.boardVersion) === {version(page)}")
-            view = page.evaluate("(({legal_actions, after_skip}) => ({legal_actions, after_skip}))(window.ludusGame.view)")
+            view = page.evaluate(
+                "(({legal_actions, after_skip}) => ({legal_actions, after_skip}))(window.ludusGame.view)"
+            )
             assert "null" not in page.inner_text("#board .cb-prompt").split(), "a stray null in the prompt"
             # a seat's disc or cube carries its number (and the CSS a shape per seat), never colour alone
             assert page.evaluate(UNNUMBERED) == [], "a seat's piece marked by colour alone"
@@ -197,7 +208,9 @@ def test_every_legal_celtae_action_is_reachable_on_the_board(browser, server, sc
                 assert after == {}, "a piece carries skips the server did not offer"
             if not shot and page.locator(".cb-prompt [data-board-action=done][data-board-skip]").count():
                 shot = True  # the move's own "done" (take no card...) one click past the optional steps
-                page.screenshot(path=str(screenshots / f"audit-celtae-{players}p-done-past-optional-steps.png"))
+                page.screenshot(
+                    path=str(screenshots / f"audit-celtae-{players}p-done-past-optional-steps.png")
+                )
             offered = view["legal_actions"] + ((view.get("after_skip") or {}).get("legal") or [])
             kinds |= {a.split(" ")[0] for a in offered}  # a move past the optional steps is offered too
             before = version(page)
@@ -221,7 +234,9 @@ def test_a_solo_replay_marks_only_the_last_turn_and_lists_sentences(page, server
     for step in (acts[3], acts[len(acts) // 2]):
         _replay_at(page, step)
         verb, region = record["actions"][step - 1].split()
-        marked = page.eval_on_selector_all("#board [data-key^='act-'][data-last-move='0']", "(ns) => ns.map((n) => n.dataset.key)")
+        marked = page.eval_on_selector_all(
+            "#board [data-key^='act-'][data-last-move='0']", "(ns) => ns.map((n) => n.dataset.key)"
+        )
         assert marked == [f"act-{verb}-{region}"]
     # the move list reads as the game page's log: sentences, seats from 1, rounds, notation on request
     items = page.locator("#log li")

@@ -18,8 +18,11 @@ def _mover(server, gid, tokens):
 
 def serious(page):
     found = Axe().run(page).response["violations"]
-    return [f"{v['id']} ({v['impact']}): {[n['target'] for n in v['nodes']][:3]}"
-            for v in found if v["impact"] in ("serious", "critical")]
+    return [
+        f"{v['id']} ({v['impact']}): {[n['target'] for n in v['nodes']][:3]}"
+        for v in found
+        if v["impact"] in ("serious", "critical")
+    ]
 
 
 @pytest.fixture(params=WIDTHS, ids=["desktop", "phone"])
@@ -58,12 +61,14 @@ def test_the_replay_viewer_has_no_serious_violation(sized, server, game):
 
 @pytest.mark.parametrize("game", ["garum", "celtae"])
 def test_every_board_target_is_reachable_by_keyboard_and_focus_stays_on_the_board(page, server, game):
-    created = httpx.post(f"{server}/api/games", json={"game": game, "options": {"players": 2},
-                                                      "seats": ["human", "random"]}).json()
+    created = httpx.post(
+        f"{server}/api/games", json={"game": game, "options": {"players": 2}, "seats": ["human", "random"]}
+    ).json()
     page.goto(f"{server}/games/{created['id']}#token={created['seats'][0]['token']}")
     for turn in range(4):
-        page.wait_for_function(f"{BODY}.myTurn === 'true' && {BODY}.boardVersion === {BODY}.version "
-                               f"&& {BODY}.busy !== 'true'")
+        page.wait_for_function(
+            f"{BODY}.myTurn === 'true' && {BODY}.boardVersion === {BODY}.version && {BODY}.busy !== 'true'"
+        )
         if turn:  # and through the other seat's move, drawn meanwhile
             assert page.evaluate("!!document.activeElement.closest('#board')")
         # a clickable part of the board that the Tab key cannot reach
@@ -80,5 +85,6 @@ def test_every_board_target_is_reachable_by_keyboard_and_focus_stays_on_the_boar
         page.wait_for_function(f"Number({BODY}.version) > {before} && {BODY}.boardVersion === {BODY}.version")
         page.wait_for_timeout(50)
         assert page.evaluate("!!document.activeElement.closest('#board')"), page.evaluate(
-            "document.activeElement.outerHTML.slice(0, 120)")
+            "document.activeElement.outerHTML.slice(0, 120)"
+        )
     assert not page.js_errors

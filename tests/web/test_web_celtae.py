@@ -16,12 +16,16 @@ from browser_helpers import (
 
 import ludus
 
-pytestmark = pytest.mark.skipif("celtae" not in ludus.game_names(), reason="Celtae's engine is not in this tree")
+pytestmark = pytest.mark.skipif(
+    "celtae" not in ludus.game_names(), reason="Celtae's engine is not in this tree"
+)
 
 
 def board_move(page, rng):
     """A move clicked on a piece of the board, or a first step (data-board-select) then its completion."""
-    targets = page.locator("#board [data-board-action]:not([disabled]), #board [data-board-select]:not([disabled])")
+    targets = page.locator(
+        "#board [data-board-action]:not([disabled]), #board [data-board-select]:not([disabled])"
+    )
     if not targets.count():
         return None
     target = targets.nth(rng.randrange(targets.count()))
@@ -85,5 +89,7 @@ def test_whole_celtae_solo_game_against_solitairix(page, server, screenshots):
     check_end(page, server, game_id)
     verdict = page.inner_text("[data-testid=winners]")
     won = httpx.get(f"{server}/api/games/{game_id}").json()["winners"] == [0]
-    assert verdict.startswith("You beat Solitairix" if won else "Solitairix wins") and "(target 25)" in verdict
+    assert (
+        verdict.startswith("You beat Solitairix" if won else "Solitairix wins") and "(target 25)" in verdict
+    )
     page.screenshot(path=str(screenshots / "celtae-solo-end.png"), full_page=True)

@@ -14,7 +14,9 @@ from browser_helpers import poll as browser_poll
 
 import ludus
 
-pytestmark = pytest.mark.skipif("celtae" not in ludus.game_names(), reason="Celtae's engine is not in this tree")
+pytestmark = pytest.mark.skipif(
+    "celtae" not in ludus.game_names(), reason="Celtae's engine is not in this tree"
+)
 
 BODY = "document.body.dataset"
 
@@ -113,15 +115,18 @@ def check_log(page, record, solo):
     assert "Round 2" in text  # the log is cut into rounds
 
 
-@pytest.mark.parametrize("width,height,tag,players", [(1366, 850, "desktop", 2), (390, 850, "phone", 2),
-                                                     (1366, 850, "solo", 1)])
+@pytest.mark.parametrize(
+    "width,height,tag,players", [(1366, 850, "desktop", 2), (390, 850, "phone", 2), (1366, 850, "solo", 1)]
+)
 def test_whole_celtae_game_by_board_clicks(browser, server, screenshots, width, height, tag, players):
     context = browser.new_context(viewport={"width": width, "height": height})
     context.set_default_timeout(15_000)
     page = context.new_page()
     errors, violations = [], []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.on("console", lambda msg: violations.append(msg.text) if "Content Security Policy" in msg.text else None)
+    page.on(
+        "console", lambda msg: violations.append(msg.text) if "Content Security Policy" in msg.text else None
+    )
     try:
         if players == 1:
             create_in_lobby(page, server, "celtae", {"players": "1", "difficulty": "easy"}, ["human"])
@@ -150,8 +155,10 @@ def test_whole_celtae_game_by_board_clicks(browser, server, screenshots, width, 
                 shot_at = 0
         assert decisions > 20
         assert audited is None or len(audited) > 5
-        print(f"\n{tag}: {decisions} decisions, clicks per turn median {statistics.median(clicks)}, "
-              f"mean {statistics.mean(clicks):.1f} over {len(clicks)} turns")
+        print(
+            f"\n{tag}: {decisions} decisions, clicks per turn median {statistics.median(clicks)}, "
+            f"mean {statistics.mean(clicks):.1f} over {len(clicks)} turns"
+        )
         assert marked > 0, "the other seat's last move was never marked on the board"
         page.locator("[data-testid=game-over]").wait_for()
         record = httpx.get(f"{server}/api/games/{game_id}/record").json()
@@ -183,7 +190,11 @@ def serious_violations(page) -> list[str]:
     from axe_playwright_python.sync_playwright import Axe
 
     found = Axe().run(page, context="#board").response["violations"]
-    return [f"{v['id']}: {[n['target'] for n in v['nodes']][:3]}" for v in found if v["impact"] in ("serious", "critical")]
+    return [
+        f"{v['id']}: {[n['target'] for n in v['nodes']][:3]}"
+        for v in found
+        if v["impact"] in ("serious", "critical")
+    ]
 
 
 def play_by_board_steps(page, rng, phone, steps, clicks, audited=None):
@@ -257,23 +268,55 @@ def test_every_kind_of_decision_has_its_piece(page, server):
     state = _played(2, plies=40)
     obs = state.observation(state.current_player())
     obs.update(marker="NE", action="battle N")
-    legal = ["move 1", "move 3", "anywhere", "farm S", "recruit N", "take 2", "citadel U", "pay Ow", "discard Tf",
-             "fight", "garrison Pw", "enlist F", "druid", "centre 3", "release D", "progress 4", "flip", "keep",
-             "leader boudica", "swap B 2", "refresh", "done"]
+    legal = [
+        "move 1",
+        "move 3",
+        "anywhere",
+        "farm S",
+        "recruit N",
+        "take 2",
+        "citadel U",
+        "pay Ow",
+        "discard Tf",
+        "fight",
+        "garrison Pw",
+        "enlist F",
+        "druid",
+        "centre 3",
+        "release D",
+        "progress 4",
+        "flip",
+        "keep",
+        "leader boudica",
+        "swap B 2",
+        "refresh",
+        "done",
+    ]
     page.goto(server + "/")
-    got = page.evaluate("""async ([obs, legal]) => {
+    got = page.evaluate(
+        """async ([obs, legal]) => {
       const m = await import('/static/js/celtae.js');
       const t = m.targets(obs, legal);
       return {act: Object.fromEntries(t.act), select: Object.fromEntries(t.select), loose: t.loose};
-    }""", [obs, legal])
+    }""",
+        [obs, legal],
+    )
     act = {a: k for k, a in got["act"].items()}
     assert act["move 1"] == "corner-SE" and act["move 3"] == "corner-NW"  # clockwise from NE
     assert act["farm S"] == "act-farm-S" and act["recruit N"] == "act-recruit-N"
     assert act["take 2"] == "market-N-1" and act["citadel U"] == "citadel-N-U" and act["fight"] == "roman-N"
-    assert act["pay Ow"] == "hand-Ow" and act["discard Tf"] == "hand-Tf" and got["act"]["hand-Pw"] == "garrison Pw"
+    assert (
+        act["pay Ow"] == "hand-Ow"
+        and act["discard Tf"] == "hand-Tf"
+        and got["act"]["hand-Pw"] == "garrison Pw"
+    )
     assert act["enlist F"] == "active-F" and act["release D"] == "tribe-D" and act["druid"] == "druid-N"
     assert act["centre 3"] == "centre-2" and act["progress 4"] == "progress-3"
-    assert act["flip"] == "leader-flip" and act["keep"] == "leader-keep" and act["leader boudica"] == "leader-boudica"
+    assert (
+        act["flip"] == "leader-flip"
+        and act["keep"] == "leader-keep"
+        and act["leader boudica"] == "leader-boudica"
+    )
     assert act["anywhere"] == "token"
     assert got["select"]["active-B"] == "swap-B" and sorted(got["loose"]) == ["done", "refresh"]
 
@@ -283,14 +326,17 @@ def test_two_step_choices_complete_on_their_targets(page, server):
     obs = state.observation(state.current_player())
     obs.update(action="build S")
     page.goto(server + "/")
-    got = page.evaluate("""async (obs) => {
+    got = page.evaluate(
+        """async (obs) => {
       const m = await import('/static/js/celtae.js');
       const flat = (t) => ({act: Object.fromEntries(t.act), select: Object.fromEntries(t.select)});
       const swap = flat(m.targets(obs, ['swap F 1', 'swap F 3', 'swap S 2', 'done'], {key: 'swap-F'}));
       const wild = flat(m.targets({...obs, action: 'recruit N'}, ['druid F', 'druid N', 'done']));
       const wildDone = flat(m.targets({...obs, action: 'recruit N'}, ['druid F', 'druid N', 'done'], {key: 'druid'}));
       return {swap, wild, wildDone};
-    }""", obs)
+    }""",
+        obs,
+    )
     # Build S is performed in the Farm/Build South area (the rondel's third), slots counted from 1
     assert got["swap"]["act"] == {"area-2-0": "swap F 1", "area-2-2": "swap F 3"}
     assert got["wild"]["select"] == {"druid-N": "druid"} and "druid-N" not in got["wild"]["act"]
@@ -309,11 +355,33 @@ def test_log_sentences_and_each_other_seats_last_turn(page, server):
         roundTwo: m.moveLog({}, {}, {log: [...log, {seat: 0, action: 'move 1'}]}).at(-1).round,
         last: Object.fromEntries(m.lastTurns(log, 0)), lastForSpectator: Object.fromEntries(m.lastTurns(log, null))};
     }""")
-    assert got["texts"] == ["moved the marker 2 corners", "farmed in the north", "placed a progress marker on card 2",
-                            "took market card 3 in the north", "moved the marker 1 corner", "went to battle in the south",
-                            "fought the Roman army in the south"]
-    assert got["turns"] == [True, False, False, False, True, False, False]  # a progress decision starts no turn
-    assert got["rounds"] == [1, None, None, None, None, None, None]  # seat 0 opened round 1; seat 2's turn opens none
+    assert got["texts"] == [
+        "moved the marker 2 corners",
+        "farmed in the north",
+        "placed a progress marker on card 2",
+        "took market card 3 in the north",
+        "moved the marker 1 corner",
+        "went to battle in the south",
+        "fought the Roman army in the south",
+    ]
+    assert got["turns"] == [
+        True,
+        False,
+        False,
+        False,
+        True,
+        False,
+        False,
+    ]  # a progress decision starts no turn
+    assert got["rounds"] == [
+        1,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+    ]  # seat 0 opened round 1; seat 2's turn opens none
     assert got["last"] == {"1": ["move 1", "battle S", "fight"]}
     assert got["roundTwo"] == 2
     assert got["lastForSpectator"]["0"] == ["move 2", "farm N", "take 3"]

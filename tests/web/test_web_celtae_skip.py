@@ -9,20 +9,26 @@ import pytest
 
 import ludus
 
-pytestmark = pytest.mark.skipif("celtae" not in ludus.game_names(), reason="Celtae's engine is not in this tree")
+pytestmark = pytest.mark.skipif(
+    "celtae" not in ludus.game_names(), reason="Celtae's engine is not in this tree"
+)
 
 BODY = "document.body.dataset"
 
 
 def ready(page) -> bool:
-    page.wait_for_function(f"({BODY}.myTurn === 'true' || {BODY}.terminal === 'true') && {BODY}.busy !== 'true'"
-                           f" && Number({BODY}.boardVersion) === Number({BODY}.version)")
+    page.wait_for_function(
+        f"({BODY}.myTurn === 'true' || {BODY}.terminal === 'true') && {BODY}.busy !== 'true'"
+        f" && Number({BODY}.boardVersion) === Number({BODY}.version)"
+    )
     return page.evaluate(f"{BODY}.terminal") != "true"
 
 
 def test_one_click_skips_the_optional_steps_and_undo_brings_them_back(page, server):
-    created = httpx.post(f"{server}/api/games", json={"game": "celtae", "options": {"players": 2},
-                                                      "seats": ["human", "random"]}).json()
+    created = httpx.post(
+        f"{server}/api/games",
+        json={"game": "celtae", "options": {"players": 2}, "seats": ["human", "random"]},
+    ).json()
     gid, token = created["id"], created["seats"][0]["token"]
     page.goto(f"{server}/games/{gid}#token={token}")
     page.wait_for_selector("#board .cb")
@@ -43,12 +49,13 @@ def test_one_click_skips_the_optional_steps_and_undo_brings_them_back(page, serv
             skipped += 1
             log = page.evaluate("window.ludusGame.view.log")
             mine = [e["action"] for e in log if e["seat"] == 0 and not e.get("auto")]
-            assert mine[-len(skip["skip"]) - 1:] == [*skip["skip"], action]  # the skips, then the move
+            assert mine[-len(skip["skip"]) - 1 :] == [*skip["skip"], action]  # the skips, then the move
             if page.evaluate(f"{BODY}.myTurn") == "true" and not page.locator("#undo").is_disabled():
                 ready(page)
                 page.click("#undo")
-                page.wait_for_function("window.ludusGame.view.after_skip !== null || "
-                                       f"{BODY}.refused !== undefined")
+                page.wait_for_function(
+                    f"window.ludusGame.view.after_skip !== null || {BODY}.refused !== undefined"
+                )
                 if page.evaluate("window.ludusGame.view.after_skip") == skip:
                     page.locator("[data-testid=optional-steps]").wait_for()
                     undone += 1

@@ -12,8 +12,10 @@ COUNTDOWN = "[data-testid=turn-countdown]"
 
 
 def _create(server: str, options: dict) -> tuple[str, dict[int, str]]:
-    body = httpx.post(f"{server}/api/games", json={"game": "garum", "options": {"players": 2, **options},
-                                                    "seats": ["human", "human"]}).json()
+    body = httpx.post(
+        f"{server}/api/games",
+        json={"game": "garum", "options": {"players": 2, **options}, "seats": ["human", "human"]},
+    ).json()
     return body["id"], {s["seat"]: s["token"] for s in body["seats"]}
 
 

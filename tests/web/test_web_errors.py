@@ -15,8 +15,9 @@ def test_an_unknown_game_id_gets_a_page_saying_so(server):
 
 
 def test_an_existing_game_still_opens_its_page(server):
-    created = httpx.post(f"{server}/api/games", json={"game": "garum", "options": {"players": 2},
-                                                     "seats": ["human", "random"]}).json()
+    created = httpx.post(
+        f"{server}/api/games", json={"game": "garum", "options": {"players": 2}, "seats": ["human", "random"]}
+    ).json()
     answer = httpx.get(f"{server}/games/{created['id']}")
     assert answer.status_code == 200 and 'id="board"' in answer.text
 
@@ -46,8 +47,10 @@ def test_error_page_in_the_browser(browser, server, screenshots, width, height, 
     try:
         page = context.new_page()
         errors = []
-        page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" and "404" not in msg.text
-                else None)
+        page.on(
+            "console",
+            lambda msg: errors.append(msg.text) if msg.type == "error" and "404" not in msg.text else None,
+        )
         page.goto(f"{server}/games/nosuchgame")
         assert page.inner_text("h1") == "No such game"
         assert page.evaluate("document.documentElement.scrollWidth") <= width

@@ -41,14 +41,20 @@ def test_whole_two_player_garum_game_against_a_bot_by_clicking(page, server, scr
             cancelled = True
         if decisions % 10 == 0:
             # each legal action of the seat to move is exactly one element carrying its notation
-            offered = page.locator("#legal [data-action]").evaluate_all("(bs) => bs.map((b) => b.dataset.action)")
+            offered = page.locator("#legal [data-action]").evaluate_all(
+                "(bs) => bs.map((b) => b.dataset.action)"
+            )
             legal = page.evaluate("window.ludusGame.view.legal_actions")
             assert sorted(offered) == sorted(legal) and len(set(offered)) == len(offered)
             assert page.locator("[data-action]").count() == len(legal)
         garum_decision_by_board(page, rng)
         wait_version_after(page, before)
         decisions += 1
-        if not undone and page.evaluate(f"{BODY}.phase") == "worker" and page.evaluate(f"{BODY}.myTurn") == "true":
+        if (
+            not undone
+            and page.evaluate(f"{BODY}.phase") == "worker"
+            and page.evaluate(f"{BODY}.myTurn") == "true"
+        ):
             # undo within one's own turn takes the placement back
             at = version(page)
             hand = page.evaluate(HAND)

@@ -19,8 +19,10 @@ import ludus
 
 SIZES = {"desktop": {"width": 1366, "height": 850}, "phone": {"width": 390, "height": 844}}
 # the phone's game is also Haruspex with one worker set per player (ruling 15)
-OPTIONS = {"desktop": {"players": 2, "board": "baelo_claudia"},
-           "phone": {"players": 2, "board": "baelo_claudia", "variant": "haruspex", "two_player_workers": "shared"}}
+OPTIONS = {
+    "desktop": {"players": 2, "board": "baelo_claudia"},
+    "phone": {"players": 2, "board": "baelo_claudia", "variant": "haruspex", "two_player_workers": "shared"},
+}
 TARGETS = ".board-overlay [data-board-action]"
 BOARD_TOP = "document.getElementById('board').getBoundingClientRect().top"  # where the board is on the screen
 
@@ -81,8 +83,12 @@ def _check_last_move(page, board) -> bool:
     for place in places:
         cetarium, slot = (int(x) for x in place.split()[0][1:].split("."))
         expected += [f"{cell // board.size},{cell % board.size}" for cell in board.slot_cells[cetarium, slot]]
-    page.wait_for_function(f"{BODY}.boardVersion === {BODY}.version && document.querySelector('#board svg g.fish.last-move')")
-    marked = page.eval_on_selector_all('#board svg g.fish[data-last-move="1"]', "(ns) => ns.map((n) => n.dataset.cell)")
+    page.wait_for_function(
+        f"{BODY}.boardVersion === {BODY}.version && document.querySelector('#board svg g.fish.last-move')"
+    )
+    marked = page.eval_on_selector_all(
+        '#board svg g.fish[data-last-move="1"]', "(ns) => ns.map((n) => n.dataset.cell)"
+    )
     assert sorted(marked) == sorted(expected), (places, marked)
     return True
 
@@ -113,7 +119,9 @@ def _place(page, rng: random.Random, shots: dict[str, str] | None) -> None:
     legal = page.evaluate("window.ludusGame.view.legal_actions")
     assert set(listed) <= set(legal)
     hits = page.locator(TARGETS)
-    covering = [i for i, n in enumerate(hits.evaluate_all(f"(hs) => hs.map((h) => ({PREVIEW})(h).covered)")) if n]
+    covering = [
+        i for i, n in enumerate(hits.evaluate_all(f"(hs) => hs.map((h) => ({PREVIEW})(h).covered)")) if n
+    ]
     if shots is not None and "mid" not in shots and covering:  # the screenshot shows a covered bonus's badge
         target = hits.nth(covering[0])
     else:
@@ -127,7 +135,10 @@ def _place(page, rng: random.Random, shots: dict[str, str] | None) -> None:
     assert seen["badges"] == seen["covered"], seen
     if hits.count() > 1:  # the keyboard on another target while the pointer stays: still one preview
         hits.nth(0 if target != hits.nth(0) else 1).focus()
-        assert page.evaluate("document.querySelectorAll('.board-overlay g.preview[visibility=visible]').length") == 1
+        assert (
+            page.evaluate("document.querySelectorAll('.board-overlay g.preview[visibility=visible]').length")
+            == 1
+        )
     if shots is not None and "mid" not in shots and seen["covered"]:
         shots["mid"] = "taken"
         target.hover()
@@ -157,7 +168,9 @@ def _worker(page, rng: random.Random, phone: bool, shots: dict[str, str] | None)
         kinds = page.locator("#controls [data-worker][data-board-select]")
         if kinds.count() > 1 and rng.random() < 0.3:
             kinds.nth(1).click()
-            listed = page.locator("#legal [data-action]").evaluate_all("(bs) => bs.map((b) => b.dataset.action)")
+            listed = page.locator("#legal [data-action]").evaluate_all(
+                "(bs) => bs.map((b) => b.dataset.action)"
+            )
             assert listed and all(a.startswith("D ") or a == "pass" for a in listed)
             lines = page.locator(TARGETS)
         target = lines.nth(rng.randrange(lines.count())).locator("rect").first
@@ -178,8 +191,9 @@ def test_whole_garum_game_by_board_and_panel_clicks(browser, server, screenshots
     page = ctx.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
-    created = httpx.post(f"{server}/api/games", json={"game": "garum", "seats": ["human", "random"],
-                                                      "options": OPTIONS[size]}).json()
+    created = httpx.post(
+        f"{server}/api/games", json={"game": "garum", "seats": ["human", "random"], "options": OPTIONS[size]}
+    ).json()
     game_id = created["id"]
     token = next(s["token"] for s in created["seats"] if s["seat"] == 0)
     page.goto(f"{server}/games/{game_id}#token={token}")
@@ -235,8 +249,9 @@ def test_whole_garum_game_by_board_and_panel_clicks(browser, server, screenshots
 
 
 def test_tooltips_on_the_garum_board_and_panels(page, server):
-    created = httpx.post(f"{server}/api/games", json={"game": "garum", "seats": ["human", "random"],
-                                                      "options": {"players": 2}}).json()
+    created = httpx.post(
+        f"{server}/api/games", json={"game": "garum", "seats": ["human", "random"], "options": {"players": 2}}
+    ).json()
     token = next(s["token"] for s in created["seats"] if s["seat"] == 0)
     page.goto(f"{server}/games/{created['id']}#token={token}")
     page.wait_for_selector("#board svg .bonus")
@@ -261,8 +276,14 @@ def test_emperor_choice_and_ghost_tile_by_clicks_on_the_zoomed_phone_board(brows
     page = ctx.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
-    created = httpx.post(f"{server}/api/games", json={"game": "garum", "seats": ["human", "random", "random"],
-                                                      "options": {"players": 3, "variant": "emperor"}}).json()
+    created = httpx.post(
+        f"{server}/api/games",
+        json={
+            "game": "garum",
+            "seats": ["human", "random", "random"],
+            "options": {"players": 3, "variant": "emperor"},
+        },
+    ).json()
     token = next(s["token"] for s in created["seats"] if s["seat"] == 0)
     page.goto(f"{server}/games/{created['id']}#token={token}")
     page.wait_for_selector("[data-testid=garum-panels]")
@@ -281,8 +302,10 @@ def test_emperor_choice_and_ghost_tile_by_clicks_on_the_zoomed_phone_board(brows
             _worker(page, rng, True, None)
         elif phase == "choose":
             cetaria = page.locator(TARGETS)
-            sizes = cetaria.evaluate_all("(rs) => rs.map((r) => Math.min(r.getBoundingClientRect().width, "
-                                         "r.getBoundingClientRect().height))")
+            sizes = cetaria.evaluate_all(
+                "(rs) => rs.map((r) => Math.min(r.getBoundingClientRect().width, "
+                "r.getBoundingClientRect().height))"
+            )
             assert sizes and min(sizes) >= 44, sizes
             target = cetaria.nth(rng.randrange(cetaria.count()))
             chosen = int(target.get_attribute("data-board-action").split("c")[-1])

@@ -18,7 +18,9 @@ from ludus.celtae.render import leader_texts, render_svg
 DATA = Path(ludus.__file__).parent / "celtae" / "data" / "leaders.json"
 LEADERS = json.loads(DATA.read_text(encoding="utf-8"))["leaders"]["value"]
 
-celtae_only = pytest.mark.skipif("celtae" not in ludus.game_names(), reason="Celtae's engine is not in this tree")
+celtae_only = pytest.mark.skipif(
+    "celtae" not in ludus.game_names(), reason="Celtae's engine is not in this tree"
+)
 
 
 @celtae_only
@@ -47,8 +49,10 @@ def test_meta_serves_the_rules_help_of_both_games(server):
 
 @celtae_only
 def test_rules_dialogs_show_leaders_categories_and_charts(page, server, screenshots):
-    created = httpx.post(f"{server}/api/games", json={"game": "celtae", "seats": ["human", "random"],
-                                                      "options": {"players": 2}}).json()
+    created = httpx.post(
+        f"{server}/api/games",
+        json={"game": "celtae", "seats": ["human", "random"], "options": {"players": 2}},
+    ).json()
     page.goto(f"{server}/games/{created['id']}")
     page.click("[data-testid=rules-celtae]")
     more = page.locator("dialog[open] [data-testid=rules-more]")
@@ -62,8 +66,9 @@ def test_rules_dialogs_show_leaders_categories_and_charts(page, server, screensh
     page.screenshot(path=str(screenshots / "celtae-rules-help.png"))
     page.keyboard.press("Escape")
 
-    garum = httpx.post(f"{server}/api/games", json={"game": "garum", "seats": ["human", "random"],
-                                                    "options": {"players": 2}}).json()
+    garum = httpx.post(
+        f"{server}/api/games", json={"game": "garum", "seats": ["human", "random"], "options": {"players": 2}}
+    ).json()
     page.goto(f"{server}/games/{garum['id']}")
     page.click("[data-testid=rules-garum]")
     chart = page.locator("dialog[open] .rules-chart[data-board=baelo_claudia]")
@@ -77,8 +82,10 @@ def test_rules_dialogs_show_leaders_categories_and_charts(page, server, screensh
 
 @celtae_only
 def test_celtae_board_shows_categories_and_tooltips(page, server, screenshots):
-    created = httpx.post(f"{server}/api/games", json={"game": "celtae", "seats": ["human", "random"],
-                                                      "options": {"players": 2}}).json()
+    created = httpx.post(
+        f"{server}/api/games",
+        json={"game": "celtae", "seats": ["human", "random"], "options": {"players": 2}},
+    ).json()
     token = next(s["token"] for s in created["seats"] if s["seat"] == 0)
     page.goto(f"{server}/games/{created['id']}#token={token}")
     poll(page, f"{BODY}.version !== undefined && document.querySelector('[data-testid=categories-0]')")

@@ -12,8 +12,9 @@ FIRST = ".hint-mark[data-hint-rank='1']"
 
 
 def _open(page, server, game, options, seats, **server_options):
-    created = httpx.post(f"{server}/api/games", json={"game": game, "options": {**options, **server_options},
-                                                     "seats": seats}).json()
+    created = httpx.post(
+        f"{server}/api/games", json={"game": game, "options": {**options, **server_options}, "seats": seats}
+    ).json()
     token = next(s["token"] for s in created["seats"] if "token" in s)
     page.goto(f"{server}/games/{created['id']}#token={token}")
     poll(page, f"{BODY}.myTurn === 'true'", timeout=30)
@@ -31,11 +32,14 @@ def _marks(page):
         rank: e.getAttribute('data-hint-rank')}}))""")
 
 
-@pytest.mark.parametrize("game, options, seats, tag", [
-    ("garum", {"players": 2, "board": "baelo_claudia"}, ["human", "random"], "garum"),
-    ("celtae", {"players": 2}, ["human", "random"], "celtae"),
-    ("celtae", {"players": 1, "difficulty": "easy"}, ["human"], "celtae-solo"),
-])
+@pytest.mark.parametrize(
+    "game, options, seats, tag",
+    [
+        ("garum", {"players": 2, "board": "baelo_claudia"}, ["human", "random"], "garum"),
+        ("celtae", {"players": 2}, ["human", "random"], "celtae"),
+        ("celtae", {"players": 1, "difficulty": "easy"}, ["human"], "celtae-solo"),
+    ],
+)
 def test_hint_marks_the_best_moves_on_the_board(strict_page, server, screenshots, game, options, seats, tag):
     page = strict_page
     _open(page, server, game, options, seats)
@@ -61,8 +65,11 @@ def test_hint_marks_the_best_moves_on_the_board(strict_page, server, screenshots
             break
         page.evaluate(f"window.hintStep = document.querySelector({step_css!r})")
         page.locator(step_css).first.click()
-        poll(page, f"document.querySelector({exact_css!r}) || "
-                   f"((e) => e && e !== window.hintStep)(document.querySelector({step_css!r}))")
+        poll(
+            page,
+            f"document.querySelector({exact_css!r}) || "
+            f"((e) => e && e !== window.hintStep)(document.querySelector({step_css!r}))",
+        )
     assert exact.count(), "following the marks never reached the hinted move"
     exact.first.click()
     poll(page, f"Number({BODY}.version) > {before}")
@@ -75,7 +82,9 @@ def test_no_hint_button_when_the_game_has_hints_off_and_403_says_why(strict_page
     _open(page, server, "garum", {"players": 2, "board": "baelo_claudia"}, ["human", "random"], hints=False)
     assert page.is_hidden("[data-testid=hint]")
     # a page that still believed hints were on: the server's 403 is shown, nothing is marked
-    page.evaluate("window.ludusGame.view.options.hints = true; document.getElementById('hint').hidden = false")
+    page.evaluate(
+        "window.ludusGame.view.options.hints = true; document.getElementById('hint').hidden = false"
+    )
     page.click("[data-testid=hint]")
     poll(page, "document.querySelector('[data-testid=hint-note]')")
     assert "hints are off" in page.inner_text("[data-testid=hint-note]")
@@ -84,13 +93,21 @@ def test_no_hint_button_when_the_game_has_hints_off_and_403_says_why(strict_page
 
 def test_too_many_hints_wait_out_retry_after(strict_page, server):
     page = strict_page
-    game_id, token = _open(page, server, "garum", {"players": 2, "board": "baelo_claudia"}, ["human", "random"])
+    game_id, token = _open(
+        page, server, "garum", {"players": 2, "board": "baelo_claudia"}, ["human", "random"]
+    )
     route = httpx.get(f"{server}/openapi.json").json()["paths"]["/api/games/{game_id}/hint"]["get"]
-    limit = next(p["schema"]["maximum"] for p in route["parameters"] if p["name"] == "n")  # moves one hint lists
+    limit = next(
+        p["schema"]["maximum"] for p in route["parameters"] if p["name"] == "n"
+    )  # moves one hint lists
     asked = 0
     for n in (k for k in range(1, limit + 1) if k != 3):  # other questions, each counted (3: the button's)
-        r = httpx.get(f"{server}/api/games/{game_id}/hint", params={"n": n},
-                      headers={"Authorization": f"Bearer {token}"}, timeout=30)
+        r = httpx.get(
+            f"{server}/api/games/{game_id}/hint",
+            params={"n": n},
+            headers={"Authorization": f"Bearer {token}"},
+            timeout=30,
+        )
         if r.status_code == 429:
             break
         asked += 1

@@ -12,8 +12,9 @@ from ludus.server.patches import diff
 
 
 def _game(server, game, seats):
-    created = httpx.post(f"{server}/api/games", json={"game": game, "options": {"players": len(seats)},
-                                                      "seats": seats}).json()
+    created = httpx.post(
+        f"{server}/api/games", json={"game": game, "options": {"players": len(seats)}, "seats": seats}
+    ).json()
     return created["id"], {s["seat"]: s["token"] for s in created["seats"] if "token" in s}
 
 
@@ -29,7 +30,10 @@ def test_moves_by_clicks_are_answered_by_patches_and_the_view_stays_the_servers(
     frames = []
     page.on("websocket", lambda ws: ws.on("framereceived", lambda payload: frames.append(payload)))
     posts = []
-    page.on("request", lambda r: posts.append(r.url) if r.method == "POST" and r.url.endswith("/actions") else None)
+    page.on(
+        "request",
+        lambda r: posts.append(r.url) if r.method == "POST" and r.url.endswith("/actions") else None,
+    )
     page.goto(f"{server}/games/{gid}#token={tokens[0]}")
     page.wait_for_function(f"{BODY}.live === 'true'")
     rng = random.Random(2)
@@ -54,14 +58,22 @@ def test_a_gap_in_the_patches_reloads_the_whole_view(page, server):
     page.goto(f"{server}/games/{gid}#token={tokens[0]}")
     page.wait_for_function(f"{BODY}.live === 'true'")
     # the page forgets its base, as if a message had been dropped
-    page.evaluate("window.ludusGame.live = null; window.ludusGame.view = {...window.ludusGame.view, version: -5}")
+    page.evaluate(
+        "window.ludusGame.live = null; window.ludusGame.view = {...window.ludusGame.view, version: -5}"
+    )
     with httpx.Client(base_url=server) as http:
         view = http.get(f"/api/games/{gid}", headers={"Authorization": f"Bearer {tokens[0]}"}).json()
         mover = view["current_player"]
         auth = {"Authorization": f"Bearer {tokens[mover]}"}
         legal = http.get(f"/api/games/{gid}", headers=auth).json()["legal_actions"]
-        assert http.post(f"/api/games/{gid}/actions", json={"action": legal[0], "version": view["version"]},
-                         headers=auth).status_code == 200
+        assert (
+            http.post(
+                f"/api/games/{gid}/actions",
+                json={"action": legal[0], "version": view["version"]},
+                headers=auth,
+            ).status_code
+            == 200
+        )
     page.wait_for_function(f"Number({BODY}.version) === {view['version'] + 1}")
     assert _same_view(page, server, gid, tokens[0])
 
@@ -95,11 +107,13 @@ def test_the_browser_applies_patches_as_jsonpatch_does(page, server):
     for _ in range(200):
         old, new = value(), value()
         if rng.random() < 0.5 and isinstance(old, (dict, list)):
-            new = jsonpatch.apply_patch(old, [{"op": "add", "path": "/0" if isinstance(old, list) else "/z",
-                                               "value": value()}])
+            new = jsonpatch.apply_patch(
+                old, [{"op": "add", "path": "/0" if isinstance(old, list) else "/z", "value": value()}]
+            )
         cases.append([old, diff(old, new), new])
     page.goto(f"{server}/replay")
-    results = page.evaluate("""async (cases) => {
+    results = page.evaluate(
+        """async (cases) => {
       const {applyPatch} = await import('/static/js/api.js');
       // JSON text with each object's keys sorted: equal values, whatever the keys' order
       const canon = (v) => JSON.stringify(v, (k, x) => x && typeof x === "object" && !Array.isArray(x)
@@ -109,7 +123,9 @@ def test_the_browser_applies_patches_as_jsonpatch_does(page, server):
         const got = applyPatch(old, ops);
         return canon(got) === canon(want) && canon(old) === before;
       });
-    }""", cases)
+    }""",
+        cases,
+    )
     assert all(results), [c for c, ok in zip(cases, results, strict=True) if not ok][:3]
 
 

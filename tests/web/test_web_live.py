@@ -70,7 +70,9 @@ def test_reload_and_dropped_connection_in_the_middle_of_a_game(page, server):
     assert focused and focused.startswith("c")
     page.keyboard.press("Enter")
     wait_version_after(page, before)
-    assert any(focused in entry for entry in page.locator("#log li .log-notation").all_text_contents())  # on request
+    assert any(
+        focused in entry for entry in page.locator("#log li .log-notation").all_text_contents()
+    )  # on request
     for _ in range(4):
         assert wait_turn(page) == "mine"
         before = version(page)
@@ -124,8 +126,10 @@ def test_a_refused_move_shows_its_reason_and_changes_nothing(page, server):
 
 
 def test_join_an_open_game_from_the_lobby_list(page, server):
-    created = httpx.post(f"{server}/api/games", json={"game": "garum", "options": {"players": 2},
-                                                      "seats": ["human", "human"], "claim": [0]}).json()
+    created = httpx.post(
+        f"{server}/api/games",
+        json={"game": "garum", "options": {"players": 2}, "seats": ["human", "human"], "claim": [0]},
+    ).json()
     page.goto(server + "/")
     page.click(f"[data-testid=join-{created['id']}]")
     page.wait_for_function(f"{BODY}.seat === '1'")
@@ -136,8 +140,13 @@ def test_join_an_open_game_from_the_lobby_list(page, server):
 
 
 def test_emperor_choice_and_ghost_tile_by_board_clicks(page, server):
-    create_in_lobby(page, server, "garum", {"players": "3", "variant": "emperor", "board": "baelo claudia"},
-                    ["human", "random", "random"])
+    create_in_lobby(
+        page,
+        server,
+        "garum",
+        {"players": "3", "variant": "emperor", "board": "baelo claudia"},
+        ["human", "random", "random"],
+    )
     open_my_seat(page)
     rng = random.Random(8)
     done = set()
@@ -171,7 +180,13 @@ def test_a_seat_bot_and_its_strength_are_chosen_in_the_lobby(page, server):
     page.goto(server + "/")
     page.check("[data-testid=game-garum]")
     values = page.eval_on_selector_all("#seat-1 option", "options => options.map(o => o.value)")
-    assert values[0] == "human" and {"random", "greedy", "ismcts", "ismcts:seconds=0.3", "ismcts:seconds=3"} <= set(values)
+    assert values[0] == "human" and {
+        "random",
+        "greedy",
+        "ismcts",
+        "ismcts:seconds=0.3",
+        "ismcts:seconds=3",
+    } <= set(values)
     create_in_lobby(page, server, "garum", {}, ["human", "ismcts:seconds=0.3", "human", "human"])
     game_id = open_my_seat(page)
     seats = httpx.get(f"{server}/api/games/{game_id}").json()["seats"]

@@ -15,7 +15,11 @@ def serious_violations(page) -> list[str]:
     from axe_playwright_python.sync_playwright import Axe
 
     found = Axe().run(page).response["violations"]
-    return [f"{v['id']}: {[n['target'] for n in v['nodes']][:3]}" for v in found if v["impact"] in ("serious", "critical")]
+    return [
+        f"{v['id']}: {[n['target'] for n in v['nodes']][:3]}"
+        for v in found
+        if v["impact"] in ("serious", "critical")
+    ]
 
 
 def _lobby(page, server, game="garum"):
@@ -66,7 +70,9 @@ def test_garum_offers_shared_workers_only_to_two_players(strict_page, server):
 def test_create_takes_you_into_your_seat_with_names_and_invites(strict_page, server):
     page = strict_page
     _form(page, server, "garum", 2, "human", name="Ann")
-    assert page.is_hidden("#seat-name-0") and page.is_visible("#seat-name-1")  # the first person's seat is yours
+    assert page.is_hidden("#seat-name-0") and page.is_visible(
+        "#seat-name-1"
+    )  # the first person's seat is yours
     page.fill("#seat-name-1", "Bo")
     page.click("[data-testid=create]")
     page.wait_for_url("**/games/**")
@@ -117,15 +123,20 @@ def test_a_bad_name_is_refused_in_the_lobby_and_nothing_is_created(strict_page, 
 
 
 def test_join_from_the_lobby_with_a_name(strict_page, server):
-    created = httpx.post(f"{server}/api/games", json={"game": "garum", "options": {"players": 2},
-                                                     "seats": ["human", "human"], "claim": [0]}).json()
+    created = httpx.post(
+        f"{server}/api/games",
+        json={"game": "garum", "options": {"players": 2}, "seats": ["human", "human"], "claim": [0]},
+    ).json()
     page = strict_page
     _lobby(page, server, "garum")
     page.fill("[data-testid=my-name]", "Cleo")
     page.click(f"[data-testid=join-{created['id']}]")
     page.wait_for_url(f"**/games/{created['id']}")
     poll(page, f"{BODY}.seat === '1'")
-    assert [s["name"] for s in httpx.get(f"{server}/api/games/{created['id']}").json()["seats"]] == [None, "Cleo"]
+    assert [s["name"] for s in httpx.get(f"{server}/api/games/{created['id']}").json()["seats"]] == [
+        None,
+        "Cleo",
+    ]
 
 
 @pytest.mark.parametrize("width,height,tag", [(1366, 850, "desktop"), (390, 844, "phone")])
@@ -164,10 +175,14 @@ def test_switching_games_starts_from_the_new_games_defaults(strict_page, server)
     _lobby(page, server, "garum")
     page.select_option("#opt-players", label="2")
     page.check("[data-testid=game-celtae]")
-    assert page.eval_on_selector("#opt-players", "s => s.selectedOptions[0].textContent") == "2"  # Celtae's default
+    assert (
+        page.eval_on_selector("#opt-players", "s => s.selectedOptions[0].textContent") == "2"
+    )  # Celtae's default
     page.select_option("#opt-players", label="1")
     page.check("[data-testid=game-garum]")
-    assert page.eval_on_selector("#opt-players", "s => s.selectedOptions[0].textContent") == "4"  # Garum's default
+    assert (
+        page.eval_on_selector("#opt-players", "s => s.selectedOptions[0].textContent") == "4"
+    )  # Garum's default
 
 
 def test_an_invited_person_names_their_seat_on_the_game_page(browser, strict_page, server):
@@ -185,6 +200,8 @@ def test_an_invited_person_names_their_seat_on_the_game_page(browser, strict_pag
         guest.fill("[data-testid=seat-name]", "Dana")
         guest.click("[data-testid=seat-name-save]")
         poll(guest, "document.querySelector('.seat-name-form [role=status]').textContent.includes('Dana')")
-        poll(page, "document.getElementById('seats').textContent.includes('Dana, Seat 2')")  # the creator sees it live
+        poll(
+            page, "document.getElementById('seats').textContent.includes('Dana, Seat 2')"
+        )  # the creator sees it live
     finally:
         context.close()

@@ -25,7 +25,10 @@ def test_log_lines_name_mark_and_hide_notation(page, server):
     }""")
     assert "Seat 1 chose the orange citadel (played for you: only choice)" in got["auto"]
     assert "Ana paid a card (only choice)" in got["other"]
-    assert "Seat 3 moved the marker 1 corner (Seat 3's time ran out; a move was played for it (greedy))" in got["late"]
+    assert (
+        "Seat 3 moved the marker 1 corner (Seat 3's time ran out; a move was played for it (greedy))"
+        in got["late"]
+    )
     assert got["hidden"] and got["shown"] and got["toggles"] == 1
     assert got["chip"] == "1" and got["round"] == "Round 2"
     assert got["names"] == ["Bo", "Seat 2", "Solitairix"]

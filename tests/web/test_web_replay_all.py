@@ -10,7 +10,6 @@ import ludus
 fastapi = pytest.importorskip("fastapi", reason="the server extra is not installed")
 
 
-
 def finished(game, seed, **options):
     state = ludus.load_game(game, **options).new_initial_state(seed=seed)
     rng = random.Random(seed)
@@ -21,7 +20,7 @@ def finished(game, seed, **options):
 
 def splice(lines, edits):
     for start, count, new in reversed(edits):
-        lines[start:start + count] = new
+        lines[start : start + count] = new
     return lines
 
 
@@ -55,15 +54,20 @@ def test_a_celtae_replay_without_boards_rebuilds_every_public_observation(client
 
 def test_the_whole_replay_comes_compressed_to_a_client_that_takes_gzip(client):
     record = finished("garum", 5, players=2).record()
-    answer = client.post("/api/replay", json={"record": record, "step": "all"}, headers={"Accept-Encoding": "gzip"})
+    answer = client.post(
+        "/api/replay", json={"record": record, "step": "all"}, headers={"Accept-Encoding": "gzip"}
+    )
     assert answer.headers["content-encoding"] == "gzip"
     assert int(answer.headers["content-length"]) < len(answer.content) / 3
 
 
-@pytest.mark.parametrize(("record", "says"), [
-    ({"game": "garum"}, "lacks config, seed, actions"),
-    ({"game": "garum", "config": {}, "seed": 1, "actions": ["nonsense"]}, "cannot be replayed"),
-])
+@pytest.mark.parametrize(
+    ("record", "says"),
+    [
+        ({"game": "garum"}, "lacks config, seed, actions"),
+        ({"game": "garum", "config": {}, "seed": 1, "actions": ["nonsense"]}, "cannot be replayed"),
+    ],
+)
 def test_a_bad_record_is_refused_whole_saying_why(client, record, says):
     answer = client.post("/api/replay", json={"record": record, "step": "all"})
     assert answer.status_code == 422 and says in answer.json()["detail"]

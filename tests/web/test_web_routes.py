@@ -37,7 +37,8 @@ def test_meta_lists_every_option_of_every_game_and_the_bots(client):
     for g in meta["games"]:
         cls = ludus.engine.registry.game_class(g["name"])
         assert [(o["name"], o["choices"], o["default"]) for o in g["options"]] == [
-            (o.name, list(o.choices), o.default) for o in cls.options]
+            (o.name, list(o.choices), o.default) for o in cls.options
+        ]
     assert "random" in meta["bots"]
 
 
@@ -60,8 +61,9 @@ def served(tmp_path_factory):
 
 
 def _game(served, seats=("human", "human")):
-    created = served.post("/api/games", json={"game": "garum", "options": {"board": "baelo_claudia"},
-                                              "seats": list(seats)}).json()
+    created = served.post(
+        "/api/games", json={"game": "garum", "options": {"board": "baelo_claudia"}, "seats": list(seats)}
+    ).json()
     return created["id"], {s["seat"]: s["token"] for s in created["seats"] if "token" in s}
 
 
@@ -79,13 +81,16 @@ def test_the_board_svg_is_the_servers_own_view_of_the_seat(served):
         assert answer.text == expected
 
 
-@pytest.mark.parametrize(("headers", "params", "status"), [
-    ({"Authorization": "Bearer not-a-seat"}, {}, 401),
-    ({"Authorization": "Basic abc"}, {}, 401),
-    ({}, {"version": 7}, 409),
-    ({}, {"version": "x"}, 422),
-    ({}, {"version": -1}, 422),
-])
+@pytest.mark.parametrize(
+    ("headers", "params", "status"),
+    [
+        ({"Authorization": "Bearer not-a-seat"}, {}, 401),
+        ({"Authorization": "Basic abc"}, {}, 401),
+        ({}, {"version": 7}, 409),
+        ({}, {"version": "x"}, 422),
+        ({}, {"version": -1}, 422),
+    ],
+)
 def test_the_board_svg_refuses_a_bad_token_or_a_stale_version(served, headers, params, status):
     gid, _ = _game(served)
     answer = served.get(f"/api/games/{gid}/svg", headers=headers, params=params)
@@ -102,18 +107,21 @@ def test_a_board_update_is_the_lines_that_changed_since_the_board_the_seat_holds
     for _ in range(6):  # moves of both seats; seat 0 follows with line edits of its own board
         mover = view["current_player"]
         legal = served.get(f"/api/games/{gid}", headers={"Authorization": f"Bearer {tokens[mover]}"}).json()
-        view = served.post(f"/api/games/{gid}/actions", json={"action": rng.choice(legal["legal_actions"]),
-                                                             "version": legal["version"]},
-                           headers={"Authorization": f"Bearer {tokens[mover]}"}).json()
+        view = served.post(
+            f"/api/games/{gid}/actions",
+            json={"action": rng.choice(legal["legal_actions"]), "version": legal["version"]},
+            headers={"Authorization": f"Bearer {tokens[mover]}"},
+        ).json()
         view = served.get(f"/api/games/{gid}", headers=auth).json()
-        answer = served.get(f"/api/games/{gid}/svg", headers=auth,
-                            params={"version": view["version"], "since": held_version})
+        answer = served.get(
+            f"/api/games/{gid}/svg", headers=auth, params={"version": view["version"], "since": held_version}
+        )
         assert answer.headers["content-type"].startswith("application/json")
         edits = answer.json()
         assert edits["base"] == held_version and edits["version"] == view["version"]
         lines = held_text.split("\n")
         for start, count, new in reversed(edits["splices"]):
-            lines[start:start + count] = new
+            lines[start : start + count] = new
         held_version, held_text = view["version"], "\n".join(lines)
         assert len(answer.content) < len(held_text) / 2  # far less than the whole board
     whole = served.get(f"/api/games/{gid}/svg", headers=auth, params={"version": view["version"]})
@@ -138,9 +146,11 @@ def test_a_finished_games_replay_by_id_is_the_servers_own(served):
             break
         mover = view["current_player"]
         legal = served.get(f"/api/games/{gid}", headers={"Authorization": f"Bearer {tokens[mover]}"}).json()
-        served.post(f"/api/games/{gid}/actions", json={"action": rng.choice(legal["legal_actions"]),
-                                                       "version": view["version"]},
-                    headers={"Authorization": f"Bearer {tokens[mover]}"})
+        served.post(
+            f"/api/games/{gid}/actions",
+            json={"action": rng.choice(legal["legal_actions"]), "version": view["version"]},
+            headers={"Authorization": f"Bearer {tokens[mover]}"},
+        )
     record = served.get(f"/api/games/{gid}/record").json()
     n = len(record["actions"])
     end = served.get(f"/api/games/{gid}/replay", params={"step": n}).json()
@@ -177,13 +187,16 @@ def test_replay_keeps_a_63_bit_seed_exact(client):
     assert answer["observation"] == state.observation(None)
 
 
-@pytest.mark.parametrize(("record", "step", "says"), [
-    ({"game": "garum"}, 0, "lacks config, seed, actions"),
-    ({"game": "garum", "config": {}, "seed": 1, "actions": ["nonsense"]}, 1, "cannot be replayed"),
-    ({"game": "garum", "config": {"players": 9}, "seed": 1, "actions": []}, 0, "cannot be loaded"),
-    ({"game": "garum", "config": {}, "seed": 1, "actions": []}, 3, "step must be 0..0"),
-    ({"game": "garum", "config": {}, "seed": 1, "actions": []}, "x", "step must be an integer"),
-])
+@pytest.mark.parametrize(
+    ("record", "step", "says"),
+    [
+        ({"game": "garum"}, 0, "lacks config, seed, actions"),
+        ({"game": "garum", "config": {}, "seed": 1, "actions": ["nonsense"]}, 1, "cannot be replayed"),
+        ({"game": "garum", "config": {"players": 9}, "seed": 1, "actions": []}, 0, "cannot be loaded"),
+        ({"game": "garum", "config": {}, "seed": 1, "actions": []}, 3, "step must be 0..0"),
+        ({"game": "garum", "config": {}, "seed": 1, "actions": []}, "x", "step must be an integer"),
+    ],
+)
 def test_replay_refuses_a_bad_record_saying_why(client, record, step, says):
     answer = client.post("/api/replay", json={"record": record, "step": step})
     assert answer.status_code == 422

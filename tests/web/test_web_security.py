@@ -60,9 +60,14 @@ def test_the_live_socket_serves_the_seat_that_sent_its_token(strict_page, server
     other = 1 - mover
     page.goto(f"{server}/games/{game_id}#token={tokens[other]}")
     poll(page, f"{BODY}.live === 'true' && {BODY}.seat === '{other}'")
-    view = httpx.get(f"{server}/api/games/{game_id}", headers={"Authorization": f"Bearer {tokens[mover]}"}).json()
-    r = httpx.post(f"{server}/api/games/{game_id}/actions", json={"action": view["legal_actions"][0], "version": 0},
-                   headers={"Authorization": f"Bearer {tokens[mover]}"})
+    view = httpx.get(
+        f"{server}/api/games/{game_id}", headers={"Authorization": f"Bearer {tokens[mover]}"}
+    ).json()
+    r = httpx.post(
+        f"{server}/api/games/{game_id}/actions",
+        json={"action": view["legal_actions"][0], "version": 0},
+        headers={"Authorization": f"Bearer {tokens[mover]}"},
+    )
     assert r.status_code == 200
     poll(page, f"{BODY}.version === '1'")  # pushed over the socket, as the seat's own view
     assert page.evaluate("window.ludusGame.view.seat") == other
@@ -87,8 +92,11 @@ def test_every_page_loads_only_from_its_own_origin(strict_page, server):
         urls = _watch_traffic(page)
         page.goto(server + path)
         page.wait_for_load_state("networkidle")
-        foreign = [u for u in urls if not (u.startswith(server) or u.startswith("ws://127.0.0.1")
-                                           or u.startswith("data:"))]
+        foreign = [
+            u
+            for u in urls
+            if not (u.startswith(server) or u.startswith("ws://127.0.0.1") or u.startswith("data:"))
+        ]
         assert foreign == [], (path, foreign)
     assert page.csp_violations == []
 

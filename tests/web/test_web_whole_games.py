@@ -11,7 +11,9 @@ from browser_helpers import create_in_lobby
 
 import ludus
 
-pytestmark = pytest.mark.skipif("celtae" not in ludus.game_names(), reason="Celtae's engine is not in this tree")
+pytestmark = pytest.mark.skipif(
+    "celtae" not in ludus.game_names(), reason="Celtae's engine is not in this tree"
+)
 
 
 def _context(browser, width, height):
@@ -47,8 +49,11 @@ def test_whole_celtae_solo_game_by_board_clicks_on_a_phone(browser, server, scre
                 # one tap on "Show where" brings the decision's first piece into sight, the keyboard on it
                 page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
                 page.click("[data-testid=show-where]")
-                poll(page, """(() => { const b = document.activeElement, r = b.getBoundingClientRect();
-                  return b.classList.contains('legal') && r.top >= 0 && r.bottom <= innerHeight; })()""")
+                poll(
+                    page,
+                    """(() => { const b = document.activeElement, r = b.getBoundingClientRect();
+                  return b.classList.contains('legal') && r.top >= 0 && r.bottom <= innerHeight; })()""",
+                )
                 if not wheres:
                     page.screenshot(path=str(screenshots / "whole-celtae-solo-phone-show-where.png"))
                 wheres += 1
@@ -76,8 +81,9 @@ def test_whole_garum_game_on_troia_by_board_clicks(browser, server, screenshots,
     options = {"players": 2, "board": "troia"}
     ctx, page, errors = _context(browser, SIZES[size]["width"], SIZES[size]["height"])
     try:
-        created = httpx.post(f"{server}/api/games", json={"game": "garum", "seats": ["human", "greedy"],
-                                                          "options": options}).json()
+        created = httpx.post(
+            f"{server}/api/games", json={"game": "garum", "seats": ["human", "greedy"], "options": options}
+        ).json()
         token = next(s["token"] for s in created["seats"] if s["seat"] == 0)
         page.goto(f"{server}/games/{created['id']}#token={token}")
         page.wait_for_selector("#board svg")
@@ -108,8 +114,10 @@ def test_whole_garum_game_on_troia_by_board_clicks(browser, server, screenshots,
             assert turns < 300, "the game does not end"
         page.locator("[data-testid=game-over]").wait_for()
         assert per_turn and min(per_turn) >= 2  # a tile and its place at least
-        print(f"\nGarum Troia {size}: clicks per turn median {statistics.median(per_turn)}, "
-              f"mean {statistics.mean(per_turn):.1f} over {len(per_turn)} turns")
+        print(
+            f"\nGarum Troia {size}: clicks per turn median {statistics.median(per_turn)}, "
+            f"mean {statistics.mean(per_turn):.1f} over {len(per_turn)} turns"
+        )
         record = httpx.get(f"{server}/api/games/{created['id']}/record").json()
         final = ludus.replay(record)
         assert final.game.board.rounds == 16 and page.locator("#log .log-round").count() == 16

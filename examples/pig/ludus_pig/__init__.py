@@ -89,8 +89,13 @@ class PigState(State):
         return list(self.banked)
 
     def _observation(self, seat: int | None) -> dict[str, Any]:
-        return {"scores": list(self.banked), "turn": self.turn, "turn_total": self.turn_total,
-                "last_roll": self.last_roll, "target": self.game.config["target"]}
+        return {
+            "scores": list(self.banked),
+            "turn": self.turn,
+            "turn_total": self.turn_total,
+            "last_roll": self.last_roll,
+            "target": self.game.config["target"],
+        }
 
     def _resample(self, seat: int, rng: random.Random) -> None:
         return None  # nothing is hidden
@@ -101,11 +106,20 @@ class PigState(State):
         other.turn, other.turn_total, other.last_roll = self.turn, self.turn_total, self.last_roll
 
     def _dump(self) -> dict[str, Any]:
-        return {"banked": self.banked, "turn": self.turn, "turn_total": self.turn_total, "last_roll": self.last_roll}
+        return {
+            "banked": self.banked,
+            "turn": self.turn,
+            "turn_total": self.turn_total,
+            "last_roll": self.last_roll,
+        }
 
     def _load(self, data: dict[str, Any]) -> None:
         self.banked = [int(x) for x in data["banked"]]
-        self.turn, self.turn_total, self.last_roll = int(data["turn"]), int(data["turn_total"]), int(data["last_roll"])
+        self.turn, self.turn_total, self.last_roll = (
+            int(data["turn"]),
+            int(data["turn_total"]),
+            int(data["last_roll"]),
+        )
 
 
 PigGame.state_class = PigState  # saved states load into it (Game.state_from_json)

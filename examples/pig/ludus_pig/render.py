@@ -10,7 +10,9 @@ def render_text(observation: dict[str, Any], color: bool = False) -> str:
     lines = [f"Pig to {observation['target']}"]
     for seat, points in enumerate(observation["scores"]):
         mark = ">" if seat == observation["turn"] else " "
-        running = f"  (+{observation['turn_total']} this turn)" if mark == ">" and observation["turn_total"] else ""
+        running = (
+            f"  (+{observation['turn_total']} this turn)" if mark == ">" and observation["turn_total"] else ""
+        )
         lines.append(f"{mark} seat {seat}: {points}{running}")
     if observation["last_roll"]:
         lines.append(f"last roll: {observation['last_roll']}")

@@ -27,8 +27,15 @@ from pathlib import Path
 from typing import Any
 
 HERE = Path(__file__).parent
-FEATURES = ("heuristic", "best rival's heuristic", "points", "points over the best rival", "actions played",
-            "to move", "seat")
+FEATURES = (
+    "heuristic",
+    "best rival's heuristic",
+    "points",
+    "points over the best rival",
+    "actions played",
+    "to move",
+    "seat",
+)
 """A seat's row: these facts, the seat as one-hot (a game of several), then ``to move`` again times the
 actions played (so the network can weigh the mover's tempo by the stage of the game)."""
 
@@ -81,8 +88,18 @@ def features(state: Any, heuristic: list[float]) -> list[list[float]]:
         rival_h = max(h for r, h in enumerate(heuristic) if r != s)
         rival_points = max(x for r, x in enumerate(scores) if r != s)
         to_move = 1.0 if mover == s else 0.0
-        rows.append([heuristic[s], rival_h, float(scores[s]), float(scores[s] - rival_points), played, to_move,
-                     *(1.0 if r == s else 0.0 for r in range(players)), to_move * played])
+        rows.append(
+            [
+                heuristic[s],
+                rival_h,
+                float(scores[s]),
+                float(scores[s] - rival_points),
+                played,
+                to_move,
+                *(1.0 if r == s else 0.0 for r in range(players)),
+                to_move * played,
+            ]
+        )
     return rows
 
 
@@ -142,7 +159,7 @@ class ValueModel:
         rows = [row for state, h in zip(states, heuristics, strict=True) for row in features(state, h)]
         out = self.predict(rows)
         n = self.players
-        return [self.margins_of(out[i * n:(i + 1) * n], state.game) for i, state in enumerate(states)]
+        return [self.margins_of(out[i * n : (i + 1) * n], state.game) for i, state in enumerate(states)]
 
     def squash(self, margins: list[float]) -> list[float]:
         scale = self.win_scale

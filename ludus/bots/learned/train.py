@@ -80,12 +80,22 @@ def play_positions(task: dict[str, Any]) -> dict[str, Any]:
     return {"x": x, "y": np.tile(np.array(final_margins(state)), (n, 1))}
 
 
-def generate(game_name: str, players: int, games: int, seed: int, jobs: int, rate: float, noise: float,
-             explore: float) -> dict[str, Any]:
+def generate(
+    game_name: str, players: int, games: int, seed: int, jobs: int, rate: float, noise: float, explore: float
+) -> dict[str, Any]:
     """Self-play data of ``games`` games; ``g`` numbers each position's game (for the held-out split)."""
     master = random.Random(seed)
-    tasks = [{"game": game_name, "players": players, "seed": master.getrandbits(63), "rate": rate,
-              "noise": noise, "explore": explore} for _ in range(games)]
+    tasks = [
+        {
+            "game": game_name,
+            "players": players,
+            "seed": master.getrandbits(63),
+            "rate": rate,
+            "noise": noise,
+            "explore": explore,
+        }
+        for _ in range(games)
+    ]
     with ProcessPoolExecutor(max_workers=jobs) as pool:
         parts = list(pool.map(play_positions, tasks, chunksize=4))
     return gather(parts)
@@ -94,8 +104,11 @@ def generate(game_name: str, players: int, games: int, seed: int, jobs: int, rat
 def gather(parts: list[dict[str, Any]]) -> dict[str, Any]:
     """Games' data as one set: ``x`` (position, seat, feature), ``y`` (position, seat), ``g`` (game)."""
     parts = [p for p in parts if len(p["x"])]
-    return {"x": np.concatenate([p["x"] for p in parts]), "y": np.concatenate([p["y"] for p in parts]),
-            "g": np.concatenate([np.full(len(p["x"]), i) for i, p in enumerate(parts)])}
+    return {
+        "x": np.concatenate([p["x"] for p in parts]),
+        "y": np.concatenate([p["y"] for p in parts]),
+        "g": np.concatenate([np.full(len(p["x"]), i) for i, p in enumerate(parts)]),
+    }
 
 
 def _r2(truth: np.ndarray, guess: np.ndarray) -> float:
@@ -110,8 +123,9 @@ def _winner_accuracy(truth: np.ndarray, guess: np.ndarray, target: float | None)
     return float(won[np.arange(len(guess)), guess.argmax(axis=1)].mean())
 
 
-def train(data: dict[str, Any], players: int, seed: int, hidden: int, holdout: float, target: float | None
-          ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+def train(
+    data: dict[str, Any], players: int, seed: int, hidden: int, holdout: float, target: float | None
+) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
     """Fit the network on the first games and measure it, and the heuristic, on the held-out last ones."""
     from sklearn.linear_model import LinearRegression, LogisticRegression  # type: ignore[import-untyped]
     from sklearn.neural_network import MLPRegressor  # type: ignore[import-untyped]
@@ -124,13 +138,29 @@ def train(data: dict[str, Any], players: int, seed: int, hidden: int, holdout: f
     mean, std = fx.mean(axis=0), fx.std(axis=0)
     std[std == 0] = 1.0
     y_mean, y_std = fy.mean(), fy.std() + 1e-9
-    net = MLPRegressor(hidden_layer_sizes=(hidden,), alpha=1e-3, early_stopping=True, random_state=seed,
-                       max_iter=500, batch_size=256, learning_rate_init=1e-3, n_iter_no_change=20)
+    net = MLPRegressor(
+        hidden_layer_sizes=(hidden,),
+        alpha=1e-3,
+        early_stopping=True,
+        random_state=seed,
+        max_iter=500,
+        batch_size=256,
+        learning_rate_init=1e-3,
+        n_iter_no_change=20,
+    )
     net.fit((fx - mean) / std, (fy - y_mean) / y_std)
-    arrays = {"mean": mean, "std": std, "w1": net.coefs_[0], "b1": net.intercepts_[0],
-              "w2": net.coefs_[1].reshape(-1), "b2": net.intercepts_[1].reshape(-1),
-              "y_mean": np.array(y_mean), "y_std": np.array(y_std), "players": np.array(players),
-              "win_scale": np.array(8.0)}
+    arrays = {
+        "mean": mean,
+        "std": std,
+        "w1": net.coefs_[0],
+        "b1": net.intercepts_[0],
+        "w2": net.coefs_[1].reshape(-1),
+        "b2": net.intercepts_[1].reshape(-1),
+        "y_mean": np.array(y_mean),
+        "y_std": np.array(y_std),
+        "players": np.array(players),
+        "win_scale": np.array(8.0),
+    }
     model = ValueModel(arrays)
     truth = y[test]
     guess = model.predict(x[test].reshape(-1, k)).reshape(truth.shape)
@@ -144,9 +174,13 @@ def train(data: dict[str, Any], players: int, seed: int, hidden: int, holdout: f
     win_scale = float(1.0 / max(1e-3, logistic.coef_[0, 0]))
     arrays["win_scale"] = np.array(win_scale)
     figures = {
-        "positions": int(len(x)), "train_positions": int(train_rows.sum()), "test_positions": int(test.sum()),
-        "hidden": hidden, "epochs": int(net.n_iter_),
-        "test_r2": round(_r2(truth, guess), 4), "heuristic_test_r2": round(_r2(truth, h_guess), 4),
+        "positions": int(len(x)),
+        "train_positions": int(train_rows.sum()),
+        "test_positions": int(test.sum()),
+        "hidden": hidden,
+        "epochs": int(net.n_iter_),
+        "test_r2": round(_r2(truth, guess), 4),
+        "heuristic_test_r2": round(_r2(truth, h_guess), 4),
         "test_winner_accuracy": round(_winner_accuracy(truth, guess, target), 4),
         "heuristic_test_winner_accuracy": round(_winner_accuracy(truth, h_guess, target), 4),
         "test_mae_points": round(float(np.abs(truth - guess).mean()), 3),
@@ -157,7 +191,9 @@ def train(data: dict[str, Any], players: int, seed: int, hidden: int, holdout: f
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m ludus.bots.learned.train", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m ludus.bots.learned.train", description=__doc__.split("\n")[0]
+    )
     parser.add_argument("game", choices=("garum", "celtae"))
     parser.add_argument("--players", type=int, required=True)
     parser.add_argument("--games", type=int, default=1000)
@@ -176,13 +212,16 @@ def main(argv: list[str] | None = None) -> int:
         with np.load(args.data) as cached:
             data = {k: cached[k] for k in cached.files}
     else:
-        data = generate(args.game, args.players, args.games, args.seed, args.jobs, args.rate, args.noise,
-                        args.explore)
+        data = generate(
+            args.game, args.players, args.games, args.seed, args.jobs, args.rate, args.noise, args.explore
+        )
         if args.data:
             np.savez_compressed(args.data, **data)
     target = None
     if args.players == 1:
-        solo: Any = load_game(args.game, **options_for(args.game, 1, random.Random(0)))  # its data: the targets
+        solo: Any = load_game(
+            args.game, **options_for(args.game, 1, random.Random(0))
+        )  # its data: the targets
         target = float(solo.data.targets["normal"])
     arrays, figures = train(data, args.players, args.seed, args.hidden, args.holdout, target)
     name = model_name(args.game, args.players)
@@ -192,13 +231,24 @@ def main(argv: list[str] | None = None) -> int:
     import sklearn  # type: ignore[import-untyped]
 
     info = {
-        "model": f"{name}.npz", "game": args.game, "players": args.players,
-        "label": "final score margin over the best rival, points" if args.players > 1 else "final score, points",
-        "data": {"games": args.games, "self_play": f"greedy (noise {args.noise}), random move with chance "
-                 f"{args.explore}", "position_rate": args.rate, "holdout_games": args.holdout},
-        "seed": args.seed, "command": "python -m ludus.bots.learned.train " + " ".join(argv or sys.argv[1:]),
-        "library": f"scikit-learn {sklearn.__version__} MLPRegressor", "figures": figures,
-        "date": datetime.date.today().isoformat(), "seconds": round(time.time() - started),
+        "model": f"{name}.npz",
+        "game": args.game,
+        "players": args.players,
+        "label": "final score margin over the best rival, points"
+        if args.players > 1
+        else "final score, points",
+        "data": {
+            "games": args.games,
+            "self_play": f"greedy (noise {args.noise}), random move with chance {args.explore}",
+            "position_rate": args.rate,
+            "holdout_games": args.holdout,
+        },
+        "seed": args.seed,
+        "command": "python -m ludus.bots.learned.train " + " ".join(argv or sys.argv[1:]),
+        "library": f"scikit-learn {sklearn.__version__} MLPRegressor",
+        "figures": figures,
+        "date": datetime.date.today().isoformat(),
+        "seconds": round(time.time() - started),
     }
     (args.out / f"{name}.json").write_text(json.dumps(info, indent=2) + "\n")
     print(json.dumps(info, indent=2))
