@@ -15,6 +15,8 @@ from .board import D
 from .core import CeltaeBase
 
 CATEGORIES = ("A", "B", "C", "D", "E", "F", "G", "H", "I", "J", "K")
+# the figure of ``stats`` that a leader's single-number condition compares
+_LEADER_FIGURE = {"cubes": "cubes", "tribe_nondruid": "workers", "bonus_tiles": "bonus", "discs": "discs"}
 
 
 def stats(state: CeltaeBase, o: int) -> dict[str, Any]:
@@ -23,11 +25,23 @@ def stats(state: CeltaeBase, o: int) -> dict[str, Any]:
     region = [0, 0]
     for idx, cit in enumerate(state.citadels):
         k = cit.count(o)
-        colour[idx % 4] += k
-        region[idx // 4] += k
+        if k:
+            colour[idx % 4] += k
+            region[idx // 4] += k
     tr = state.tribe[o]
+    roman_points = [0, 0]  # tiles won worth 1 and 2 points
     rt = state.data.roman_tiles
+    for t in state.roman_won[o]:
+        p = rt[t][0]
+        if p == 1 or p == 2:
+            roman_points[p - 1] += 1
+    druid_points = [0, 0]
     dt = state.data.druid_tiles
+    for t in state.druid_won[o]:
+        p = dt[t][0]
+        if p == 1 or p == 2:
+            druid_points[p - 1] += 1
+    garrison = state.garrison
     return {
         "colour": colour,
         "region": region,
@@ -37,9 +51,9 @@ def stats(state: CeltaeBase, o: int) -> dict[str, Any]:
         "druids": tr[D],
         "druid_tiles": len(state.druid_won[o]),
         "roman": len(state.roman_won[o]),
-        "roman_by_points": [sum(1 for t in state.roman_won[o] if rt[t][0] == p) for p in (1, 2)],
-        "druid_by_points": [sum(1 for t in state.druid_won[o] if dt[t][0] == p) for p in (1, 2)],
-        "garrison": [state.garrison[r].count(o) for r in (0, 1)],
+        "roman_by_points": roman_points,
+        "druid_by_points": druid_points,
+        "garrison": [garrison[0].count(o), garrison[1].count(o)],
         "cubes": state.cubes[o],
         "discs": state.discs[o],
     }
@@ -99,13 +113,7 @@ def leader_holds(state: CeltaeBase, seat: int, side: int, st: dict | None = None
         return all(x >= y for x, y in zip(st["druid_by_points"], need, strict=False))
     if kind == "discs_by_region":
         return all(x >= y for x, y in zip(st["region"], need, strict=False))
-    value = {
-        "cubes": st["cubes"],
-        "tribe_nondruid": st["workers"],
-        "bonus_tiles": st["bonus"],
-        "discs": st["discs"],
-    }[kind]
-    return value >= need[0]
+    return st[_LEADER_FIGURE[kind]] >= need[0]
 
 
 def score_breakdown(state: CeltaeBase, seat: int) -> dict[str, int]:
@@ -117,36 +125,77 @@ def breakdown_from_stats(state: CeltaeBase, seat: int, all_stats: list[dict]) ->
     score several seats, such as the bots' heuristic)."""
     d = state.data
     st = all_stats[seat]
-    out = dict.fromkeys(CATEGORIES, 0)
-    out["A"] = sum(cit.count(seat) for cit in state.citadels if -1 not in cit)
-    out["B"] = st["bonus"] * d.bonus_tile_points
-    out["C"] = sum(d.druid_tiles[t][0] for t in state.druid_won[seat])
-    out["D"] = sum(d.roman_tiles[t][0] for t in state.roman_won[seat])
-    rivals = [1] if state.solo else [o for o in range(state.n) if o != seat]
-    for r in (0, 1):
-        mine = st["garrison"][r]
-        if mine >= 1 and all(mine >= all_stats[o]["garrison"][r] for o in rivals):
-            out["E"] += mine
+    a = 0
+    for cit in state.citadels:
+        if -1 not in cit:
+            a += cit.count(seat)
+    druid_tiles, roman_tiles = d.druid_tiles, d.roman_tiles
+    c = 0
+    for t in state.druid_won[seat]:
+        c += druid_tiles[t][0]
+    d_points = 0
+    for t in state.roman_won[seat]:
+        d_points += roman_tiles[t][0]
     tribe_size = st["workers"] + st["druids"]
-    out["F"] = sum(1 for sp in d.tribe_point_spaces if tribe_size >= sp)
-    out["G"] = sum(1 for h in d.disc_point_holes if state.discs[seat] >= h)
-    out["H"] = 1 if state.cubes[seat] >= d.cubes else 0
-    out["I"] = (state.strength[seat] + sum(state.hands[seat])) // 5
-    for i, card in enumerate(state.prog_cards):
-        marks = state.prog_marks[i]
-        if not marks:
-            continue
-        if meets(state, seat, card, all_stats):
-            out["J"] += marks
-        elif state.solo:
-            out["J"] -= marks
+    f = 0
+    for space in d.tribe_point_spaces:
+        if tribe_size >= space:
+            f += 1
+    discs = state.discs[seat]
+    g = 0
+    for hole in d.disc_point_holes:
+        if discs >= hole:
+            g += 1
+    e = _garrison_points(state, seat, all_stats)
+    j = _progress_points(state, seat, all_stats)
+    k = 0
     lid = state.leaders[seat]
     if lid >= 0:
         side = state.leader_side[seat]
         if leader_holds(state, seat, side, st):
-            out["K"] = d.leaders[lid]["AB"[side]]["points"]
-    out["total"] = sum(out[c] for c in CATEGORIES)
+            k = d.leaders[lid]["AB"[side]]["points"]
+    out = {
+        "A": a,
+        "B": st["bonus"] * d.bonus_tile_points,
+        "C": c,
+        "D": d_points,
+        "E": e,
+        "F": f,
+        "G": g,
+        "H": 1 if state.cubes[seat] >= d.cubes else 0,
+        "I": (state.strength[seat] + sum(state.hands[seat])) // 5,
+        "J": j,
+        "K": k,
+    }
+    out["total"] = a + out["B"] + c + d_points + e + f + g + out["H"] + out["I"] + j + k
     return out
+
+
+def _garrison_points(state: CeltaeBase, seat: int, all_stats: list[dict]) -> int:
+    """Category E: the seat's soldiers in each region where it has the most (ties count for it)."""
+    points = 0
+    mine_both = all_stats[seat]["garrison"]
+    rivals = [1] if state.solo else [o for o in range(state.n) if o != seat]
+    for r in (0, 1):
+        mine = mine_both[r]
+        if mine >= 1 and all(mine >= all_stats[o]["garrison"][r] for o in rivals):
+            points += mine
+    return points
+
+
+def _progress_points(state: CeltaeBase, seat: int, all_stats: list[dict]) -> int:
+    """Category J: the markers on the progress cards the seat fulfils (in solo, less the others')."""
+    points = 0
+    prog_marks = state.prog_marks
+    for i, card in enumerate(state.prog_cards):
+        marks = prog_marks[i]
+        if not marks:
+            continue
+        if meets(state, seat, card, all_stats):
+            points += marks
+        elif state.solo:
+            points -= marks
+    return points
 
 
 _TOTALS: dict[tuple, tuple[int, ...]] = {}
