@@ -74,13 +74,16 @@ class State(ABC):
         """Apply an Action or its notation; refuse anything illegal without changing the state."""
         if isinstance(action, str):
             action = self.game.parse_action(action)
-        if self.is_terminal():
-            raise IllegalActionError(f"{action} is not legal: the game is over")
-        if self._legal is None:
-            self._legal = self._legal_actions()
-        if not _offered(action, self._legal):
-            raise IllegalActionError(self._why_illegal(action))
         actor = self.current_player()
+        if actor == TERMINAL:
+            raise IllegalActionError(f"{action} is not legal: the game is over")
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._legal_actions()
+        # offered: first by identity, a scan at C speed (bots and the game hand back the very
+        # objects offered), then by value (parsed notation, a new object)
+        if not (any(map(is_, legal, repeat(action))) or action in legal):
+            raise IllegalActionError(self._why_illegal(action))
         self._apply(action)
         self._history.append(str(action))
         self._actors.append(actor)
@@ -271,9 +274,3 @@ class State(ABC):
 
     def _text(self) -> str:
         return json.dumps(self.observation(None))
-
-
-def _offered(action: Action, legal: list[Action]) -> bool:
-    """Whether ``action`` is one of ``legal``: first by identity, a scan at C speed (bots and the
-    game hand back the very objects offered), then by value (parsed notation, a new object)."""
-    return any(map(is_, legal, repeat(action))) or action in legal
