@@ -97,6 +97,8 @@ class GarumGame(Game):
             for c in range(4)
             for t in range(1, 17)
         }
+        rotation = self.config["rotation"]
+        self._orientations = {key: orientations(fish, rotation) for key, fish in self._fish.items()}
         self._layouts: dict[tuple, tuple[str, ...]] = {}
         self._workers = {}
         for line in range(2 * self.board.size):
@@ -140,7 +142,7 @@ class GarumGame(Game):
         return self._fish[colour, tile]
 
     def orientations(self, colour: int, tile: int) -> tuple[str, ...]:
-        return orientations(self._fish[colour, tile], self.config["rotation"])
+        return self._orientations[colour, tile]
 
     def pool_owner(self, colour: int) -> int:
         """Index of the worker pool a colour draws from (its own, or its player's if shared)."""
@@ -156,9 +158,8 @@ class GarumGame(Game):
         hand = (colour, *sorted(tiles))
         layouts = self._layouts.get(hand)
         if layouts is None:
-            rotation = self.config["rotation"]
             layouts = self._layouts[hand] = tuple(
-                dict.fromkeys(f for t in hand[1:] for f in orientations(self._fish[colour, t], rotation))
+                dict.fromkeys(f for t in hand[1:] for f in self._orientations[colour, t])
             )
         out: list[Action] = []
         for s in range(4):

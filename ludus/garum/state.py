@@ -34,15 +34,26 @@ def placement_bonus(game: GarumGame, action: Place, colour: int) -> int:
     """Bonus points ``colour`` gains by ``action`` (jokers, and species on their own bonus cells)."""
     board = game.board
     gained = 0
-    for cell, letter in zip(board.slot_cells[action.cetarium, action.slot], action.fish, strict=True):
-        kind = board.bonus_cells.get(cell)
-        if kind is None:
-            continue
+    for i, kind in _slot_bonus_cells(game, action.cetarium, action.slot):
         if kind == JOKER:
             gained += board.joker_bonus
-        elif SPECIES.index(letter) == kind and (game.config["species_bonus"] == "any" or kind == colour):
+        elif SPECIES.index(action.fish[i]) == kind and (
+            game.config["species_bonus"] == "any" or kind == colour
+        ):
             gained += board.species_bonus
     return gained
+
+
+@lru_cache(maxsize=1_024)
+def _slot_bonus_cells(game: GarumGame, cetarium: int, slot: int) -> tuple[tuple[int, int], ...]:
+    """The bonus cells a tile in this slot covers: (the cell's place in the tile's reading order, its
+    kind), listed once for each game and slot."""
+    bonus_cells = game.board.bonus_cells
+    return tuple(
+        (i, bonus_cells[cell])
+        for i, cell in enumerate(game.board.slot_cells[cetarium, slot])
+        if cell in bonus_cells
+    )
 
 
 @lru_cache(maxsize=256)
