@@ -9,11 +9,13 @@ game row's ``version`` is the arbiter of who moved first.
 (the same time as that action's ``created_at``) or its last undo. That is when the turn in
 progress began, so turn deadlines survive a restart without a column of their own; seat
 changes (join, leave) leave it alone, and so must any other write.
+
+What only SQLite needs (its engine, its single writer, its WAL checkpoints) is in
+``ludus.server.storage_sqlite``.
 """
 
 from __future__ import annotations
 
-import collections
 import contextlib
 import json
 import os
@@ -22,10 +24,9 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
-from pathlib import Path
+from dataclasses import dataclass
 from types import SimpleNamespace
-from typing import Any, TypeVar, cast
+from typing import Any, TypeVar
 
 from sqlalchemy import (
     BigInteger,
@@ -43,7 +44,6 @@ from sqlalchemy import (
     Text,
     bindparam,
     create_engine,
-    event,
     exists,
     func,
     select,
@@ -51,17 +51,21 @@ from sqlalchemy import (
 )
 from sqlalchemy.engine import make_url
 
+from .storage_sqlite import Checkpointer, GroupCommitter, sqlite_driver, sqlite_engine
+
 T = TypeVar("T")
 DEFAULT_URL = "sqlite:///./ludus.db"
 NOTIFY_CHANNEL = "ludus_games"
-SQLITE_SYNCHRONOUS = {"FULL": "FULL", "NORMAL": "NORMAL"}.get(os.environ.get("LUDUS_SQLITE_SYNCHRONOUS", "FULL"), "FULL")
 # How long a writer waits for another process's SQLite lock before the request is answered 503.
-SQLITE_BUSY_SECONDS = float(os.environ.get("LUDUS_DB_BUSY_SECONDS", "10"))  # SQLite's busy wait and PostgreSQL's lock_timeout
+SQLITE_BUSY_SECONDS = float(
+    os.environ.get("LUDUS_DB_BUSY_SECONDS", "10")
+)  # SQLite's busy wait and PostgreSQL's lock_timeout
 
 metadata = MetaData()
 
 games = Table(
-    "games", metadata,
+    "games",
+    metadata,
     Column("id", String(32), primary_key=True),
     Column("game", String(32), nullable=False),
     Column("config", Text, nullable=False),
@@ -80,7 +84,8 @@ games = Table(
 )
 
 seats = Table(
-    "seats", metadata,
+    "seats",
+    metadata,
     Column("game_id", String(32), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
     Column("seat", Integer, primary_key=True),
     Column("kind", String(32), nullable=False),
@@ -91,7 +96,8 @@ seats = Table(
 )
 
 actions = Table(
-    "actions", metadata,
+    "actions",
+    metadata,
     Column("game_id", String(32), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
     Column("ply", Integer, primary_key=True),
     Column("seat", Integer, nullable=False),
@@ -107,12 +113,19 @@ actions = Table(
 _GAME = select(games).where(games.c.id == bindparam("gid"))
 _GAME_FOR_UPDATE = _GAME.with_for_update()
 _SEATS = select(seats).where(seats.c.game_id == bindparam("gid")).order_by(seats.c.seat)
-_ACTIONS_FROM = (select(actions.c.seat, actions.c.action)
-                 .where(actions.c.game_id == bindparam("gid"), actions.c.ply >= bindparam("start"))
-                 .order_by(actions.c.ply))
+_ACTIONS_FROM = (
+    select(actions.c.seat, actions.c.action)
+    .where(actions.c.game_id == bindparam("gid"), actions.c.ply >= bindparam("start"))
+    .order_by(actions.c.ply)
+)
 _INSERT_ACTION = actions.insert()
-_GAME_MOVED = games.update().where(games.c.id == bindparam("gid")).values(
-    version=bindparam("v"), num_actions=bindparam("n"), status=bindparam("s"), updated_at=bindparam("at"))
+_GAME_MOVED = (
+    games.update()
+    .where(games.c.id == bindparam("gid"))
+    .values(
+        version=bindparam("v"), num_actions=bindparam("n"), status=bindparam("s"), updated_at=bindparam("at")
+    )
+)
 
 
 @dataclass
@@ -160,7 +173,9 @@ def database_url(url: str | None = None) -> str:
     if parsed.drivername in ("postgresql", "postgres"):
         parsed = parsed.set(drivername="postgresql+psycopg")
     if not parsed.drivername.startswith(("sqlite", "postgresql")):
-        raise ValueError(f"unsupported database {parsed.drivername!r}: use sqlite:///file or postgresql+psycopg://")
+        raise ValueError(
+            f"unsupported database {parsed.drivername!r}: use sqlite:///file or postgresql+psycopg://"
+        )
     if parsed.drivername.startswith("sqlite") and parsed.database in (None, "", ":memory:"):
         raise ValueError("an SQLite database must be a file (sqlite:///path/to/ludus.db), not in memory")
     return parsed.render_as_string(hide_password=False)
@@ -169,15 +184,20 @@ def database_url(url: str | None = None) -> str:
 _BOOLEAN_COLUMNS = [c.name for c in games.columns if isinstance(c.type, Boolean)]
 
 
-def _driver(conn: Connection) -> sqlite3.Connection:
-    """The sqlite3 connection under ``conn``, for the few statements of every action (inside the
-    transaction SQLAlchemy began on it: same connection, same transaction)."""
-    return cast(sqlite3.Connection, conn.connection.driver_connection)
-
-
 def _row(r: Any) -> GameRow:
-    return GameRow(r.id, r.game, json.loads(r.config), int(r.seed), r.turn_seconds, r.version,
-                   r.meta_version, r.num_actions, r.status, float(r.updated_at), r.hints)
+    return GameRow(
+        r.id,
+        r.game,
+        json.loads(r.config),
+        int(r.seed),
+        r.turn_seconds,
+        r.version,
+        r.meta_version,
+        r.num_actions,
+        r.status,
+        float(r.updated_at),
+        r.hints,
+    )
 
 
 class Store:
@@ -187,44 +207,30 @@ class Store:
         self.url = database_url(url)
         self.is_sqlite = self.url.startswith("sqlite")
         self.engine = self._make_engine()
-        self._sqlite_file = (make_url(self.url).database or "") if self.is_sqlite else ""  # a file: database_url
+        self._sqlite_file = (
+            (make_url(self.url).database or "") if self.is_sqlite else ""
+        )  # a file: database_url
         # SQLite only: one writer thread (group commit) and WAL checkpoints of its own
         self._sqlite: tuple[GroupCommitter, Checkpointer] | None = (
-            (GroupCommitter(self.engine), Checkpointer(self._sqlite_file)) if self.is_sqlite else None)
+            (GroupCommitter(self.engine), Checkpointer(self._sqlite_file, SQLITE_BUSY_SECONDS))
+            if self.is_sqlite
+            else None
+        )
         self._local = threading.local()
         self._raw_connections: list[sqlite3.Connection] = []
 
     def _make_engine(self) -> Engine:
         if self.is_sqlite:
-            path = make_url(self.url).database
-            if path and path != ":memory:":
-                Path(path).parent.mkdir(parents=True, exist_ok=True)
-            engine = create_engine(self.url, pool_size=8, max_overflow=32,
-                                   connect_args={"check_same_thread": False, "timeout": SQLITE_BUSY_SECONDS})
-
-            @event.listens_for(engine, "connect")
-            def _connect(dbapi_conn: Any, _record: Any) -> None:
-                dbapi_conn.isolation_level = None  # we issue BEGIN ourselves
-                cur = dbapi_conn.cursor()
-                cur.execute("PRAGMA journal_mode=WAL")
-                # FULL: a commit is on disk before the action is acknowledged.
-                cur.execute(f"PRAGMA synchronous={SQLITE_SYNCHRONOUS}")
-                cur.execute("PRAGMA foreign_keys=ON")
-                cur.execute(f"PRAGMA busy_timeout={int(SQLITE_BUSY_SECONDS * 1000)}")
-                # no checkpoint inside a commit (it stalled every writer behind it): Checkpointer does them
-                cur.execute("PRAGMA wal_autocheckpoint=0")
-                cur.close()
-
-            @event.listens_for(engine, "begin")
-            def _begin(conn: Connection) -> None:
-                mode = "IMMEDIATE" if conn.get_execution_options().get("ludus_write") else "DEFERRED"
-                conn.exec_driver_sql(f"BEGIN {mode}")
-
-            return engine
+            return sqlite_engine(self.url, SQLITE_BUSY_SECONDS)
         # a row lock held too long (a stuck transaction elsewhere) ends the wait: answered 503
         lock_ms = int(SQLITE_BUSY_SECONDS * 1000)
-        return create_engine(self.url, pool_size=10, max_overflow=30, pool_pre_ping=True,
-                             connect_args={"options": f"-c lock_timeout={lock_ms}"})
+        return create_engine(
+            self.url,
+            pool_size=10,
+            max_overflow=30,
+            pool_pre_ping=True,
+            connect_args={"options": f"-c lock_timeout={lock_ms}"},
+        )
 
     # -- schema --------------------------------------------------------------------
     def migrate(self) -> None:
@@ -256,7 +262,7 @@ class Store:
     def lock_game(self, conn: Connection, game_id: str) -> GameRow | None:
         """The game row, locked against other writers until the transaction ends."""
         if self.is_sqlite:  # the write lock is the transaction's (BEGIN IMMEDIATE)
-            cursor = _driver(conn).cursor()
+            cursor = sqlite_driver(conn).cursor()
             cursor.row_factory = sqlite3.Row
             r = cursor.execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone()
             if r is None:
@@ -285,8 +291,12 @@ class Store:
         name = "conn" if wait else "conn_nowait"
         raw: sqlite3.Connection | None = getattr(self._local, name, None)
         if raw is None:
-            raw = sqlite3.connect(self._sqlite_file, timeout=SQLITE_BUSY_SECONDS if wait else 0,
-                                  isolation_level=None, check_same_thread=False)
+            raw = sqlite3.connect(
+                self._sqlite_file,
+                timeout=SQLITE_BUSY_SECONDS if wait else 0,
+                isolation_level=None,
+                check_same_thread=False,
+            )
             setattr(self._local, name, raw)
             self._raw_connections.append(raw)
         r = raw.execute("SELECT version, meta_version FROM games WHERE id = ?", (game_id,)).fetchone()
@@ -309,17 +319,25 @@ class Store:
 
     def timed_out_plies(self, conn: Connection, game_id: str) -> dict[int, str]:
         """Plies played by a stand-in bot because the seat's turn timer ran out, with that bot."""
-        rows = conn.execute(select(actions.c.ply, actions.c.timed_out_to).where(
-            actions.c.game_id == game_id, actions.c.timed_out_to.is_not(None)))
+        rows = conn.execute(
+            select(actions.c.ply, actions.c.timed_out_to).where(
+                actions.c.game_id == game_id, actions.c.timed_out_to.is_not(None)
+            )
+        )
         return {r.ply: r.timed_out_to for r in rows}
 
-    def open_games(self, conn: Connection, limit: int = 100, offset: int = 0,
-                   idle_since: float | None = None) -> list[tuple[GameRow, list[SeatRow]]]:
+    def open_games(
+        self, conn: Connection, limit: int = 100, offset: int = 0, idle_since: float | None = None
+    ) -> list[tuple[GameRow, list[SeatRow]]]:
         """Joinable games, newest first: still playing, a free human seat, moved since ``idle_since``."""
         # EXISTS per game row (the seats' primary key), so that the newest page is found without
         # reading every seat of every game
-        free = exists().where(seats.c.game_id == games.c.id, seats.c.kind == "human",
-                              seats.c.claimed.is_(False), seats.c.left_to.is_(None))
+        free = exists().where(
+            seats.c.game_id == games.c.id,
+            seats.c.kind == "human",
+            seats.c.claimed.is_(False),
+            seats.c.left_to.is_(None),
+        )
         query = select(games).where(games.c.status == "playing", free)
         if idle_since is not None:
             query = query.where(games.c.updated_at >= idle_since)
@@ -327,26 +345,37 @@ class Store:
         out = [_row(r) for r in rows]
         by_game: dict[str, list[SeatRow]] = {g.id: [] for g in out}
         if out:
-            for r in conn.execute(select(seats).where(seats.c.game_id.in_(list(by_game)))
-                                  .order_by(seats.c.game_id, seats.c.seat)):
-                by_game[r.game_id].append(SeatRow(r.seat, r.kind, r.token_hash, bool(r.claimed), r.left_to,
-                                                  r.name))
+            for r in conn.execute(
+                select(seats)
+                .where(seats.c.game_id.in_(list(by_game)))
+                .order_by(seats.c.game_id, seats.c.seat)
+            ):
+                by_game[r.game_id].append(
+                    SeatRow(r.seat, r.kind, r.token_hash, bool(r.claimed), r.left_to, r.name)
+                )
         return [(g, by_game[g.id]) for g in out]
 
     def _with_bots(self) -> Any:
         """Games with a seat a bot plays (its own kind, or one that took over a seat that left)."""
-        return select(seats.c.game_id).where((seats.c.kind != "human") | seats.c.left_to.is_not(None)).distinct()
+        return (
+            select(seats.c.game_id).where((seats.c.kind != "human") | seats.c.left_to.is_not(None)).distinct()
+        )
 
     def resumable_ids(self, conn: Connection) -> list[str]:
         """Unfinished games with something to run without a request: bots, or a turn timer."""
-        query = select(games.c.id).where(games.c.status == "playing", (games.c.turn_seconds.is_not(None))
-                                         | games.c.id.in_(self._with_bots()))
+        query = select(games.c.id).where(
+            games.c.status == "playing",
+            (games.c.turn_seconds.is_not(None)) | games.c.id.in_(self._with_bots()),
+        )
         return [r.id for r in conn.execute(query)]
 
     def count_bot_games(self, conn: Connection) -> int:
         """Unfinished games with a bot seat."""
-        query = select(func.count()).select_from(games).where(
-            games.c.status == "playing", games.c.id.in_(self._with_bots()))
+        query = (
+            select(func.count())
+            .select_from(games)
+            .where(games.c.status == "playing", games.c.id.in_(self._with_bots()))
+        )
         return int(conn.execute(query).scalar_one())
 
     def expire_idle(self, conn: Connection, before: float) -> list[str]:
@@ -354,41 +383,93 @@ class Store:
 
         They stay as records; ``meta_version`` moves so that every cache notices. Returns their ids.
         """
-        ids = [r.id for r in conn.execute(select(games.c.id).where(
-            games.c.status == "playing", games.c.updated_at < before))]
+        ids = [
+            r.id
+            for r in conn.execute(
+                select(games.c.id).where(games.c.status == "playing", games.c.updated_at < before)
+            )
+        ]
         if ids:
-            conn.execute(games.update().where(games.c.id.in_(ids), games.c.status == "playing").values(
-                status="abandoned", meta_version=games.c.meta_version + 1))
+            conn.execute(
+                games.update()
+                .where(games.c.id.in_(ids), games.c.status == "playing")
+                .values(status="abandoned", meta_version=games.c.meta_version + 1)
+            )
         return ids
 
     # -- writes --------------------------------------------------------------------------
     def insert_game(self, conn: Connection, row: GameRow, seat_rows: list[SeatRow]) -> float:
         """Store a new game; returns its creation time (when its first turn began)."""
         now = time.time()
-        conn.execute(games.insert().values(
-            id=row.id, game=row.game, config=json.dumps(row.config), seed=row.seed,
-            turn_seconds=row.turn_seconds, version=row.version, meta_version=row.meta_version,
-            num_actions=row.num_actions, status=row.status, created_at=now, updated_at=now, hints=row.hints,
-        ))
-        conn.execute(seats.insert(), [
-            {"game_id": row.id, "seat": s.seat, "kind": s.kind, "token_hash": s.token_hash,
-             "claimed": s.claimed, "left_to": s.left_to, "name": s.name} for s in seat_rows
-        ])
+        conn.execute(
+            games.insert().values(
+                id=row.id,
+                game=row.game,
+                config=json.dumps(row.config),
+                seed=row.seed,
+                turn_seconds=row.turn_seconds,
+                version=row.version,
+                meta_version=row.meta_version,
+                num_actions=row.num_actions,
+                status=row.status,
+                created_at=now,
+                updated_at=now,
+                hints=row.hints,
+            )
+        )
+        conn.execute(
+            seats.insert(),
+            [
+                {
+                    "game_id": row.id,
+                    "seat": s.seat,
+                    "kind": s.kind,
+                    "token_hash": s.token_hash,
+                    "claimed": s.claimed,
+                    "left_to": s.left_to,
+                    "name": s.name,
+                }
+                for s in seat_rows
+            ],
+        )
         return now
 
-    def append_action(self, conn: Connection, game_id: str, ply: int, seat: int, action: str,
-                      version: int, status: str, timed_out_to: str | None = None) -> float:
+    def append_action(
+        self,
+        conn: Connection,
+        game_id: str,
+        ply: int,
+        seat: int,
+        action: str,
+        version: int,
+        status: str,
+        timed_out_to: str | None = None,
+    ) -> float:
         """Store an action; returns its time (when the next turn began)."""
         now = time.time()
         if self.is_sqlite:  # the statements of every action, straight to the driver
-            driver = _driver(conn)
-            driver.execute("INSERT INTO actions (game_id, ply, seat, action, created_at, timed_out_to) "
-                           "VALUES (?, ?, ?, ?, ?, ?)", (game_id, ply, seat, action, now, timed_out_to))
-            driver.execute("UPDATE games SET version = ?, num_actions = ?, status = ?, updated_at = ? WHERE id = ?",
-                           (version, ply + 1, status, now, game_id))
+            driver = sqlite_driver(conn)
+            driver.execute(
+                "INSERT INTO actions (game_id, ply, seat, action, created_at, timed_out_to) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                (game_id, ply, seat, action, now, timed_out_to),
+            )
+            driver.execute(
+                "UPDATE games SET version = ?, num_actions = ?, status = ?, updated_at = ? WHERE id = ?",
+                (version, ply + 1, status, now, game_id),
+            )
             return now
-        conn.execute(_INSERT_ACTION, {"game_id": game_id, "ply": ply, "seat": seat, "action": action,
-                                      "created_at": now, "timed_out_to": timed_out_to})
+        conn.execute(
+            _INSERT_ACTION,
+            {
+                "game_id": game_id,
+                "ply": ply,
+                "seat": seat,
+                "action": action,
+                "created_at": now,
+                "timed_out_to": timed_out_to,
+            },
+        )
         conn.execute(_GAME_MOVED, {"gid": game_id, "v": version, "n": ply + 1, "s": status, "at": now})
         return now
 
@@ -396,19 +477,25 @@ class Store:
         """Drop every action after the first ``keep`` (undo); returns its time (an undo starts a new turn)."""
         now = time.time()
         conn.execute(actions.delete().where(actions.c.game_id == game_id, actions.c.ply >= keep))
-        conn.execute(games.update().where(games.c.id == game_id).values(
-            version=version, num_actions=keep, status="playing", updated_at=now))
+        conn.execute(
+            games.update()
+            .where(games.c.id == game_id)
+            .values(version=version, num_actions=keep, status="playing", updated_at=now)
+        )
         return now
 
-    def update_seat(self, conn: Connection, game_id: str, seat: int, meta_version: int, **values: Any) -> None:
+    def update_seat(
+        self, conn: Connection, game_id: str, seat: int, meta_version: int, **values: Any
+    ) -> None:
         conn.execute(seats.update().where(seats.c.game_id == game_id, seats.c.seat == seat).values(**values))
         conn.execute(games.update().where(games.c.id == game_id).values(meta_version=meta_version))
 
     def notify(self, conn: Connection, payload: str) -> None:
         """Tell the other server processes (PostgreSQL only; delivered when the transaction commits)."""
         if not self.is_sqlite:
-            conn.execute(text("SELECT pg_notify(:channel, :payload)"),
-                         {"channel": NOTIFY_CHANNEL, "payload": payload})
+            conn.execute(
+                text("SELECT pg_notify(:channel, :payload)"), {"channel": NOTIFY_CHANNEL, "payload": payload}
+            )
 
     def listen_url(self) -> str:
         """A libpq URL for a LISTEN connection of its own."""
@@ -424,135 +511,3 @@ class Store:
                 conn.close()
         self._raw_connections.clear()
         self.engine.dispose()
-
-
-class Checkpointer:
-    """Copies the SQLite write-ahead log into the database now and then, on a thread of its own.
-
-    SQLite would otherwise checkpoint inside whichever commit crossed the WAL's size limit,
-    and every writer waiting on that commit waited for the copy and its sync too. A PASSIVE
-    checkpoint here runs beside the writers and readers, never blocking them.
-    """
-
-    SECONDS = 1.0
-
-    def __init__(self, path: str) -> None:
-        self.path = path
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
-        self._lock = threading.Lock()
-
-    def start(self) -> None:
-        if self._thread is not None:
-            return
-        with self._lock:
-            if self._thread is None:
-                self._stop.clear()
-                self._thread = threading.Thread(target=self._run, name="ludus-sqlite-checkpoint", daemon=True)
-                self._thread.start()
-
-    def stop(self) -> None:
-        with self._lock:
-            thread, self._thread = self._thread, None
-        if thread is not None:
-            self._stop.set()
-            thread.join(timeout=10)
-
-    def _run(self) -> None:
-        conn = sqlite3.connect(self.path, timeout=SQLITE_BUSY_SECONDS, isolation_level=None,
-                               check_same_thread=False)
-        try:
-            while not self._stop.wait(self.SECONDS):
-                with contextlib.suppress(sqlite3.Error):  # busy: the next round tries again
-                    conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
-            with contextlib.suppress(sqlite3.Error):
-                conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
-        finally:
-            conn.close()
-
-
-@dataclass
-class _Job:
-    work: Callable[[Connection], Any]
-    done: threading.Event = field(default_factory=threading.Event)  # finished, or asked to lead
-    finished: bool = False
-    result: Any = None
-    error: BaseException | None = None
-
-
-class GroupCommitter:
-    """The single SQLite writer of this process: batches of work, one COMMIT (one fsync) each.
-
-    The caller that finds no batch in progress commits its work (and whatever else waits) on
-    its own thread; callers arriving meanwhile wait, and the first of them leads the next
-    batch. So a lone write needs no hand-off to another thread, and under load the cost of a
-    sync is shared by every game that moved during the one before.
-    """
-
-    MAX_BATCH = 256
-
-    def __init__(self, engine: Engine) -> None:
-        self.engine = engine
-        self._lock = threading.Lock()
-        self._pending: collections.deque[_Job] = collections.deque()
-        self._leading = False
-        self._conn: Connection | None = None  # used by the leader only
-
-    def submit(self, work: Callable[[Connection], T]) -> T:
-        job = _Job(work)
-        with self._lock:
-            self._pending.append(job)
-            lead = not self._leading
-            self._leading = True
-        if lead:
-            self._lead()
-        while True:
-            job.done.wait()
-            if job.finished:
-                break
-            job.done.clear()  # the batch before ours is done: we lead the next one
-            self._lead()
-        if job.error is not None:
-            raise job.error
-        return job.result
-
-    def stop(self) -> None:
-        with self._lock:
-            if self._conn is not None and not self._leading:
-                with contextlib.suppress(Exception):
-                    self._conn.close()
-                self._conn = None
-
-    def _lead(self) -> None:
-        with self._lock:
-            jobs = [self._pending.popleft() for _ in range(min(len(self._pending), self.MAX_BATCH))]
-        try:
-            if self._conn is None:
-                self._conn = self.engine.connect().execution_options(ludus_write=True)
-            with self._conn.begin():
-                for job in jobs:
-                    # straight to the driver: SQLAlchemy's begin_nested() compiles its SAVEPOINT anew
-                    driver = _driver(self._conn)
-                    driver.execute("SAVEPOINT ludus_job")
-                    try:
-                        job.result = job.work(self._conn)
-                    except BaseException as exc:
-                        driver.execute("ROLLBACK TO SAVEPOINT ludus_job")
-                        job.error = exc
-                    driver.execute("RELEASE SAVEPOINT ludus_job")
-        except BaseException as exc:  # the batch did not commit: none of it is stored
-            for job in jobs:
-                if job.error is None:
-                    job.error, job.result = exc, None
-            if self._conn is not None:
-                with contextlib.suppress(Exception):
-                    self._conn.close()
-            self._conn = None
-        with self._lock:
-            for job in jobs:
-                job.finished = True
-                job.done.set()
-            if self._pending:
-                self._pending[0].done.set()  # hand the lead to the first caller waiting
-            else:
-                self._leading = False
