@@ -67,7 +67,7 @@ def test_fast_greedy_chooses_as_the_reference_greedy_in_celtae(players: int) -> 
 
 @pytest.mark.parametrize("players", [1, 2, 4])
 def test_celtae_stats_of_every_owner_at_once_equal_the_rules_stats(players: int) -> None:
-    from ludus.bots.heuristics_celtae import _all_stats
+    from ludus.bots.heuristics_celtae_means import _all_stats
     from ludus.celtae.scoring import stats
 
     for state in _positions("celtae", {"players": players}, 20, seed=players):
