@@ -24,10 +24,10 @@ LINES = 2 * SIZE
 MAX_CETARIA = 16
 PHASES = ("choose", "place", "worker", "ghost", "over")
 SPECIES = "BGYR"
-# the parts of the vector, each with what it was written from (kept[...]); SEAT, FINAL, SIZES and
-# POOLS only keep numbers (no entries are written under them)
-WORKERS, VIEW, GHOST, SCORES, TURN, MOVER, REVEALED, ORDER, SEAT, FINAL, SIZES, POOLS = range(12)
-PARTS = 12
+# the parts of the vector, each with what it was written from (kept[...]); SEAT, FINAL and ROWS only
+# keep numbers (no entries are written under them)
+WORKERS, VIEW, GHOST, SCORES, TURN, MOVER, REVEALED, ORDER, SEAT, FINAL, ROWS = range(11)
+PARTS = 11
 
 
 class StateWriter(LiveVector):
@@ -85,19 +85,16 @@ class StateWriter(LiveVector):
         kept = self.kept
         if state.workers != kept[WORKERS]:
             self._workers(state)
-        hands, piles = state.hands, state.piles
-        sizes = [
-            len(hands[0]),
-            len(hands[1]),
-            len(hands[2]),
-            len(hands[3]),
-            len(piles[0]),
-            len(piles[1]),
-            len(piles[2]),
-            len(piles[3]),
+        hands, piles, pools, bonus = state.hands, state.piles, state.pool, state.bonus
+        p0, p1, p2, p3 = self.pools
+        rows = [  # each colour's vilicus, dominus, hand size, pile size and bonus points
+            (pools[p0][0], pools[p0][1], len(hands[0]), len(piles[0]), bonus[0]),
+            (pools[p1][0], pools[p1][1], len(hands[1]), len(piles[1]), bonus[1]),
+            (pools[p2][0], pools[p2][1], len(hands[2]), len(piles[2]), bonus[2]),
+            (pools[p3][0], pools[p3][1], len(hands[3]), len(piles[3]), bonus[3]),
         ]
-        if sizes != kept[SIZES] or state.pool != kept[POOLS] or state.bonus != kept[SCORES]:
-            self._rows(state, sizes)
+        if rows != kept[ROWS]:
+            self._rows(rows)
         if seat != kept[SEAT] or hands != kept[VIEW]:
             self._view(state, seat)
         if state.ghost_tile != kept[GHOST]:
@@ -188,23 +185,24 @@ class StateWriter(LiveVector):
         self.kept[WORKERS] = state.workers[:]  # its entries are never changed, only replaced
 
     # -- the colours ----------------------------------------------------------------------------
-    def _rows(self, state: Any, sizes: list[int]) -> None:
-        """Each colour's vilicus, dominus, hand size, pile and bonus points (always at the same places)."""
+    def _rows(self, rows: list[tuple[int, int, int, int, int]]) -> None:
+        """Each colour's vilicus, dominus, hand size, pile and bonus points (always at the same places);
+        only the colours whose numbers changed are written."""
         view = self.view
-        at = self.off["colours"]
-        pools, bonus = state.pool, state.bonus
-        for c in range(4):
-            pool = pools[self.pools[c]]
-            i = at + 8 * c + 3
-            view[i], view[i + 1], view[i + 2], view[i + 3], view[i + 4] = (
-                pool[0] / 5,
-                pool[1] / 1,
-                sizes[c] / 4,
-                sizes[4 + c] / 16,
-                bonus[c] / 50,
-            )
-        self.kept[SIZES] = sizes
-        self.kept[POOLS] = [pool[:] for pool in pools]
+        at = self.off["colours"] + 3
+        old = self.kept[ROWS] or [None] * 4
+        for c, row in enumerate(rows):
+            if row != old[c]:
+                vilicus, dominus, hand, pile, bonus = row
+                i = at + 8 * c
+                view[i], view[i + 1], view[i + 2], view[i + 3], view[i + 4] = (
+                    vilicus / 5,
+                    dominus / 1,
+                    hand / 4,
+                    pile / 16,
+                    bonus / 50,
+                )
+        self.kept[ROWS] = rows
 
     def _view(self, state: Any, seat: int | None) -> None:
         """What depends on who looks: the seat, its colours ("mine"), and its hands as counts of
