@@ -25,9 +25,9 @@ MAX_CETARIA = 16
 PHASES = ("choose", "place", "worker", "ghost", "over")
 SPECIES = "BGYR"
 # the parts of the vector, each with what it was written from (kept[...]); SEAT, FINAL and ROWS only
-# keep numbers (no entries are written under them)
-WORKERS, VIEW, GHOST, SCORES, TURN, MOVER, REVEALED, ORDER, SEAT, FINAL, ROWS = range(11)
-PARTS = 11
+# keep numbers (no entries are written under them); HAND + c is colour c's hand, shown to its owner
+WORKERS, VIEW, GHOST, SCORES, TURN, MOVER, REVEALED, ORDER, SEAT, FINAL, ROWS, HAND = range(12)
+PARTS = HAND + 4
 
 
 class StateWriter(LiveVector):
@@ -77,6 +77,8 @@ class StateWriter(LiveVector):
         self.placed_count = 0
         self.placed_last: Any = None
         self.slot_cells = game.board.slot_cells
+        # each colour's last hand written and its entries (see _hand)
+        self.hand_values: list[tuple[list[int], list[tuple[int, float]]] | None] = [None] * 4
         self.cells_at, self.slots_at = off["cells"], off["slots"]
 
     def write(self, state: Any, seat: int | None, out: np.ndarray | None = None) -> np.ndarray:
@@ -95,8 +97,11 @@ class StateWriter(LiveVector):
         ]
         if rows != kept[ROWS]:
             self._rows(rows)
-        if seat != kept[SEAT] or hands != kept[VIEW]:
-            self._view(state, seat)
+        if seat != kept[SEAT]:
+            self._view(seat)
+        for c in self.colours_of[seat] if seat is not None else ():
+            if hands[c] != kept[HAND + c]:
+                self._hand(c, hands[c])
         if state.ghost_tile != kept[GHOST]:
             at = self.off["ghost_tile"]
             self._write(GHOST, [(at + self.ghost_pattern[state.ghost_tile], 1.0)] if state.ghost_tile else [])
@@ -204,25 +209,42 @@ class StateWriter(LiveVector):
                 )
         self.kept[ROWS] = rows
 
-    def _view(self, state: Any, seat: int | None) -> None:
-        """What depends on who looks: the seat, its colours ("mine"), and its hands as counts of
-        each pattern, in quarters (exact in float32)."""
+    def _view(self, seat: int | None) -> None:
+        """What depends on who looks: the seat and its colours ("mine"); the hands of the colours
+        that are no longer its own are cleared (its own are written by ``_hand``)."""
         off = self.off
         values: list[tuple[int, float]] = []
+        mine: tuple[int, ...] = ()
         if seat is not None:
-            counts: dict[int, float] = {}
-            at = off["hands"]
-            for c in self.colours_of[seat]:
-                values.append((off["colours"] + 8 * c, 1.0))
-                patterns = self.tile_pattern[c]
-                for t in state.hands[c]:
-                    i = at + c * self.patterns + patterns[t]
-                    counts[i] = counts.get(i, 0.0) + 0.25
-            values += counts.items()
+            mine = self.colours_of[seat]
+            values += [(off["colours"] + 8 * c, 1.0) for c in mine]
             values.append((off["seat"] + seat, 1.0))
         self._write(VIEW, values)
         self.kept[SEAT] = seat
-        self.kept[VIEW] = [h[:] for h in state.hands]
+        for c in range(4):
+            if c not in mine and self.kept[HAND + c] is not None:
+                self._write(HAND + c, [])
+                self.kept[HAND + c] = None
+
+    def _hand(self, colour: int, hand: list[int]) -> None:
+        """A colour's hand seen by its owner, as counts of each pattern, in quarters (exact in float32).
+
+        The entries of each colour's last hand are kept: a seat that looks again finds its other
+        colour's hand as it left it (only the colour that just played has changed)."""
+        known = self.hand_values[colour]
+        if known is not None and known[0] == hand:
+            kept, values = known
+        else:
+            at = self.off["hands"] + colour * self.patterns
+            patterns = self.tile_pattern[colour]
+            counts: dict[int, float] = {}
+            for t in hand:
+                i = at + patterns[t]
+                counts[i] = counts.get(i, 0.0) + 0.25
+            kept, values = hand[:], list(counts.items())
+            self.hand_values[colour] = (kept, values)
+        self._write(HAND + colour, values)
+        self.kept[HAND + colour] = kept  # never changed in place (a new copy for each new hand)
 
     def _scores(self, state: Any) -> None:
         """Each seat's bonuses, plus its lines once scored (the engine's ``scores()``), / 100."""
