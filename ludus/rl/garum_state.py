@@ -178,16 +178,19 @@ class StateWriter(LiveVector):
         return [*clear, row], [*put, row + 1 + colour]
 
     def _workers(self, state: Any) -> None:
+        """The workers on the lines: only the lines whose worker differs from the last call's are written."""
         at = self.off["workers"]
-        self._write(
-            WORKERS,
-            [
-                (at + line * 8 + 2 * w[0] + (w[1] == "D"), 1.0)
-                for line, w in enumerate(state.workers)
-                if w is not None
-            ],
-        )
-        self.kept[WORKERS] = state.workers[:]  # its entries are never changed, only replaced
+        view = self.view
+        workers = state.workers
+        old = self.kept[WORKERS] or [None] * len(workers)
+        for line, w in enumerate(workers):
+            then = old[line]
+            if w != then:
+                if then is not None:
+                    view[at + line * 8 + 2 * then[0] + (then[1] == "D")] = 0.0
+                if w is not None:
+                    view[at + line * 8 + 2 * w[0] + (w[1] == "D")] = 1.0
+        self.kept[WORKERS] = workers[:]  # its entries are never changed, only replaced
 
     # -- the colours ----------------------------------------------------------------------------
     def _rows(self, rows: list[tuple[int, int, int, int, int]]) -> None:
