@@ -10,6 +10,7 @@ import secrets
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 import ludus
@@ -216,16 +217,10 @@ class GameCache:
         rt.owners = [*rt.owners, *(seat for seat, _ in moves)]
         rt.forced = [*rt.forced, *forced]
         rt.version = row.version + len(moves)
-        rt.row = GameRow(
-            row.id,
-            row.game,
-            row.config,
-            row.seed,
-            row.turn_seconds,
-            rt.version,
-            row.meta_version,
-            len(rt.owners),
-            "over" if new.is_terminal() else "playing",
-            at,
-            row.hints,
+        rt.row = replace(
+            row,
+            version=rt.version,
+            num_actions=len(rt.owners),
+            status="over" if new.is_terminal() else "playing",
+            turn_started=at,
         )

@@ -3,6 +3,7 @@ following only after the commit."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import ludus
@@ -103,19 +104,9 @@ class Moves(GameCache):
             rt.owners = rt.owners[:keep]
             rt.forced = rt.forced[:keep]
             rt.version = row.version + 1
-            rt.row = GameRow(
-                row.id,
-                row.game,
-                row.config,
-                row.seed,
-                row.turn_seconds,
-                rt.version,
-                row.meta_version,
-                keep,
-                "playing",
-                at,
-                row.hints,
-            )  # an undo starts the turn again
+            rt.row = replace(  # an undo starts the turn again
+                row, version=rt.version, num_actions=keep, status="playing", turn_started=at
+            )
             self._changed(rt)
             return view_of(rt, seat)
 
