@@ -8,6 +8,7 @@ with markers scores its markers as negative points (ruling 31).
 
 from __future__ import annotations
 
+from functools import cache
 from itertools import chain
 from typing import Any
 
@@ -61,23 +62,32 @@ def stats(state: CeltaeBase, o: int) -> dict[str, Any]:
 
 def stat_value(st: dict, kind: str, arg: int) -> int:
     """The figure of ``stats`` output that a progress card of ``kind`` about ``arg`` compares."""
+    key, by_arg = _figure(kind)
+    value = st[key]
+    return value[arg] if by_arg else value
+
+
+@cache
+def _figure(kind: str) -> tuple[str, bool]:
+    """The ``stats`` key a progress card of ``kind`` compares, and whether it is a list indexed by
+    the card's argument (worked out once for each kind)."""
     if kind.startswith("colour"):
-        return st["colour"][arg]
+        return "colour", True
     if kind == "region_maj":
-        return st["region"][arg]
+        return "region", True
     if kind.startswith("bonus"):
-        return st["bonus"]
+        return "bonus", False
     if kind == "worker_maj":
-        return st["types"][arg]
+        return "types", True
     if kind == "druid_workers_min":
-        return st["druids"]
+        return "druids", False
     if kind.startswith("workers"):
-        return st["workers"]
+        return "workers", False
     if kind.startswith("druid_tiles"):
-        return st["druid_tiles"]
+        return "druid_tiles", False
     if kind.startswith("roman"):
-        return st["roman"]
-    return st["garrison"][arg]  # garrison_min
+        return "roman", False
+    return "garrison", True  # garrison_min
 
 
 def meets(state: CeltaeBase, seat: int, card: int, all_stats: list[dict] | None = None) -> bool:
