@@ -186,27 +186,22 @@ class StateWriter(LiveVector):
 
     # -- the board --------------------------------------------------------------------------
     def _areas(self, state: Any) -> None:
+        """The workers on the action areas' spaces and the centre: only the spaces that changed."""
+        then = self.kept[AREAS] or ([None] * len(state.areas), None)
         at = self.off["areas"]
-        ones = [
-            at + (a * 3 + i) * 6 + (0 if w < 0 else 1 + w)
-            for a, row in enumerate(state.areas)
-            for i, w in enumerate(row)
-        ]
-        at = self.off["centre"]
-        ones += [at + i * 6 + (0 if w < 0 else 1 + w) for i, w in enumerate(state.centre)]
-        self._write(AREAS, [(i, 1.0) for i in ones])
+        for a, row in enumerate(state.areas):
+            if row != then[0][a]:
+                self._one_hots(at + a * 18, 6, row, then[0][a])
+        self._one_hots(self.off["centre"], 6, state.centre, then[1])
         self.kept[AREAS] = ([row[:] for row in state.areas], state.centre[:])
 
     def _market(self, state: Any) -> None:
+        """The cards on the markets: only the places that changed."""
+        then = self.kept[MARKET] or [None] * len(state.market)
         at = self.off["markets"]
-        self._write(
-            MARKET,
-            [
-                (at + (r * 6 + i) * 13 + (0 if k < 0 else 1 + k), 1.0)
-                for r, row in enumerate(state.market)
-                for i, k in enumerate(row)
-            ],
-        )
+        for r, row in enumerate(state.market):
+            if row != then[r]:
+                self._one_hots(at + r * 78, 13, row, then[r])
         self.kept[MARKET] = [row[:] for row in state.market]
 
     def _citadels(self, state: Any) -> None:

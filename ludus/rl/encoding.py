@@ -211,6 +211,19 @@ class LiveVector:
             touched.append(i)
             view[i] = x
 
+    def _one_hots(self, at: int, width: int, now: list[int], then: list[int] | None) -> None:
+        """One-hot rows of ``width`` from ``at``, one for each item of ``now`` (entry 0 for a value
+        below 0, else 1 + the value), written only where ``now`` differs from ``then``, the values
+        they were last written from (None: never written)."""
+        view = self.view
+        for i, w in enumerate(now):
+            old = None if then is None else then[i]
+            if w != old:
+                row = at + i * width
+                if old is not None:
+                    view[row + (0 if old < 0 else 1 + old)] = 0.0
+                view[row + (0 if w < 0 else 1 + w)] = 1.0
+
     def __getstate__(self) -> dict[str, Any]:
         """Pickled without the buffer view (OpenSpiel's tests pickle games and their observers)."""
         state = dict(self.__dict__)
