@@ -131,7 +131,7 @@ def _card_decision(state: Any, a: Act) -> str | None:
         return f"{word} {_a(card(state, a.a))}{purpose}"
     if v == "fight":
         stack = state.roman[state.ctx.region]
-        pts, cost = d.roman_tiles[stack[-1]][:2] if stack else (0, 0)
+        pts, cost = d.roman_tiles[stack[-1]] if stack else (0, 0)
         return f"fight the Roman Army ({pts}-point tile for {cost} strength)"
     return None
 

@@ -249,7 +249,7 @@ def _colour_values(
             values[c] += entry[c][1] if w[1] == "D" else entry[c][0]
     # Unplaced workers: a share of the best free lines the colour can still reach.
     rounds_left = board.rounds - round_
-    floor = board.chart[0][0]  # counts up to the chart's first row are penalised
+    floor = board.chart[0].specimens  # counts up to the chart's first row are penalised
     for owner, colours in _sharing(game):
         pool = pools[owner]
         n = min(pool[0] + pool[1], rounds_left * len(colours))
@@ -471,7 +471,7 @@ def _fill_slot(context: tuple, cet: int, slot: int) -> tuple:
     game, state, colour, round_, owners, base, occupied, free_lines, missing, crossing_caches = context
     board = game.board
     size = board.size
-    floor = board.chart[0][0]
+    floor = board.chart[0].specimens
     rounds_left = board.rounds - round_
     first = board.slot_cells[cet, slot][0]  # the slot's top-left cell
     r, c = first // size, first % size

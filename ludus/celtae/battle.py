@@ -50,7 +50,7 @@ def discard(s: CeltaeBase, a: Act) -> None:
 
 def enter_fight(s: CeltaeBase, p: int) -> None:
     stack = s.roman[s.ctx.region]
-    if stack and s.strength[p] >= s.data.roman_tiles[stack[-1]][1]:
+    if stack and s.strength[p] >= s.data.roman_tiles[stack[-1]].strength:
         s.phase = FIGHT
     else:
         end_turn(s)
@@ -69,7 +69,7 @@ def fight(s: CeltaeBase, a: Act) -> None:
     region = s.ctx.region
     tile = s.roman[region].pop()
     s.closing |= bool(s.roman[region])  # the next tile turns up
-    s.strength[p] -= s.data.roman_tiles[tile][1]
+    s.strength[p] -= s.data.roman_tiles[tile].strength
     s.roman_won[p].append(tile)
     if not s.roman[region]:
         stack_emptied(s, p, region)

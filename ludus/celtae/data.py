@@ -57,6 +57,22 @@ class ProgressCard(NamedTuple):
     slots: int
 
 
+class RomanTile(NamedTuple):
+    """A Roman Army tile: its ``points``, and the ``strength`` a player gives up to defeat it."""
+
+    points: int
+    strength: int
+
+
+class DruidTile(NamedTuple):
+    """A Druid Order tile: its ``points``, the workers it ``needs`` per type (F, B, S, N), and how
+    many more of any type (``wild``)."""
+
+    points: int
+    needs: tuple[int, ...]
+    wild: int
+
+
 @dataclass(frozen=True)
 class CeltaeData:
     """Every component value the rules use, as plain tuples and ints."""
@@ -88,9 +104,9 @@ class CeltaeData:
     recruit_max: int
     workers: tuple[int, ...]
     area_setup: tuple[tuple[int, ...], ...]
-    roman_tiles: tuple[tuple[int, int], ...]  # (points, strength)
+    roman_tiles: tuple[RomanTile, ...]
     roman_stack: dict[int, tuple[int, int]]
-    druid_tiles: tuple[tuple[int, tuple[int, ...], int], ...]  # (points, needs per type F/B/S/N, wild)
+    druid_tiles: tuple[DruidTile, ...]
     druid_stack: dict[int, tuple[int, int]]
     druid_workers: dict[int, int]
     garrison_per_icon: int
@@ -263,16 +279,16 @@ def _roman(data_dir: Path, _got: dict[str, Any]) -> dict[str, Any]:
     roman = load_data(p)
     rtiles = require(p, roman, "tiles", list)
     try:
-        roman_tiles = tuple((int(t["points"]), int(t["strength"])) for t in rtiles)
+        roman_tiles = tuple(RomanTile(int(t["points"]), int(t["strength"])) for t in rtiles)
     except (TypeError, KeyError, ValueError) as exc:
         raise _fail(p, f"each tile needs integer 'points' and 'strength': {exc!r}") from None
     roman_stack = _by_count(p, roman, "stack", _pair)
-    _check_stacks(p, roman_stack, [t[0] for t in roman_tiles])
+    _check_stacks(p, roman_stack, [t.points for t in roman_tiles])
     return {"roman_tiles": roman_tiles, "roman_stack": roman_stack}
 
 
-def _druid_tile(p: Path, t: Any) -> tuple[int, tuple[int, ...], int]:
-    """(points, needs per type F/B/S/N, wildcards) of one druid tile."""
+def _druid_tile(p: Path, t: Any) -> DruidTile:
+    """One druid tile of the data file."""
     if (
         not isinstance(t, dict)
         or not isinstance(t.get("needs"), list)
@@ -288,7 +304,7 @@ def _druid_tile(p: Path, t: Any) -> tuple[int, tuple[int, ...], int]:
             needs[WORKER_NAMES.index(w)] += 1
         else:
             raise _fail(p, f"druid tile needs unknown worker {w!r}")
-    return (t["points"], tuple(needs), wild)
+    return DruidTile(t["points"], tuple(needs), wild)
 
 
 def _druids(data_dir: Path, got: dict[str, Any]) -> dict[str, Any]:
@@ -296,7 +312,7 @@ def _druids(data_dir: Path, got: dict[str, Any]) -> dict[str, Any]:
     dr = load_data(p)
     dtiles = tuple(_druid_tile(p, t) for t in require(p, dr, "tiles", list))
     druid_stack = _by_count(p, dr, "stack", _pair)
-    _check_stacks(p, druid_stack, [t[0] for t in dtiles])
+    _check_stacks(p, druid_stack, [t.points for t in dtiles])
     druid_workers = _druids_per_region(p, require(p, dr, "track", list))
     if any(2 * n > got["workers"][WORKER_NAMES.index("druid")] for n in druid_workers.values()):
         raise _fail(p, "more druid workers placed than exist")

@@ -100,7 +100,7 @@ def observation(state: CeltaeBase, seat: int | None) -> CeltaeObservation:
                 else None,
                 "cubes_placed": state.cubes[o],
                 "roman_tiles": [list(d.roman_tiles[t]) for t in state.roman_won[o]],
-                "druid_tiles": [d.druid_tiles[t][0] for t in state.druid_won[o]],
+                "druid_tiles": [d.druid_tiles[t].points for t in state.druid_won[o]],
                 "bonus_tiles": state.bonus_owner.count(o),
                 "leader": d.leaders[state.leaders[o]]["name"] if state.leaders[o] >= 0 else None,
                 "leader_side": "AB"[state.leader_side[o]],
@@ -149,9 +149,9 @@ def observation(state: CeltaeBase, seat: int | None) -> CeltaeObservation:
         "druid": [
             {
                 "top": {
-                    "points": d.druid_tiles[s[-1]][0],
-                    "needs": "".join(WORKER[t] * c for t, c in enumerate(d.druid_tiles[s[-1]][1]))
-                    + "*" * d.druid_tiles[s[-1]][2],
+                    "points": d.druid_tiles[s[-1]].points,
+                    "needs": "".join(WORKER[t] * c for t, c in enumerate(d.druid_tiles[s[-1]].needs))
+                    + "*" * d.druid_tiles[s[-1]].wild,
                 }
                 if s
                 else None,

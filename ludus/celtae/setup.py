@@ -125,8 +125,8 @@ def _citadels(s: CeltaeBase, d: CeltaeData) -> None:
 def _stacks_and_garrisons(s: CeltaeBase, d: CeltaeData) -> None:
     """Roman and Druid stacks (top = last), druid workers on the tracks, neutral garrison cubes."""
     n = s.n
-    s.roman = _stacks(s, [t[0] for t in d.roman_tiles], d.roman_stack[n])
-    s.druid = _stacks(s, [t[0] for t in d.druid_tiles], d.druid_stack[n])
+    s.roman = _stacks(s, [t.points for t in d.roman_tiles], d.roman_stack[n])
+    s.druid = _stacks(s, [t.points for t in d.druid_tiles], d.druid_stack[n])
     s.roman_won = [[] for _ in range(s.np)]
     s.druid_won = [[] for _ in range(s.np)]
     s.druid_supply = [d.druid_workers[n]] * 2

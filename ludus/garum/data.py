@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import NamedTuple
 
 from ..engine.data import load_data, require
 from ..engine.errors import DataFileError
@@ -40,6 +41,15 @@ class Tiles:
         return tuple(code[ch] for ch in self.patterns[tile - 1])  # type: ignore[return-value]
 
 
+class ChartRow(NamedTuple):
+    """A row of a board's scoring chart: a line of ``specimens`` fish scores ``vilicus`` points to a
+    vilicus, ``dominus`` to a dominus."""
+
+    specimens: int
+    vilicus: int
+    dominus: int
+
+
 @dataclass(frozen=True)
 class Board:
     name: str
@@ -48,7 +58,7 @@ class Board:
     hand_size: int
     aureus: tuple[int, ...]
     removed_tiles: tuple[int, ...]
-    chart: tuple[tuple[int, int, int], ...]  # (specimens, vilicus, dominus)
+    chart: tuple[ChartRow, ...]
     species_bonus: int
     joker_bonus: int
     bonus_cells: dict[int, int]  # fish cell index -> species 0..3 or JOKER
@@ -70,9 +80,9 @@ class Board:
         """What a worker's line scores by the board's chart."""
         row = self.chart[0]
         for entry in self.chart:
-            if specimens >= entry[0]:
+            if specimens >= entry.specimens:
                 row = entry
-        return row[2] if dominus else row[1]
+        return row.dominus if dominus else row.vilicus
 
     def line_name(self, line: int) -> str:
         return f"h{line + 1}" if line < self.size else f"v{line - self.size + 1}"
@@ -116,10 +126,12 @@ def load_board(name: str) -> Board:
         raise _fail(path, "'aureus' must hold one coin per cetarium")
     chart_rows = require(path, data, "chart", list)
     try:
-        chart = tuple((int(r["specimens"]), int(r["vilicus"]), int(r["dominus"])) for r in chart_rows)
+        chart = tuple(ChartRow(int(r["specimens"]), int(r["vilicus"]), int(r["dominus"])) for r in chart_rows)
     except (KeyError, TypeError, ValueError):
         raise _fail(path, "'chart' rows need integer specimens, vilicus, dominus") from None
-    if not chart or [r[0] for r in chart] != list(range(chart[0][0], chart[0][0] + len(chart))):
+    if not chart or [r.specimens for r in chart] != list(
+        range(chart[0].specimens, chart[0].specimens + len(chart))
+    ):
         raise _fail(path, "'chart' rows must run over consecutive specimen counts")
     bonus_points = require(path, data, "bonus_points", dict)
     size = 16

@@ -77,12 +77,12 @@ def set_hand(state: CeltaeState, seat: int, text: str) -> None:
 
 
 def roman_tile(state: CeltaeState, strength: int) -> int:
-    return next(i for i, t in enumerate(state.data.roman_tiles) if t[1] == strength)
+    return next(i for i, t in enumerate(state.data.roman_tiles) if t.strength == strength)
 
 
 def druid_tile(state: CeltaeState, needs: str) -> int:
     want = workers(needs)
-    return next(i for i, t in enumerate(state.data.druid_tiles) if list(t[1]) == want and not t[2])
+    return next(i for i, t in enumerate(state.data.druid_tiles) if list(t.needs) == want and not t.wild)
 
 
 def progress_card(state: CeltaeState, kind: str, arg: int = -1, slots: int | None = None) -> int:

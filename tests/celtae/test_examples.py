@@ -254,8 +254,8 @@ def test_example_afonso_scores_27():
     bonus_owner = [-1] * 8
     for i in (0, 1, 4 + PURPLE):
         bonus_owner[i] = 0
-    d1 = next(i for i, t in enumerate(s.data.druid_tiles) if t[0] == 1)
-    d2 = next(i for i, t in enumerate(s.data.druid_tiles) if t[0] == 2)
+    d1 = next(i for i, t in enumerate(s.data.druid_tiles) if t.points == 1)
+    d2 = next(i for i, t in enumerate(s.data.druid_tiles) if t.points == 2)
     r2 = roman_tile(s, 10)
     garrison = [[1, 1, 0, -1, -1, -2], [-1, -1, -1, -1, -1, -2]]
     cards_ = [

@@ -54,7 +54,7 @@ def test_ruling_1_stacks_one_point_on_top_and_druids(players, size, druids):
     s = ludus.load_game("celtae", players=players).new_initial_state(seed=3)
     for stacks, tiles in ((s.roman, s.data.roman_tiles), (s.druid, s.data.druid_tiles)):
         for st in stacks:
-            pts = [tiles[t][0] for t in st]
+            pts = [tiles[t].points for t in st]
             assert len(st) == size and pts == sorted(pts, reverse=True)  # top = end holds the 1-point tiles
             assert pts[-2:] == [1, 1]
     assert s.druid_supply == [druids, druids]
