@@ -54,6 +54,12 @@ GROUP = {
 PARTS = SEAT + len(set(GROUP.values())) * SEATS
 UNSCORED = ("known", "tokens", "active")  # lists the scores do not read (scoring.totals)
 CARD_SCORED = ("strength",)  # lists that move only category I of the scores (strength and cards, // 5)
+# each of GROUP's lists, in order: its group, what a change of it moves in the scores (0 nothing, 1
+# category I alone, 2 more), and whether every seat's group is then rewritten (bonus_owner: by citadel)
+FIELDS = tuple(
+    (group, 0 if name in UNSCORED else 1 if name in CARD_SCORED else 2, name == "bonus_owner")
+    for name, group in GROUP.items()
+)
 
 
 def _float32_sums(step: float, count: int) -> list[float]:
@@ -331,18 +337,16 @@ class StateWriter(LiveVector):
         scored = 0
         n = state.n
         writers = self.group_values
-        for f, (name, group) in enumerate(GROUP.items()):
-            now, then = lists[f], kept[f]
+        for f, now in enumerate(lists):
+            then = kept[f]
             if now == then:
                 continue
-            if name in CARD_SCORED:
-                scored = max(scored, 1)
-            elif name not in UNSCORED:
-                scored = 2
-            nested = isinstance(now[0], list)
-            kept[f] = [row[:] for row in now] if nested else now[:]
+            group, score, every_seat = FIELDS[f]
+            if score > scored:
+                scored = score
+            kept[f] = [row[:] for row in now] if isinstance(now[0], list) else now[:]
             for s in range(n):
-                if then is None or name == "bonus_owner" or now[s] != then[s]:
+                if then is None or every_seat or now[s] != then[s]:
                     self._write(SEAT + group * SEATS + s, writers[group](state, s))
         return scored
 
