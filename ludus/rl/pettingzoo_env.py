@@ -128,7 +128,10 @@ class LudusAECEnv(AECEnv):
         obs = self.encoder.encode_state(state, seat)  # a new array
         mask = self._no_action.copy()
         if state.current_player() == seat:
-            mask[self.action_map.legal_index_list(state)] = 1
+            # set item by item through a memoryview: cheaper than NumPy's indexing by a list of ~50
+            entries = mask.data
+            for i in self.action_map.legal_index_list(state):
+                entries[i] = 1
         return {"observation": obs, "action_mask": mask}
 
     def step(self, action: int | None) -> None:
