@@ -80,12 +80,13 @@ def test_reload_and_dropped_connection_in_the_middle_of_a_game(page, server):
         wait_version_after(page, before)
     wait_turn(page)
     seen = version(page)
-    log = page.locator("#log li").all_inner_texts()
-    hands = page.inner_text("#hands")
+    # text content, not rendered text: the comparison must not hang on when the page's stylesheet applies
+    log = page.locator("#log li").all_text_contents()
+    hands = page.text_content("#hands")
     page.reload()
     page.wait_for_function(f"{BODY}.version === '{seen}' && {BODY}.live === 'true'")
-    assert page.locator("#log li").all_inner_texts() == log
-    assert page.inner_text("#hands") == hands
+    assert page.locator("#log li").all_text_contents() == log
+    assert page.text_content("#hands") == hands
     # the connection drops: the page reconnects and goes on receiving the bot's moves
     connections = int(page.evaluate(f"{BODY}.connections"))
     page.evaluate("window.ludusGame.socket.close()")
