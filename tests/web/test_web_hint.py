@@ -81,11 +81,13 @@ def test_no_hint_button_when_the_game_has_hints_off_and_403_says_why(strict_page
     page = strict_page
     _open(page, server, "garum", {"players": 2, "board": "baelo_claudia"}, ["human", "random"], hints=False)
     assert page.is_hidden("[data-testid=hint]")
-    # a page that still believed hints were on: the server's 403 is shown, nothing is marked
+    poll(page, f"{BODY}.live === 'true'", timeout=30)
+    # a page that still believed hints were on: the server's 403 is shown, nothing is marked (shown and
+    # clicked in one step, so that no view arriving meanwhile redraws the button away)
     page.evaluate(
-        "window.ludusGame.view.options.hints = true; document.getElementById('hint').hidden = false"
+        "window.ludusGame.view.options.hints = true; const b = document.getElementById('hint');"
+        " b.hidden = false; b.click()"
     )
-    page.click("[data-testid=hint]")
     poll(page, "document.querySelector('[data-testid=hint-note]')")
     assert "hints are off" in page.inner_text("[data-testid=hint-note]")
     assert _marks(page) == []
