@@ -10,6 +10,7 @@ in clockwise order, player A owning the first and third (ruling 15).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 
 @dataclass(frozen=True)
@@ -20,7 +21,13 @@ class Seating:
     ghost: int | None
 
     def colours_of(self, seat: int) -> tuple[int, ...]:
+        if 0 <= seat < self.players:
+            return self._colours[seat]  # asked for every seat of every score and view: made once
         return tuple(c for c, s in enumerate(self.owner) if s == seat)
+
+    @cached_property
+    def _colours(self) -> tuple[tuple[int, ...], ...]:
+        return tuple(tuple(c for c, s in enumerate(self.owner) if s == seat) for seat in range(self.players))
 
 
 def colour_seats(players: int) -> int:
