@@ -2,6 +2,8 @@
 
     # iterations each preset runs in 0.2 s of CPU a decision (positions from greedy games)
     .venv/bin/python benchmarks/strength.py budget garum --players 2 --seconds 0.2
+    # ... of given specs (any parameter but the iterations)
+    .venv/bin/python benchmarks/strength.py budget garum --spec ismcts:expand=heuristic
     # a bot against copies of another, seats rotated (2 players: head to head)
     .venv/bin/python benchmarks/strength.py duel garum --players 2 --bot ismcts:iterations=150 --vs greedy -n 60
     # Celtae solo: share of games reaching each difficulty's target
@@ -64,10 +66,11 @@ def budget(args: argparse.Namespace) -> None:
     options = {"players": args.players, **({"difficulty": "normal"} if args.players == 1 else {})}
     game = ludus.load_game(args.game, **options)
     states = greedy_positions(game, args.positions, args.seed)
-    for preset in ("classic", "learned"):
+    for spec in args.spec or ("ismcts:preset=classic", "ismcts:preset=learned"):
+        name, params = bots.parse_spec(spec)
         cost = []
         for iterations in (args.probe // 4, args.probe):
-            bot = bots.make("ismcts", seed=0, iterations=iterations, preset=preset)
+            bot = bots.make(name, **{**params, "seed": 0, "iterations": iterations})
             bot.step(states[0])  # imports and loads out of the timing
             started = time.process_time()
             for state in states:
@@ -77,7 +80,7 @@ def budget(args: argparse.Namespace) -> None:
         fixed = max(0.0, cost[0] - per_iteration * (args.probe // 4))
         fits = int((args.seconds - fixed) / per_iteration)
         print(
-            f"{args.game} {args.players}p {preset:8s}: {fixed * 1000:5.1f} ms a decision + "
+            f"{args.game} {args.players}p {spec}: {fixed * 1000:5.1f} ms a decision + "
             f"{per_iteration * 1e6:6.0f} us an iteration (CPU) -> {fits} iterations in {args.seconds} s"
         )
 
@@ -127,6 +130,9 @@ def main() -> None:
         "--probe", type=int, default=400, help="iterations of the larger probe (the other: a quarter)"
     )
     b.add_argument("--seed", type=int, default=0)
+    b.add_argument(
+        "--spec", action="append", help="an ismcts spec to time (repeatable; default: both presets)"
+    )
     d = sub.add_parser("duel")
     d.add_argument("game")
     d.add_argument("--players", type=int, default=2)
