@@ -3,17 +3,15 @@
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import orjson
 
 import ludus
+from ludus.engine import State
 from ludus.engine.hooks import hook
 
 from .runtime import Runtime, play_forced
-
-if TYPE_CHECKING:
-    from ludus.engine import State
 
 MAX_SKIPS = 6  # optional steps passed over to reach a move's targets (the request's sequence stays short)
 
@@ -85,7 +83,7 @@ def seats_summary(rt: Runtime) -> list[dict[str, Any]]:
 def log_details(rt: Runtime) -> list[dict[str, Any]] | None:
     """Each action's ``log_detail(state, action)`` from the game's renderer (the acting colour, the
     round, a plain sentence: Garum's), None for a game without one. Kept on the runtime and extended
-    as the game goes on (a copy of the state follows the actions); an undo starts it again."""
+    as the game goes on (a state of its own follows the actions); an undo starts it again."""
     renderer = hook(rt.state.game, "renderer")
     detail = getattr(renderer, "log_detail", None)
     if not callable(detail):
@@ -97,30 +95,34 @@ def log_details(rt: Runtime) -> list[dict[str, Any]] | None:
             rt.state.game.new_initial_state(seed=rt.row.seed),
             [],
         )  # the game's tables shared
-    if len(cached[1]) < len(history):  # extended on a copy: the cache stays whole if a detail fails
-        state, details = cached[0].clone(), list(cached[1])
-        for text in history[len(details) :]:
-            details.append(detail(state, text))
-            state.apply_action(text)
-        cached = rt.log_details = (state, details)
-    return cached[1]  # type: ignore[no-any-return]
+    state, details = cached
+    if len(details) < len(history):
+        try:  # extended in place, not on a copy (a copy a move cost more than the details)
+            for text in history[len(details) :]:
+                details.append(detail(state, text))
+                state.apply_action(text)
+        except BaseException:
+            rt.log_details = None  # half extended: made again from the start next time
+            raise
+    return details  # type: ignore[no-any-return]
 
 
 def seat_log(rt: Runtime, seat: int | None) -> list[dict[str, Any]]:
-    """The server's ordered log as ``seat`` may see it: ``state.log(seat)`` with ``auto`` on a step played for the seat because it was the only choice, ``timed_out`` and
-    ``played_by`` on an action a stand-in played when the turn timer ran out, and the turns a game
-    plays by itself (Solitairix) between the actions, each entry with ``auto`` and ``steps``; a game's
-    renderer may add details to each entry (``log_detail``: Garum's colour, round and sentence)."""
+    """The server's ordered log as ``seat`` may see it: ``state.log(seat)`` with ``auto`` on a step played
+    for the seat because it was the only choice, ``timed_out`` and ``played_by`` on an action a stand-in
+    played when the turn timer ran out, and the turns a game plays by itself (Solitairix) between the
+    actions, each entry with ``auto`` and ``steps``; a game's renderer may add details to each entry
+    (``log_detail``: Garum's colour, round and sentence).
+
+    A game that masks nothing in its log (``_public_action`` not overridden) shows every seat the same
+    log, and an entry once made never changes: that log is kept on the runtime and only extended
+    (a view a move made the whole log again, most of a view's cost late in a game). The list is
+    shared: callers only encode it.
+    """
+    if type(rt.state)._public_action is State._public_action:
+        return _public_log(rt)
     entries = rt.state.log(seat)
-    details = log_details(rt)
-    for ply, entry in enumerate(entries):
-        if details is not None and ply < len(details):
-            entry.update(details[ply])
-        if ply < len(rt.forced) and rt.forced[ply]:
-            entry["auto"] = True
-    for ply, bot in rt.timeouts.items():
-        if ply < len(entries):
-            entries[ply] = {**entries[ply], "timed_out": True, "played_by": bot}
+    _annotate(rt, entries, 0)
     inserted = game_turns(rt.state)
     if not inserted:
         return entries
@@ -133,6 +135,52 @@ def seat_log(rt: Runtime, seat: int | None) -> list[dict[str, Any]]:
             out.append(nxt)
             nxt = next(turns, None)
     return out
+
+
+def _annotate(rt: Runtime, entries: list[dict[str, Any]], start: int) -> None:
+    """Add the details, ``auto`` and stand-in marks to ``entries``, the log's from ply ``start`` on."""
+    details = log_details(rt)
+    for ply, entry in enumerate(entries, start):
+        if details is not None and ply < len(details):
+            entry.update(details[ply])
+        if ply < len(rt.forced) and rt.forced[ply]:
+            entry["auto"] = True
+        bot = rt.timeouts.get(ply)
+        if bot is not None:
+            entry["timed_out"] = True
+            entry["played_by"] = bot
+
+
+def _public_log(rt: Runtime) -> list[dict[str, Any]]:
+    """The log every seat sees alike, kept with what it was made from and extended when only new
+    actions came: anything else (an undo, a change caught up from the database) makes it again."""
+    state = rt.state
+    history = state.history()
+    cached = rt.public_log
+    if cached is not None:
+        texts, forced, timeouts, entries = cached
+        made = len(texts)
+        if (
+            made <= len(history)
+            and history[:made] == texts
+            and rt.forced[:made] == forced
+            and {p: b for p, b in rt.timeouts.items() if p < made} == timeouts
+        ):
+            if made == len(history):
+                return entries  # type: ignore[no-any-return]
+            new = state.log(None)[made:]
+            _annotate(rt, new, made)
+            entries = entries + new  # a new list: a view made before keeps its own
+            rt.public_log = (history, rt.forced[: len(history)], _timeouts_before(rt, len(history)), entries)
+            return entries
+    entries = state.log(None)
+    _annotate(rt, entries, 0)
+    rt.public_log = (history, rt.forced[: len(history)], _timeouts_before(rt, len(history)), entries)
+    return entries
+
+
+def _timeouts_before(rt: Runtime, plies: int) -> dict[int, str]:
+    return {p: b for p, b in rt.timeouts.items() if p < plies}
 
 
 def game_turns(state: State) -> list[dict[str, Any]]:

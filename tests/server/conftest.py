@@ -154,6 +154,18 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 
 
 @pytest.fixture
+def service(tmp_path: Path) -> Iterator[Any]:
+    """The service over a SQLite file of its own, without the HTTP app (rules of the API only)."""
+    from ludus.server.service import GameService
+    from ludus.server.storage import Store
+
+    store = Store(f"sqlite:///{tmp_path / 'ludus.db'}")
+    store.migrate()
+    yield GameService(store)
+    store.dispose()
+
+
+@pytest.fixture
 def client(database_url: str) -> Iterator[TestClient]:
     with TestClient(create_app(database_url, bot_seconds=BOT_SECONDS)) as c:
         yield c

@@ -10,20 +10,11 @@ import pytest
 
 import ludus
 from ludus.server.errors import Unprocessable
-from ludus.server.service import GameService, TurnClock
-from ludus.server.storage import Store
+from ludus.server.service import TurnClock
 
 pytestmark = pytest.mark.skipif(
     "celtae" not in ludus.game_names(), reason="Celtae's engine is not in this tree"
 )
-
-
-@pytest.fixture
-def service(tmp_path):
-    store = Store(f"sqlite:///{tmp_path / 'ludus.db'}")
-    store.migrate()
-    yield GameService(store)
-    store.dispose()
 
 
 def new_game(service, players=2):
