@@ -18,7 +18,9 @@ think]); without it every client plays as fast as it can, which measures through
 then grows with the number of clients). ``--duration`` measures a fixed window instead of whole
 games, ``--ramp`` lets the players arrive over some seconds and ``--warmup`` leaves their
 arrival out of the latencies. Server CPU counts from the end of start-up, per acknowledged
-action. The clients run on the same machine: their CPU is printed beside the server's.
+action. The clients run on the same machine: their CPU is printed beside the server's, and the
+machine's speed of the moment beside both (OpenSpiel's hearts, as in bots_speed.py: a shared
+machine's speed varies by two from one hour to the next, so CPU figures compare only beside it).
 
     .venv/bin/python benchmarks/server_load.py --clients 20 --games 60            # CPU per action
     .venv/bin/python benchmarks/server_load.py --clients 1000 --games 1000 --think 1 --via ws \
@@ -53,10 +55,14 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import orjson
 import websockets
 from websockets.asyncio.client import connect as ws_connect
 
 import ludus
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bots_speed import hearts_rate  # noqa: E402
 
 HOST = "127.0.0.1"
 SLOW_MS = 200  # the servers log requests slower than this (time spent inside the server)
@@ -343,7 +349,7 @@ class Client:
                         await asyncio.wait_for(sock.recv(), RECV_SECONDS)
                         await sock.send(json.dumps({"token": tokens[seat]}))
                     latest = {
-                        seat: json.loads(await asyncio.wait_for(sock.recv(), RECV_SECONDS))
+                        seat: orjson.loads(await asyncio.wait_for(sock.recv(), RECV_SECONDS))
                         for seat, sock in socks.items()
                     }
                     while time.monotonic() < self.deadline:
@@ -355,7 +361,7 @@ class Client:
                             return
                         mover = newest["current_player"]
                         while latest[mover].get("version", -1) < newest["version"]:
-                            latest[mover] = json.loads(
+                            latest[mover] = orjson.loads(
                                 await asyncio.wait_for(socks[mover].recv(), RECV_SECONDS)
                             )
                         view = latest[mover]
@@ -364,12 +370,12 @@ class Client:
                         started = time.perf_counter()
                         await socks[mover].send(json.dumps({"action": action, "version": view["version"]}))
                         while True:
-                            message = json.loads(await asyncio.wait_for(socks[mover].recv(), RECV_SECONDS))
+                            message = orjson.loads(await asyncio.wait_for(socks[mover].recv(), RECV_SECONDS))
                             self.stats.pushes[gid] += 1
                             if "error" in message:
                                 self.stats.errors[f"ws action {message['error']['status']}"] += 1
                                 await socks[mover].send(json.dumps({"token": tokens[mover]}))
-                                latest[mover] = json.loads(
+                                latest[mover] = orjson.loads(
                                     await asyncio.wait_for(socks[mover].recv(), RECV_SECONDS)
                                 )
                                 break
@@ -388,7 +394,7 @@ class Client:
             try:
                 async with ws_connect(f"ws://{HOST}:{server.port}/api/games/{gid}/ws", open_timeout=10) as ws:
                     async for message in ws:
-                        view = json.loads(message)
+                        view = orjson.loads(message)
                         self.stats.pushes[gid] += 1
                         if view.get("terminal"):
                             self.stats.ws_saw_end.add(gid)
@@ -526,6 +532,9 @@ def main() -> None:
     # show as server latency (the server process tunes its own in ludus.server.serve).
     gc.freeze()
     gc.set_threshold(50_000, 10, 10)
+    # The machine's speed this run (shared machines vary): CPU per action compares across runs only
+    # beside it. OpenSpiel's hearts at random, as in benchmarks/bots_speed.py.
+    yardstick = hearts_rate(2.0)
     tmp = Path(tempfile.mkdtemp(prefix="ludus-bench-"))
     pg = None
     url = args.database or f"sqlite:///{tmp}/ludus.db"
@@ -580,6 +589,10 @@ def main() -> None:
         print(
             f"  server CPU       {server_cpu:.1f} s, {1000 * server_cpu / max(acked, 1):.2f} ms per action; "
             f"clients' CPU {time.process_time():.1f} s; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores"
+        )
+        print(
+            f"  yardstick        OpenSpiel hearts {yardstick / 1000:.0f}k decisions/CPU-s before the run "
+            f"(server CPU per action x hearts rate: {server_cpu / max(acked, 1) * yardstick:.0f} hearts decisions)"
         )
         print(
             f"  websocket        {sum(stats.pushes.values())} views pushed; "
