@@ -236,13 +236,79 @@ def totals(state: CeltaeBase) -> list[int]:
     )
     base = _TOTALS.get(key)
     if base is None:
-        all_stats = [stats(s, o) for o in range(s.np)]
-        rest = []
-        for seat in range(s.n):
-            out = breakdown_from_stats(s, seat, all_stats)
-            rest.append(out["total"] - out["I"])
         if len(_TOTALS) >= _TOTALS_MAX:
             _TOTALS.clear()
-        base = _TOTALS[key] = tuple(rest)
+        base = _TOTALS[key] = _rest(s)
     strength, hands = s.strength, s.hands
     return [b + (strength[seat] + sum(hands[seat])) // 5 for seat, b in enumerate(base)]
+
+
+def _rest(s: CeltaeBase) -> tuple[int, ...]:
+    """Every seat's ``breakdown_from_stats`` total less category I, the seats added up side by side.
+
+    The same figures as the breakdown (tests/celtae/test_speed_paths.py holds them equal at every
+    step of random games); the solo game, with its own rules for E and J, takes the breakdown itself.
+    """
+    all_stats = [stats(s, o) for o in range(s.np)]
+    n = s.n
+    if s.solo:
+        outs = [breakdown_from_stats(s, seat, all_stats) for seat in range(n)]
+        return tuple(out["total"] - out["I"] for out in outs)
+    rest = [_own_points(s, o, all_stats[o]) for o in range(n)]
+    for cit in s.citadels:  # A: discs in complete citadels
+        if -1 not in cit:
+            for o in range(n):
+                rest[o] += cit.count(o)
+    for r in (0, 1):  # E: the soldiers of the seats with the most in a region (at least 1; ties count)
+        soldiers = [all_stats[o]["garrison"][r] for o in range(n)]
+        most = max(soldiers)
+        if most >= 1:
+            for o in range(n):
+                if soldiers[o] == most:
+                    rest[o] += most
+    _add_progress_points(s, all_stats[:n], rest)
+    return tuple(rest)
+
+
+def _own_points(s: CeltaeBase, o: int, st: dict) -> int:
+    """Categories B, C, D, F, G, H and K of seat ``o`` (none of them compares seats)."""
+    d = s.data
+    points = st["bonus"] * d.bonus_tile_points  # B
+    druid_tiles, roman_tiles = d.druid_tiles, d.roman_tiles
+    for t in s.druid_won[o]:  # C
+        points += druid_tiles[t][0]
+    for t in s.roman_won[o]:  # D
+        points += roman_tiles[t][0]
+    tribe_size = st["workers"] + st["druids"]
+    for space in d.tribe_point_spaces:  # F
+        if tribe_size >= space:
+            points += 1
+    discs = s.discs[o]
+    for hole in d.disc_point_holes:  # G
+        if discs >= hole:
+            points += 1
+    if s.cubes[o] >= d.cubes:  # H
+        points += 1
+    lid = s.leaders[o]
+    if lid >= 0:  # K
+        side = s.leader_side[o]
+        if leader_holds(s, o, side, st):
+            points += d.leaders[lid]["AB"[side]]["points"]
+    return points
+
+
+def _add_progress_points(s: CeltaeBase, seat_stats: list[dict], rest: list[int]) -> None:
+    """Category J (not solo): to each seat, the markers of the cards it fulfils."""
+    cards = s.data.progress_cards
+    for i, card in enumerate(s.prog_cards):
+        marks = s.prog_marks[i]
+        if not marks:
+            continue
+        kind, arg, need, _slots = cards[card]
+        key, by_arg = _figure(kind)
+        values = [st[key][arg] if by_arg else st[key] for st in seat_stats]
+        if kind.endswith("_maj"):
+            need = max(max(values), 1)  # the most (ties count), and at least 1
+        for o, value in enumerate(values):
+            if value >= need:
+                rest[o] += marks
