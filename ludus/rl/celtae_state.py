@@ -32,9 +32,22 @@ SEATS = 4
 MAX_ACTIVE = 4
 FLIPS = (None, "undecided", "decided", "flip", "keep")
 PENDING_KINDS = 3  # none, progress, leader flip
-AREAS, MARKET, CITADELS, STACKS, GARRISON, COUNTS, PROGRESS, OFFERED, DISCARD, TURN, VIEW, SOLO, SEAT = range(
-    13
-)
+(
+    AREAS,
+    MARKET,
+    CITADELS,
+    STACKS,
+    GARRISON,
+    COUNTS,
+    PROGRESS,
+    OFFERED,
+    DISCARD,
+    TURN,
+    VIEW,
+    SOLO,
+    FLIP,
+    SEAT,
+) = range(14)
 # what everyone sees of a seat, in groups: one part per group and seat, after the others
 KNOWN, BOARD, ACTIVE, TRIBE, ROMAN, DRUID, LEADER = range(7)
 GROUP = {
@@ -107,6 +120,15 @@ class StateWriter(LiveVector):
         self.group_values = self._groups()
         self.scores: list[int] | None = None
         self.base: list[int] = []  # the scores less category I
+        off = self.off
+        # the one-hots of the turn, in _turn's order
+        self.turn_at = tuple(
+            off[name]
+            for name in ("turn", "final", "marker", "action", "phase", "seat", "current_player", "pending")
+        )
+        self.citadel_at = (off["citadels"], off["citadel_bonus"], off["citadel_bonus_owner"])
+        # each seat's last hand seen and its entries (see _view)
+        self.hand_values: list[tuple[list[int], list[tuple[int, float]]] | None] = [None] * SEATS
 
     def _groups(self) -> tuple[Any, ...]:
         """The writers of a seat's groups (KNOWN, BOARD, ...), in that order."""
@@ -211,23 +233,40 @@ class StateWriter(LiveVector):
         self.kept[MARKET] = [row[:] for row in state.market]
 
     def _citadels(self, state: Any) -> None:
-        own = self.own
-        at, bonus_at, owner_at = (
-            self.off["citadels"],
-            self.off["citadel_bonus"],
-            self.off["citadel_bonus_owner"],
+        """The owners of the citadels' spaces, each citadel's bonus and who took it: only the
+        spaces, bonuses and takers that changed (each has a one-hot of its own)."""
+        own, view, bonus_index = self.own, self.view, self.bonus_index
+        at, bonus_at, owner_at = self.citadel_at
+        kinds = len(bonus_index)
+        citadels, bonuses, owners = state.citadels, state.bonus_at, state.bonus_owner
+        then = self.kept[CITADELS] or (
+            [[None] * len(cit) for cit in citadels],
+            [None] * len(bonuses),
+            [None] * len(owners),
         )
-        kinds = len(self.bonus_index)
-        ones = []
-        for i, cit in enumerate(state.citadels):
-            ones += [at + i * 30 + s * 6 + own[o] for s, o in enumerate(cit)]
-            o = state.bonus_owner[i]
-            ones += [
-                bonus_at + i * kinds + self.bonus_index[state.bonus_at[i]],
-                owner_at + i * 5 + (0 if o < 0 else 1 + o),
-            ]
-        self._write(CITADELS, [(i, 1.0) for i in ones])
-        self.kept[CITADELS] = ([cit[:] for cit in state.citadels], state.bonus_at[:], state.bonus_owner[:])
+        for i, cit in enumerate(citadels):
+            old = then[0][i]
+            if cit != old:
+                row = at + i * 30
+                for s, o in enumerate(cit):
+                    was = old[s]
+                    if o != was:
+                        if was is not None:
+                            view[row + s * 6 + own[was]] = 0.0
+                        view[row + s * 6 + own[o]] = 1.0
+        for i, b in enumerate(bonuses):
+            was = then[1][i]
+            if b != was:
+                if was is not None:
+                    view[bonus_at + i * kinds + bonus_index[was]] = 0.0
+                view[bonus_at + i * kinds + bonus_index[b]] = 1.0
+        for i, o in enumerate(owners):
+            was = then[2][i]
+            if o != was:
+                if was is not None:
+                    view[owner_at + i * 5 + (0 if was < 0 else 1 + was)] = 0.0
+                view[owner_at + i * 5 + (0 if o < 0 else 1 + o)] = 1.0
+        self.kept[CITADELS] = ([cit[:] for cit in citadels], bonuses[:], owners[:])
 
     def _stacks(self, state: Any) -> None:
         """The stacks' top tiles and sizes, and the druid supply."""
@@ -413,27 +452,39 @@ class StateWriter(LiveVector):
         return values
 
     def _view(self, state: Any, seat: int | None) -> None:
-        """What depends on who looks: the own hand, and each seat's leader flip as that seat sees it."""
+        """What depends on who looks: the own hand (each seat's last hand and its entries kept, as
+        seats take turns looking), and each seat's leader flip as that seat sees it (a part of its
+        own, the same for every seat but while a flip is decided)."""
+        hand = None if seat is None else state.hands[seat]
+        kept = self.kept[VIEW]
+        if kept is None or kept[0] != seat or kept[1] != hand:
+            copy: list[int] | None = None
+            values: list[tuple[int, float]] = []
+            if seat is not None:
+                known = self.hand_values[seat]
+                if known is not None and known[0] == hand:
+                    copy, values = known
+                else:
+                    off = self.off
+                    at = off["hand"] + seat * 12
+                    values.append((off["hand_seen"] + seat, 1.0))
+                    values += [(at + k, c / 5) for k, c in enumerate(hand) if c]
+                    copy = hand[:]  # type: ignore[index]
+                    self.hand_values[seat] = (copy, values)
+            self._write(VIEW, values)
+            self.kept[VIEW] = (seat, copy)  # never changed in place (a new copy for each new hand)
         revealed = state.flip_revealed
         flipping = bool(revealed) or bool(state.pending) and any(p[0] == P_FLIP for p in state.pending)
-        key = (seat, None if seat is None else state.hands[seat], flipping and (revealed, state.flip_choice))
-        if self.kept[VIEW] == key:
+        key = flipping and (seat, revealed, state.flip_choice)
+        if self.kept[FLIP] == key:
             return
-        off = self.off
+        at = self.off["leader_flip"]
         values = []
-        if seat is not None:
-            at = off["hand"] + seat * 12
-            values.append((off["hand_seen"] + seat, 1.0))
-            values += [(at + k, c / 5) for k, c in enumerate(state.hands[seat]) if c]
         for s in range(state.n):
             flip = flip_view(state, state.flip_choice[s], seat == s or bool(revealed)) if flipping else None
-            values.append((off["leader_flip"] + s * 6 + 1 + self.flip_index[flip], 1.0))
-        self._write(VIEW, values)
-        self.kept[VIEW] = (
-            seat,
-            None if seat is None else state.hands[seat][:],
-            flipping and (revealed, state.flip_choice[:]),
-        )
+            values.append((at + s * 6 + 1 + self.flip_index[flip], 1.0))
+        self._write(FLIP, values)
+        self.kept[FLIP] = flipping and (seat, revealed, state.flip_choice[:])
 
     # -- the turn --------------------------------------------------------------------------
     def _turn(self, state: Any, seat: int | None) -> None:
@@ -441,34 +492,39 @@ class StateWriter(LiveVector):
         ctx = state.ctx
         kind, region, sx_card, sx_moved = ctx.kind, ctx.region, ctx.sx_card, ctx.sx_moved
         cur = state.current_player()
-        off = self.off
         pending = state.pending
+        turn_at, final_at, marker_at, action_at, phase_at, seat_at, current_at, at = self.turn_at
         ones = [
-            off["turn"] + state.turn,
-            off["final"] + state.stage,
-            off["marker"] + state.marker,
-            off["action"] + (0 if kind < 0 else 1 + 2 * kind + region),
-            off["phase"] + (self.phases - 1 if cur < 0 else self.phases - 2 if pending else int(state.phase)),
+            turn_at + state.turn,
+            final_at + state.stage,
+            marker_at + state.marker,
+            action_at + (0 if kind < 0 else 1 + 2 * kind + region),
+            phase_at + (self.phases - 1 if cur < 0 else self.phases - 2 if pending else int(state.phase)),
         ]
         if seat is not None:
-            ones.append(off["seat"] + seat)
+            ones.append(seat_at + seat)
         if cur >= 0:
-            ones.append(off["current_player"] + cur)
-        at = off["pending"]
+            ones.append(current_at + cur)
         if not pending:
             ones.append(at)
         else:
             what, who = pending[0]
             k = PENDING_KINDS + (cur if what == P_FLIP else who)
             ones += [at + (2 if what == P_FLIP else 1), at + (k if k >= 0 else k + PENDING_KINDS + SEATS)]
-        if ones != self.kept[TURN]:
+        old = self.kept[TURN]
+        if ones != old:
             view = self.view
-            for i in self.touched[TURN]:
-                view[i] = 0.0
-            for i in ones:
+            if old is not None and len(old) == len(ones):
+                for i, j in zip(old, ones, strict=True):  # the one-hots that moved are cleared ...
+                    if i != j:
+                        view[i] = 0.0
+            else:
+                for i in old or ():
+                    view[i] = 0.0
+            for i in ones:  # ... and all set again (two of them may share an entry)
                 view[i] = 1.0
-            self.touched[TURN] = self.kept[TURN] = ones
-        self.view[off["token_supply"]] = state.token_supply / 10
+            self.kept[TURN] = ones
+        self.view[self.off["token_supply"]] = state.token_supply / 10
         if state.solo:
             self._write(SOLO, self._solo_values(state, sx_card, sx_moved))
 
