@@ -79,11 +79,18 @@ class StateWriter(LiveVector):
         self.slot_cells = game.board.slot_cells
         # each colour's last hand written and its entries (see _hand)
         self.hand_values: list[tuple[list[int], list[tuple[int, float]]] | None] = [None] * 4
+        self.view_values: dict[int | None, list[tuple[int, float]]] = {}  # the seat's entries (see _view)
         self.cells_at, self.slots_at = off["cells"], off["slots"]
 
     def write(self, state: Any, seat: int | None, out: np.ndarray | None = None) -> np.ndarray:
         """The vector of ``state`` seen by ``seat``, copied into ``out`` (a new array if None)."""
-        self._placements(state)
+        placed = state.placed
+        if (
+            placed is not self.placed
+            or len(placed) != self.placed_count
+            or (placed and placed[-1] is not self.placed_last)
+        ):
+            self._placements(state)  # a tile placed since the last call, or another game
         kept = self.kept
         if state.workers != kept[WORKERS]:
             self._workers(state)
@@ -103,9 +110,7 @@ class StateWriter(LiveVector):
             if hands[c] != kept[HAND + c]:
                 self._hand(c, hands[c])
         if state.ghost_tile != kept[GHOST]:
-            at = self.off["ghost_tile"]
-            self._write(GHOST, [(at + self.ghost_pattern[state.ghost_tile], 1.0)] if state.ghost_tile else [])
-            kept[GHOST] = state.ghost_tile
+            self._ghost(state.ghost_tile)
         if len(state.final) != kept[FINAL] or state.bonus != kept[SCORES]:
             self._scores(state)
         mover = (state.phase, state.turn, state.amphora)
@@ -122,16 +127,8 @@ class StateWriter(LiveVector):
         turn = (state.round, state.cetarium, closed[0], closed[1], state.amphora)
         if turn != kept[TURN]:
             self._turn(state, turn)
-        if state.revealed != kept[REVEALED]:
-            at = self.off["aureus_revealed"]
-            self._write(
-                REVEALED, [(at + i * MAX_CETARIA + cet - 1, 1.0) for i, cet in enumerate(state.revealed)]
-            )
-            kept[REVEALED] = state.revealed[:]
-        if self.haruspex and state.aureus != kept[ORDER]:
-            at = self.off["aureus_order"]
-            self._write(ORDER, [(at + i * MAX_CETARIA + cet - 1, 1.0) for i, cet in enumerate(state.aureus)])
-            kept[ORDER] = state.aureus[:]
+        if self.haruspex or state.revealed != kept[REVEALED]:
+            self._aureus(state)
         if out is None:
             return self.live.copy()
         out[:] = self.live
@@ -215,19 +212,25 @@ class StateWriter(LiveVector):
     def _view(self, seat: int | None) -> None:
         """What depends on who looks: the seat and its colours ("mine"); the hands of the colours
         that are no longer its own are cleared (its own are written by ``_hand``)."""
-        off = self.off
-        values: list[tuple[int, float]] = []
-        mine: tuple[int, ...] = ()
-        if seat is not None:
-            mine = self.colours_of[seat]
-            values += [(off["colours"] + 8 * c, 1.0) for c in mine]
-            values.append((off["seat"] + seat, 1.0))
+        values = self.view_values.get(seat)
+        if values is None:  # the same for every call with this seat
+            off = self.off
+            values = self.view_values[seat] = []
+            if seat is not None:
+                values += [(off["colours"] + 8 * c, 1.0) for c in self.colours_of[seat]]
+                values.append((off["seat"] + seat, 1.0))
         self._write(VIEW, values)
-        self.kept[SEAT] = seat
+        kept = self.kept
+        kept[SEAT] = seat
+        mine = self.colours_of[seat] if seat is not None else ()
+        view = self.view
         for c in range(4):
-            if c not in mine and self.kept[HAND + c] is not None:
-                self._write(HAND + c, [])
-                self.kept[HAND + c] = None
+            if c not in mine and kept[HAND + c] is not None:
+                touched = self.touched[HAND + c]
+                for i in touched:
+                    view[i] = 0.0
+                touched.clear()
+                kept[HAND + c] = None
 
     def _hand(self, colour: int, hand: list[int]) -> None:
         """A colour's hand seen by its owner, as counts of each pattern, in quarters (exact in float32).
@@ -248,6 +251,26 @@ class StateWriter(LiveVector):
             self.hand_values[colour] = (kept, values)
         self._write(HAND + colour, values)
         self.kept[HAND + colour] = kept  # never changed in place (a new copy for each new hand)
+
+    def _aureus(self, state: Any) -> None:
+        """The aureus coins revealed, and in the Haruspex variant the order of them all."""
+        kept = self.kept
+        if state.revealed != kept[REVEALED]:
+            at = self.off["aureus_revealed"]
+            self._write(
+                REVEALED, [(at + i * MAX_CETARIA + cet - 1, 1.0) for i, cet in enumerate(state.revealed)]
+            )
+            kept[REVEALED] = state.revealed[:]
+        if self.haruspex and state.aureus != kept[ORDER]:
+            at = self.off["aureus_order"]
+            self._write(ORDER, [(at + i * MAX_CETARIA + cet - 1, 1.0) for i, cet in enumerate(state.aureus)])
+            kept[ORDER] = state.aureus[:]
+
+    def _ghost(self, tile: int) -> None:
+        """The ghost's tile (3 players), shown to all; 0 when it has none."""
+        at = self.off["ghost_tile"]
+        self._write(GHOST, [(at + self.ghost_pattern[tile], 1.0)] if tile else [])
+        self.kept[GHOST] = tile
 
     def _scores(self, state: Any) -> None:
         """Each seat's bonuses, plus its lines once scored (the engine's ``scores()``), / 100."""
