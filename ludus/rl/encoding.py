@@ -82,6 +82,17 @@ class ActionMap:
         except KeyError:  # an equal action that is not one of the listed objects
             return list(map(self.to_index, legal))
 
+    def mark_legal(self, state: State, entries: Any) -> None:
+        """Set ``entries[i] = 1`` at each legal action's index (``entries``: a mask or its memoryview),
+        found as ``legal_index_list`` finds them, without listing them."""
+        legal = state.legal_actions()
+        try:
+            for i in map(self._by_id.__getitem__, map(id, legal)):
+                entries[i] = 1
+        except KeyError:  # an equal action that is not one of the listed objects
+            for i in map(self.to_index, legal):
+                entries[i] = 1
+
     def legal_index_array(self, state: State) -> np.ndarray:
         """``legal_index_list`` as an array of indices."""
         return np.array(self.legal_index_list(state), dtype=np.intp)

@@ -71,6 +71,7 @@ class LudusAECEnv(AECEnv):
         self.encoder: Encoder = encoder_for(self.game)
         self.action_map = ActionMap(self.game)
         self._num_actions = len(self.action_map)
+        self._actions = self.action_map.actions
         self.metadata = dict(self.metadata, name=f"ludus_{name}_v0")
         n = self.game.num_players
         self.possible_agents = [f"player_{i}" for i in range(n)]
@@ -129,9 +130,7 @@ class LudusAECEnv(AECEnv):
         mask = self._no_action.copy()
         if state.current_player() == seat:
             # set item by item through a memoryview: cheaper than NumPy's indexing by a list of ~50
-            entries = mask.data
-            for i in self.action_map.legal_index_list(state):
-                entries[i] = 1
+            self.action_map.mark_legal(state, mask.data)
         return {"observation": obs, "action_mask": mask}
 
     def step(self, action: int | None) -> None:
@@ -143,7 +142,12 @@ class LudusAECEnv(AECEnv):
             raise IllegalActionError(f"{agent} must act: None is only for agents whose game is over")
         state = self.state
         assert state is not None, "call reset() first"
-        state.apply_action(self.action_map.to_action(action))  # illegal -> error, nothing changed
+        actions = self._actions
+        if type(action) is int and 0 <= action < len(actions):
+            chosen = actions[action]
+        else:  # a NumPy integer or a 0-d array, or out of range (refused there)
+            chosen = self.action_map.to_action(action)
+        state.apply_action(chosen)  # illegal -> error, nothing changed
         self._cumulative_rewards[agent] = 0.0
         player = state.current_player()
         if player >= 0:
