@@ -28,6 +28,7 @@ HOLE = -2
 _CELL_CHARS = SPECIES + " ."  # [v] for v in 0..3 a species, [-1] EMPTY ".", [-2] HOLE " "
 PHASES = ("choose", "place", "worker", "ghost", "over")
 _SPECIES_CODE = {letter: i for i, letter in enumerate(SPECIES)}
+_SLOT_TEXT: tuple[str | None, ...] = (*SPECIES, None)  # [v] for v in 0..3 a species, [-1] EMPTY None
 
 
 def placement_bonus(game: GarumGame, action: Place, colour: int) -> int:
@@ -354,8 +355,10 @@ class GarumState(State):
         seating = game.seating
         size = board.size
         cell_char = _CELL_CHARS.__getitem__  # a cell's value indexes its letter (EMPTY -1, HOLE -2)
+        slot_text = _SLOT_TEXT.__getitem__  # a slot's value indexes its species (EMPTY -1: None)
         cells = self.cells
-        fish = ["".join(map(cell_char, cells[r * size : (r + 1) * size])) for r in range(size)]
+        text = "".join(map(cell_char, cells))  # one string cut into rows: a join a row cost more
+        fish = [text[r : r + size] for r in range(0, size * size, size)]
         mine = () if seat is None else seating.colours_of(seat)
         colours = []
         species = game.tiles.species
@@ -395,11 +398,8 @@ class GarumState(State):
             "size": size,
             "grid": [list(row) for row in board.grid],
             "fish": fish,
-            "slots": {str(c): [None if v == EMPTY else SPECIES[v] for v in s] for c, s in self.slots.items()},
-            "bonuses": [
-                {"cell": [cell // size, cell % size], "kind": "*" if kind == JOKER else SPECIES[kind]}
-                for cell, kind in board.bonus_cells.items()
-            ],
+            "slots": {str(c): list(map(slot_text, s)) for c, s in self.slots.items()},
+            "bonuses": [{"cell": list(cell), "kind": kind} for cell, kind in _bonus_cells(game)],
             "workers": [
                 {"line": board.line_name(line), "colour": SPECIES[w[0]], "kind": w[1]}
                 for line, w in enumerate(self.workers)
@@ -514,3 +514,15 @@ class GarumState(State):
         from .render import render_svg
 
         return render_svg(self.observation(None))
+
+
+@lru_cache(maxsize=256)
+def _bonus_cells(game: GarumGame) -> tuple[tuple[tuple[int, int], str], ...]:
+    """Each bonus cell of the game's board as (row, column) with its species letter (``*`` a joker), as
+    observed; listed once for each game."""
+    board = game.board
+    size = board.size
+    return tuple(
+        ((cell // size, cell % size), "*" if kind == JOKER else SPECIES[kind])
+        for cell, kind in board.bonus_cells.items()
+    )
