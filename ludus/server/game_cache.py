@@ -214,8 +214,8 @@ class GameCache:
     ) -> None:
         """The cache follows committed actions (the last stored at ``at``)."""
         rt.state = new
-        rt.owners = [*rt.owners, *(seat for seat, _ in moves)]
-        rt.forced = [*rt.forced, *forced]
+        rt.owners.extend(seat for seat, _ in moves)  # in place: a copy a move was young garbage of the
+        rt.forced.extend(forced)  # whole game's length (everything that reads them holds rt.lock)
         rt.version = row.version + len(moves)
         rt.row = replace(
             row,

@@ -34,7 +34,7 @@ class Runtime:
         default_factory=list
     )  # per ply: it was the only legal action (played for the seat)
     log_details: Any = None  # views.log_details' cache: (a state at the end of the list, the list)
-    public_log: Any = None  # views.seat_log's cache of a log every seat sees alike (what it was made of, it)
+    public_log: Any = None  # views.seat_log's cache of a log every seat sees alike: (its epoch, the log)
     panels: Any = None  # views.public_panels' cache: (version, the panels) — the same for every seat
     idle_seat: int | None = None  # a human seat whose turn timer ran out: a bot plays its turn
     bots: dict[tuple[int, str], Any] = field(default_factory=dict)

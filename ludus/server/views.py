@@ -117,7 +117,7 @@ def seat_log(rt: Runtime, seat: int | None) -> list[dict[str, Any]]:
     A game that masks nothing in its log (``_public_action`` not overridden) shows every seat the same
     log, and an entry once made never changes: that log is kept on the runtime and only extended
     (a view a move made the whole log again, most of a view's cost late in a game). The list is
-    shared: callers only encode it.
+    shared and grows: callers encode it at once, under the game's lock.
     """
     if type(rt.state)._public_action is State._public_action:
         return _public_log(rt)
@@ -152,35 +152,25 @@ def _annotate(rt: Runtime, entries: list[dict[str, Any]], start: int) -> None:
 
 
 def _public_log(rt: Runtime) -> list[dict[str, Any]]:
-    """The log every seat sees alike, kept with what it was made from and extended when only new
-    actions came: anything else (an undo, a change caught up from the database) makes it again."""
-    state = rt.state
-    history = state.history()
+    """The log every seat sees alike, kept on the runtime and extended in place while only new actions
+    come. An undo (here or in another process) makes it again: each undo raises the game's version
+    without adding an action, so ``version - actions`` changes exactly when the history did not just
+    grow. An entry's marks (``auto``, a stand-in's) are set with its action and never change after."""
+    plies = len(rt.owners)
+    epoch = (rt.version - plies, len(rt.timeouts))
     cached = rt.public_log
-    if cached is not None:
-        texts, forced, timeouts, entries = cached
-        made = len(texts)
-        if (
-            made <= len(history)
-            and history[:made] == texts
-            and rt.forced[:made] == forced
-            and {p: b for p, b in rt.timeouts.items() if p < made} == timeouts
-        ):
-            if made == len(history):
-                return entries  # type: ignore[no-any-return]
-            new = state.log(None)[made:]
-            _annotate(rt, new, made)
-            entries = entries + new  # a new list: a view made before keeps its own
-            rt.public_log = (history, rt.forced[: len(history)], _timeouts_before(rt, len(history)), entries)
-            return entries
-    entries = state.log(None)
-    _annotate(rt, entries, 0)
-    rt.public_log = (history, rt.forced[: len(history)], _timeouts_before(rt, len(history)), entries)
+    if cached is None or cached[0] != epoch or len(cached[1]) > plies:
+        entries = rt.state.log(None)
+        _annotate(rt, entries, 0)
+        rt.public_log = (epoch, entries)
+        return entries
+    entries = cached[1]
+    made = len(entries)
+    if made < plies:
+        new = rt.state.log(None)[made:]
+        _annotate(rt, new, made)
+        entries.extend(new)  # in place: no list of the whole log made again a move
     return entries
-
-
-def _timeouts_before(rt: Runtime, plies: int) -> dict[int, str]:
-    return {p: b for p, b in rt.timeouts.items() if p < plies}
 
 
 def game_turns(state: State) -> list[dict[str, Any]]:

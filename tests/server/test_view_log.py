@@ -7,6 +7,8 @@ import random
 
 import pytest
 
+from ludus.server.service import GameService
+from ludus.server.storage import Store
 from ludus.server.views import seat_log
 
 
@@ -26,21 +28,22 @@ def test_kept_log_equals_log_made_from_nothing(service, game):
     gid = created["id"]
     tokens = {s["seat"]: s["token"] for s in created["seats"]}
     rng = random.Random(7)
-    compared = 0
+    compared = undone = 0
     marked = False
-    for step in range(60):
+    for step in range(80):
         view = service.view(gid, None)
         if view["terminal"]:
             break
         seat = view["current_player"]
         mine = service.view(gid, tokens[seat])
-        if step % 7 == 6:  # an undo now and then: the kept log must not keep the undone moves
+        if rng.random() < 0.4:  # an undo when allowed: the kept log must not keep the undone moves
             try:
-                service.undo(gid, tokens[seat], mine["version"])
-                continue
+                mine = service.undo(gid, tokens[seat], mine["version"])
+                undone += 1
             except Exception:
                 pass
-        service.play(gid, tokens[seat], rng.choice(mine["legal_actions"]), mine["version"])
+        if mine["legal_actions"]:
+            service.play(gid, tokens[seat], rng.choice(mine["legal_actions"]), mine["version"])
         rt = service._runtimes[gid]
         if step == 22:  # a stand-in's move marked after the log was kept
             rt.timeouts = {**rt.timeouts, len(rt.owners) - 2: "standin"}  # a ply already in the kept log
@@ -50,5 +53,39 @@ def test_kept_log_equals_log_made_from_nothing(service, game):
                 assert kept == fresh_log(rt, who)
                 marked = marked or any(entry.get("timed_out") for entry in kept)
                 compared += 1
-    assert compared > 100
+    assert compared > 100 and undone > 3
     assert marked
+
+
+def test_log_follows_an_undo_made_by_another_process(tmp_path):
+    """An undo and a different move made through another process, while this one did not look, leave
+    the log as long as before: this process's kept log must still show the new move."""
+    url = f"sqlite:///{tmp_path / 'shared.db'}"
+    store_a, store_b = Store(url), Store(url)
+    store_a.migrate()
+    a, b = GameService(store_a), GameService(store_b)
+    created = a.create("garum", {"players": 2}, ["human", "human"])
+    gid = created["id"]
+    tokens = {s["seat"]: s["token"] for s in created["seats"]}
+    replaced = 0
+    for _ in range(40):
+        seat = a.view(gid, None)["current_player"]
+        mine = a.view(gid, tokens[seat])
+        played = mine["legal_actions"][0]
+        after = a.act(gid, tokens[seat], played, mine["version"])
+        if after["terminal"] or after["current_player"] != seat:
+            continue
+        try:  # through the other process: take the move back and play another one
+            undone = b.undo(gid, tokens[seat], after["version"])
+        except Exception:
+            continue
+        others = [x for x in undone["legal_actions"] if x != played]
+        if not others or len(undone["log"]) != len(after["log"]) - 1:
+            continue
+        b.act(gid, tokens[seat], others[-1], undone["version"])
+        seen = a.view(gid, None)["log"]
+        assert seen == b.view(gid, None)["log"]
+        replaced += 1
+    assert replaced >= 3
+    store_a.dispose()
+    store_b.dispose()
