@@ -107,7 +107,7 @@ def log_details(rt: Runtime) -> list[dict[str, Any]] | None:
     return details  # type: ignore[no-any-return]
 
 
-def seat_log(rt: Runtime, seat: int | None) -> list[dict[str, Any]]:
+def seat_log(rt: Runtime, seat: int | None) -> list[dict[str, Any]] | orjson.Fragment:
     """The server's ordered log as ``seat`` may see it: ``state.log(seat)`` with ``auto`` on a step played
     for the seat because it was the only choice, ``timed_out`` and ``played_by`` on an action a stand-in
     played when the turn timer ran out, and the turns a game plays by itself (Solitairix) between the
@@ -115,9 +115,9 @@ def seat_log(rt: Runtime, seat: int | None) -> list[dict[str, Any]]:
     (``log_detail``: Garum's colour, round and sentence).
 
     A game that masks nothing in its log (``_public_action`` not overridden) shows every seat the same
-    log, and an entry once made never changes: that log is kept on the runtime and only extended
-    (a view a move made the whole log again, most of a view's cost late in a game). The list is
-    shared and grows: callers encode it at once, under the game's lock.
+    log, and an entry once made never changes: that log is kept on the runtime as JSON text and only
+    extended (a view a move made the whole log again, most of a view's cost late in a game); it comes
+    as an ``orjson.Fragment``, which ``orjson.dumps`` writes as it is.
     """
     if type(rt.state)._public_action is State._public_action:
         return _public_log(rt)
@@ -151,26 +151,27 @@ def _annotate(rt: Runtime, entries: list[dict[str, Any]], start: int) -> None:
             entry["played_by"] = bot
 
 
-def _public_log(rt: Runtime) -> list[dict[str, Any]]:
-    """The log every seat sees alike, kept on the runtime and extended in place while only new actions
-    come. An undo (here or in another process) makes it again: each undo raises the game's version
-    without adding an action, so ``version - actions`` changes exactly when the history did not just
-    grow. An entry's marks (``auto``, a stand-in's) are set with its action and never change after."""
-    plies = len(rt.owners)
-    epoch = (rt.version - plies, len(rt.timeouts))
+def _public_log(rt: Runtime) -> orjson.Fragment:
+    """The log every seat sees alike, kept on the runtime as JSON text and extended while only new
+    actions come. An undo (here or in another process) makes it again: each undo raises the game's
+    version without adding an action, so ``version - actions`` changes exactly when the history did
+    not just grow. An entry's marks (``auto``, a stand-in's) are set with its action and never change
+    after. Text, not dictionaries: the collector never walks it, and no view encodes it again."""
+    plies = len(rt.state.history())
+    epoch = (rt.version - len(rt.owners), len(rt.timeouts))
     cached = rt.public_log
-    if cached is None or cached[0] != epoch or len(cached[1]) > plies:
+    if cached is None or cached[0] != epoch or cached[1] > plies:
         entries = rt.state.log(None)
         _annotate(rt, entries, 0)
-        rt.public_log = (epoch, entries)
-        return entries
-    entries = cached[1]
-    made = len(entries)
-    if made < plies:
+        rt.public_log = cached = (epoch, plies, orjson.dumps(entries))
+    elif cached[1] < plies:
+        made = cached[1]
         new = rt.state.log(None)[made:]
         _annotate(rt, new, made)
-        entries.extend(new)  # in place: no list of the whole log made again a move
-    return entries
+        more = orjson.dumps(new)
+        text = more if made == 0 else cached[2][:-1] + b"," + more[1:]
+        rt.public_log = cached = (epoch, plies, text)
+    return orjson.Fragment(cached[2])
 
 
 def game_turns(state: State) -> list[dict[str, Any]]:
@@ -221,12 +222,16 @@ def game_panels(state: Any, seat: int | None) -> dict[str, Any] | None:
     return panels(state, seat) if callable(panels) else None
 
 
-def public_panels(rt: Runtime) -> dict[str, Any] | None:
-    """``game_panels`` of the game as it stands, made once per version: both games' panels are
-    public facts, the same for every seat (a spectator's are computed)."""
+def public_panels(rt: Runtime) -> orjson.Fragment:
+    """``game_panels`` of the game as it stands as JSON text, made once per version: both games'
+    panels are public facts, the same for every seat (a spectator's are computed). Text: the
+    collector never walks it while it waits for the next move."""
     key = (rt.version, rt.row.meta_version)
     if rt.panels is None or rt.panels[0] != key:
-        rt.panels = (key, game_panels(rt.state, None))
+        rt.panels = (
+            key,
+            orjson.Fragment(orjson.dumps(game_panels(rt.state, None), option=orjson.OPT_NON_STR_KEYS)),
+        )
     return rt.panels[1]  # type: ignore[no-any-return]
 
 

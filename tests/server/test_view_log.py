@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 
+import orjson
 import pytest
 
 from ludus.server.service import GameService
@@ -12,12 +13,17 @@ from ludus.server.storage import Store
 from ludus.server.views import seat_log
 
 
+def log_of(rt, seat):
+    """``seat_log`` as the view's JSON has it (a kept log comes as JSON text)."""
+    return orjson.loads(orjson.dumps({"log": seat_log(rt, seat)}))["log"]
+
+
 def fresh_log(rt, seat):
     """The log made from nothing (the caches put aside, then restored)."""
     kept = rt.public_log, rt.log_details
     rt.public_log = rt.log_details = None
     try:
-        return seat_log(rt, seat)
+        return log_of(rt, seat)
     finally:
         rt.public_log, rt.log_details = kept
 
@@ -49,7 +55,7 @@ def test_kept_log_equals_log_made_from_nothing(service, game):
             rt.timeouts = {**rt.timeouts, len(rt.owners) - 2: "standin"}  # a ply already in the kept log
         with rt.lock:
             for who in (None, 0, 1):
-                kept = seat_log(rt, who)
+                kept = log_of(rt, who)
                 assert kept == fresh_log(rt, who)
                 marked = marked or any(entry.get("timed_out") for entry in kept)
                 compared += 1
