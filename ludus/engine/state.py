@@ -200,12 +200,13 @@ class State(ABC):
         """Notation of every action applied, in order."""
         return list(self._history)
 
-    def log(self, seat: int | None) -> list[dict[str, Any]]:
-        """The move log as ``seat`` may see it: ``{"seat", "action"}`` per action, secrets masked."""
+    def log(self, seat: int | None, start: int = 0) -> list[dict[str, Any]]:
+        """The move log as ``seat`` may see it: ``{"seat", "action"}`` per action, secrets masked;
+        from action ``start`` on (a log kept elsewhere asks only for what is new)."""
         self._check_seat(seat)
         return [
             {"seat": who, "action": self._public_action(text, who, seat)}
-            for text, who in zip(self._history, self._actors, strict=True)
+            for text, who in zip(self._history[start:], self._actors[start:], strict=True)
         ]
 
     def _public_action(self, text: str, actor: int, seat: int | None) -> str:

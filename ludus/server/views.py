@@ -166,7 +166,7 @@ def _public_log(rt: Runtime) -> orjson.Fragment:
         rt.public_log = cached = (epoch, plies, orjson.dumps(entries))
     elif cached[1] < plies:
         made = cached[1]
-        new = rt.state.log(None)[made:]
+        new = rt.state.log(None, made)
         _annotate(rt, new, made)
         more = orjson.dumps(new)
         text = more if made == 0 else cached[2][:-1] + b"," + more[1:]
