@@ -83,22 +83,21 @@ def seats_summary(rt: Runtime) -> list[dict[str, Any]]:
 def log_details(rt: Runtime) -> list[dict[str, Any]] | None:
     """Each action's ``log_detail(state, action)`` from the game's renderer (the acting colour, the
     round, a plain sentence: Garum's), None for a game without one. Kept on the runtime and extended
-    as the game goes on (a state of its own follows the actions); an undo starts it again."""
+    as the game goes on (a state of its own follows the actions); an undo starts it again (the
+    game's epoch, as in ``_public_log``)."""
     renderer = hook(rt.state.game, "renderer")
     detail = getattr(renderer, "log_detail", None)
     if not callable(detail):
         return None
-    history = rt.state.history()
+    plies = len(rt.owners)
+    epoch = rt.version - plies
     cached = rt.log_details
-    if cached is None or len(cached[1]) > len(history) or cached[0].history() != history[: len(cached[1])]:
-        cached = rt.log_details = (
-            rt.state.game.new_initial_state(seed=rt.row.seed),
-            [],
-        )  # the game's tables shared
-    state, details = cached
-    if len(details) < len(history):
+    if cached is None or cached[0] != epoch or len(cached[2]) > plies:
+        cached = rt.log_details = (epoch, rt.state.game.new_initial_state(seed=rt.row.seed), [])
+    _, state, details = cached
+    if len(details) < plies:
         try:  # extended in place, not on a copy (a copy a move cost more than the details)
-            for text in history[len(details) :]:
+            for text in rt.state.history()[len(details) :]:
                 details.append(detail(state, text))
                 state.apply_action(text)
         except BaseException:
