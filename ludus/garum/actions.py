@@ -69,6 +69,12 @@ def places_at(cetarium: int, slot: int) -> dict[str, Place]:
     return _SlotPlaces(cetarium, slot)
 
 
+@cache
+def cetarium_places(cetarium: int) -> tuple[dict[str, Place], ...]:
+    """``places_at`` of the cetarium's four slots, in order (one look-up for all four)."""
+    return tuple(places_at(cetarium, slot) for slot in range(1, 5))
+
+
 @dataclass(frozen=True, slots=True)
 class Worker(Action):
     """Put a vilicus (``kind="V"``) or the dominus (``"D"``) on an influence line.

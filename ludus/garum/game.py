@@ -17,7 +17,7 @@ from ..engine.action import Action
 from ..engine.errors import OptionError
 from ..engine.game import Game, Option
 from ..engine.hooks import Hooks
-from .actions import PASS, SPECIES, Worker, choose, parse, place, places_at
+from .actions import PASS, SPECIES, Worker, cetarium_places, choose, parse, place
 from .data import BOARDS, load_board, load_tiles
 from .seats import colour_seats, seating
 from .state import GarumState
@@ -100,6 +100,13 @@ class GarumGame(Game):
         rotation = self.config["rotation"]
         self._orientations = {key: orientations(fish, rotation) for key, fish in self._fish.items()}
         self._layouts: dict[tuple, tuple[str, ...]] = {}
+        # by colour, each tile's orientations; and the tiles of a colour that can show a layout
+        self._orientations_of = [{t: self._orientations[c, t] for t in range(1, 17)} for c in range(4)]
+        showing: dict[tuple[int, str], set[int]] = {}
+        for (c, t), layouts in self._orientations.items():
+            for f in layouts:
+                showing.setdefault((c, f), set()).add(t)
+        self._showing = {key: frozenset(tiles) for key, tiles in showing.items()}
         self._workers = {}
         for line in range(2 * self.board.size):
             name = self.board.line_name(line)
@@ -144,6 +151,10 @@ class GarumGame(Game):
     def orientations(self, colour: int, tile: int) -> tuple[str, ...]:
         return self._orientations[colour, tile]
 
+    def tile_showing(self, colour: int, fish: str, hand: list[int]) -> int:
+        """The first tile of ``hand`` (a colour's tiles) that shows ``fish`` in one of its orientations."""
+        return next(filter(self._showing.get((colour, fish), frozenset()).__contains__, hand))
+
     def pool_owner(self, colour: int) -> int:
         """Index of the worker pool a colour draws from (its own, or its player's if shared)."""
         if self.config["two_player_workers"] == "shared":
@@ -157,14 +168,17 @@ class GarumGame(Game):
         """Every distinct placement of one of ``tiles`` in the free slots of ``cetarium``."""
         hand = (colour, *sorted(tiles))
         layouts = self._layouts.get(hand)
-        if layouts is None:
+        if layouts is None:  # each tile's orientations in turn, each layout once
             layouts = self._layouts[hand] = tuple(
-                dict.fromkeys(f for t in hand[1:] for f in self._orientations[colour, t])
+                dict.fromkeys(
+                    itertools.chain.from_iterable(map(self._orientations_of[colour].__getitem__, hand[1:]))
+                )
             )
+        places = cetarium_places(cetarium)
         out: list[Action] = []
         for s in range(4):
             if slots[s] < 0:
-                out += map(places_at(cetarium, s + 1).__getitem__, layouts)
+                out += map(places[s].__getitem__, layouts)
         return out
 
     def all_actions(self) -> list[Action]:

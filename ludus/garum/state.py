@@ -249,7 +249,7 @@ class GarumState(State):
             self.ghost_tile = 0
         else:
             hand = self.hands[colour]
-            tile = next(t for t in hand if action.fish in game.orientations(colour, t))
+            tile = game.tile_showing(colour, action.fish, hand)
             hand.remove(tile)
         cells = game.board.slot_cells[action.cetarium, action.slot]
         board_cells = self.cells
