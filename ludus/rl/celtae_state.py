@@ -129,6 +129,7 @@ class StateWriter(LiveVector):
         self.citadel_at = (off["citadels"], off["citadel_bonus"], off["citadel_bonus_owner"])
         # each seat's last hand seen and its entries (see _view)
         self.hand_values: list[tuple[list[int], list[tuple[int, float]]] | None] = [None] * SEATS
+        self.fiftieths: dict[int, float] = {}  # a score -> its entry
 
     def _groups(self) -> tuple[Any, ...]:
         """The writers of a seat's groups (KNOWN, BOARD, ...), in that order."""
@@ -176,22 +177,26 @@ class StateWriter(LiveVector):
             self._scores(state.scores(), state)
         elif scored:  # only strength or cards moved: only category I, (strength + cards) // 5, changes
             self._scores(
-                [b + (state.strength[s] + sum(state.hands[s])) // 5 for s, b in enumerate(self.base)], state
+                [b + (state.strength[s] + sum(state.hands[s])) // 5 for s, b in enumerate(self.base)], None
             )
         if out is None:
             return self.live.copy()
         out[:] = self.live
         return out
 
-    def _scores(self, scores: list[int], state: Any) -> None:
-        """Write the scores (/ 50 in float32, as the observation path divides); keep them less category I."""
-        self.base = [x - (state.strength[s] + sum(state.hands[s])) // 5 for s, x in enumerate(scores)]
+    def _scores(self, scores: list[int], state: Any | None) -> None:
+        """Write the scores (/ 50 in float32, as the observation path divides); keep them less category I
+        (worked out from ``state``; None: they are the last ones kept plus category I)."""
+        if state is not None:
+            self.base = [x - (state.strength[s] + sum(state.hands[s])) // 5 for s, x in enumerate(scores)]
         if scores != self.scores:
             at = self.off["scores"]
-            live = self.live
-            live[at : at + SEATS] = 0.0
-            live[at : at + len(scores)] = scores
-            live[at : at + len(scores)] /= 50
+            view, fiftieths = self.view, self.fiftieths
+            for s, x in enumerate(scores):
+                value = fiftieths.get(x)
+                if value is None:  # divided in float32, as the observation path divides
+                    value = fiftieths[x] = float(np.float32(x) / np.float32(50))
+                view[at + s] = value
             self.scores = scores
 
     def _board(self, state: Any) -> bool:
