@@ -7,8 +7,10 @@ a row (or column) of cetaria and holds 4 lines.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
+from operator import itemgetter
 from pathlib import Path
 from typing import NamedTuple
 
@@ -78,14 +80,45 @@ class Board:
 
     def points(self, specimens: int, dominus: bool) -> int:
         """What a worker's line scores by the board's chart."""
+        if 0 <= specimens <= self.size:
+            return self._points[specimens][dominus]
+        return self._chart_points(specimens, dominus)
+
+    def _chart_points(self, specimens: int, dominus: bool) -> int:
         row = self.chart[0]
         for entry in self.chart:
             if specimens >= entry.specimens:
                 row = entry
         return row.dominus if dominus else row.vilicus
 
+    @cached_property
+    def _points(self) -> tuple[tuple[int, int], ...]:
+        """The chart read once for every count a line can hold: [specimens][dominus]."""
+        return tuple(
+            (self._chart_points(n, False), self._chart_points(n, True)) for n in range(self.size + 1)
+        )
+
     def line_name(self, line: int) -> str:
+        if 0 <= line < 2 * self.size:
+            return self._line_names[line]
         return f"h{line + 1}" if line < self.size else f"v{line - self.size + 1}"
+
+    @cached_property
+    def _line_names(self) -> tuple[str, ...]:
+        size = self.size
+        return tuple(f"h{line + 1}" if line < size else f"v{line - size + 1}" for line in range(2 * size))
+
+    @cached_property
+    def line_values(self) -> tuple[Callable[[Sequence[int]], tuple[int, ...]], ...]:
+        """Each line's fish cells read from a board's cell list in one call: scoring reads every
+        worker's line for every view of a game."""
+        return tuple(_cells_reader(cells) for cells in self.line_cells)
+
+
+def _cells_reader(cells: tuple[int, ...]) -> Callable[[Sequence[int]], tuple[int, ...]]:
+    if len(cells) > 1:
+        return itemgetter(*cells)  # type: ignore[return-value]  # a tuple for two or more cells
+    return lambda values: tuple(values[cell] for cell in cells)
 
 
 def _fail(path: Path, why: str) -> DataFileError:

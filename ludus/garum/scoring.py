@@ -14,12 +14,13 @@ def score_lines(board: Board, cells: list[int], workers: list[Any]) -> list[list
     (rulings 2 and 16).
     """
     out = []
+    values, points = board.line_values, board.points
     for line, worker in enumerate(workers):
         if worker is None:
             continue
         colour, kind = worker
-        specimens = sum(1 for cell in board.line_cells[line] if cells[cell] == colour)
-        out.append([line, colour, kind, specimens, board.points(specimens, kind == "D")])
+        specimens = values[line](cells).count(colour)
+        out.append([line, colour, kind, specimens, points(specimens, kind == "D")])
     return out
 
 
@@ -39,8 +40,9 @@ def projection(state: Any) -> dict[str, Any]:
     seating = game.seating
     lines = []
     per_colour = list(state.bonus)
-    for line, colour, kind, specimens, points in score_lines(board, state.cells, state.workers):
-        open_cells = sum(1 for cell in board.line_cells[line] if state.cells[cell] == EMPTY)
+    cells, values = state.cells, board.line_values
+    for line, colour, kind, specimens, points in score_lines(board, cells, state.workers):
+        open_cells = values[line](cells).count(EMPTY)
         lines.append(
             {
                 "line": board.line_name(line),

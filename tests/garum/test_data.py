@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 import shutil
 
 import pytest
@@ -78,3 +79,22 @@ def test_not_json_data_file_fails(tmp_path, monkeypatch):
             data.load_tiles()
     finally:
         data.load_tiles.cache_clear()
+
+
+@pytest.mark.parametrize("name", data.BOARDS)
+def test_board_tables_read_as_the_chart_and_the_lines(name):
+    """The tables made once per board (points by count, line readers, line names) say what reading
+    the chart and the cells each time says."""
+    board = data.load_board(name)
+    for specimens in range(-1, board.size + 4):
+        for dominus in (False, True):
+            row = board.chart[0]
+            for entry in board.chart:
+                if specimens >= entry.specimens:
+                    row = entry
+            assert board.points(specimens, dominus) == (row.dominus if dominus else row.vilicus)
+    rng = random.Random(1)
+    cells = [rng.randrange(-2, 4) for _ in range(board.size * board.size)]
+    for line, line_cells in enumerate(board.line_cells):
+        assert board.line_values[line](cells) == tuple(cells[c] for c in line_cells)
+        assert board.line_name(line) == (f"h{line + 1}" if line < board.size else f"v{line - board.size + 1}")
