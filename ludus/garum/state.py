@@ -11,6 +11,7 @@ Emperor choice) are taken automatically.
 from __future__ import annotations
 
 import random
+from array import array
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
@@ -29,6 +30,11 @@ _CELL_CHARS = SPECIES + " ."  # [v] for v in 0..3 a species, [-1] EMPTY ".", [-2
 PHASES = ("choose", "place", "worker", "ghost", "over")
 _SPECIES_CODE = {letter: i for i, letter in enumerate(SPECIES)}
 _SLOT_TEXT: tuple[str | None, ...] = (*SPECIES, None)  # [v] for v in 0..3 a species, [-1] EMPTY None
+# byte b (a cell's value as a signed byte: 255 is -1) -> its letter in _CELL_CHARS
+_CELL_BYTES = bytes(
+    ord(_CELL_CHARS[b - 256 if b > 127 else b]) if -2 <= (b - 256 if b > 127 else b) <= 3 else ord("?")
+    for b in range(256)
+)
 
 
 def placement_bonus(game: GarumGame, action: Place, colour: int) -> int:
@@ -354,10 +360,8 @@ class GarumState(State):
         board = game.board
         seating = game.seating
         size = board.size
-        cell_char = _CELL_CHARS.__getitem__  # a cell's value indexes its letter (EMPTY -1, HOLE -2)
-        slot_text = _SLOT_TEXT.__getitem__  # a slot's value indexes its species (EMPTY -1: None)
-        cells = self.cells
-        text = "".join(map(cell_char, cells))  # one string cut into rows: a join a row cost more
+        # the cells as signed bytes, each turned into its letter by one table (EMPTY -1, HOLE -2 included)
+        text = array("b", self.cells).tobytes().translate(_CELL_BYTES).decode()
         fish = [text[r : r + size] for r in range(0, size * size, size)]
         mine = () if seat is None else seating.colours_of(seat)
         colours = []
@@ -398,7 +402,7 @@ class GarumState(State):
             "size": size,
             "grid": [list(row) for row in board.grid],
             "fish": fish,
-            "slots": {str(c): list(map(slot_text, s)) for c, s in self.slots.items()},
+            "slots": {str(c): [_SLOT_TEXT[v] for v in s] for c, s in self.slots.items()},
             "bonuses": [{"cell": list(cell), "kind": kind} for cell, kind in _bonus_cells(game)],
             "workers": [
                 {"line": board.line_name(line), "colour": SPECIES[w[0]], "kind": w[1]}
