@@ -13,7 +13,7 @@ import os
 import sqlite3
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar, cast
 
@@ -113,7 +113,8 @@ class Checkpointer:
 @dataclass
 class _Job:
     work: Callable[[Connection], Any]
-    done: threading.Event = field(default_factory=threading.Event)  # finished, or asked to lead
+    # finished, or asked to lead: made only for a job that waits (one that leads finishes in its batch)
+    done: threading.Event | None = None
     finished: bool = False
     result: Any = None
     error: BaseException | None = None
@@ -140,12 +141,15 @@ class GroupCommitter:
     def submit(self, work: Callable[[Connection], T]) -> T:
         job = _Job(work)
         with self._lock:
-            self._pending.append(job)
             lead = not self._leading
+            if not lead:  # no batch in progress means none pending: a leader's job is in its own batch
+                job.done = threading.Event()
+            self._pending.append(job)
             self._leading = True
         if lead:
             self._lead()
-        while True:
+        while not job.finished:
+            assert job.done is not None
             job.done.wait()
             if job.finished:
                 break
@@ -190,8 +194,11 @@ class GroupCommitter:
         with self._lock:
             for job in jobs:
                 job.finished = True
-                job.done.set()
+                if job.done is not None:
+                    job.done.set()
             if self._pending:
-                self._pending[0].done.set()  # hand the lead to the first caller waiting
+                waiting = self._pending[0].done
+                assert waiting is not None  # every job pending behind a batch waits with an event
+                waiting.set()  # hand the lead to the first caller waiting
             else:
                 self._leading = False

@@ -57,6 +57,50 @@ def test_a_failing_work_in_a_group_commit_undoes_only_itself(tmp_path):
     store.dispose()
 
 
+def test_group_commit_under_contention_answers_every_caller_its_own_result(tmp_path):
+    """Many threads writing at once: batches hand the lead on, every caller gets its own result
+    (or its own error) and every write that answered is stored once."""
+    from sqlalchemy import text
+
+    store = Store(f"sqlite:///{tmp_path}/ludus.db")
+    store.migrate()
+    store.transact(lambda conn: conn.execute(text("CREATE TABLE t (x INTEGER)")))
+    threads, each = 6, 60
+    start = threading.Barrier(threads)
+    answers: list[list[int | None]] = [[] for _ in range(threads)]
+
+    def writer(k: int) -> None:
+        start.wait()
+        for i in range(each):
+            x = k * 1000 + i
+
+            def run(conn, x=x):
+                conn.execute(text("INSERT INTO t VALUES (:x)"), {"x": x})
+                if x % 7 == 0:
+                    raise ValueError(x)
+                return x
+
+            try:
+                answers[k].append(store.transact(run))
+            except ValueError as exc:
+                assert exc.args == (x,)
+                answers[k].append(None)
+
+    pool = [threading.Thread(target=writer, args=(k,)) for k in range(threads)]
+    for t in pool:
+        t.start()
+    for t in pool:
+        t.join()
+    expected = [
+        [None if (k * 1000 + i) % 7 == 0 else k * 1000 + i for i in range(each)] for k in range(threads)
+    ]
+    assert answers == expected
+    with store.engine.connect() as conn:
+        stored = sorted(r[0] for r in conn.execute(text("SELECT x FROM t")))
+    assert stored == sorted(x for row in expected for x in row if x is not None)
+    store.dispose()
+
+
 def _timeless(view: dict) -> dict:
     """A view without ``server_time`` (the clock when it was made), to compare two views."""
     return {k: v for k, v in view.items() if k != "server_time"}
