@@ -473,8 +473,9 @@ class StateWriter(LiveVector):
                     off = self.off
                     at = off["hand"] + seat * 12
                     values.append((off["hand_seen"] + seat, 1.0))
-                    values += [(at + k, c / 5) for k, c in enumerate(hand) if c]
-                    copy = hand[:]  # type: ignore[index]
+                    own = state.hands[seat]
+                    values += [(at + k, c / 5) for k, c in enumerate(own) if c]
+                    copy = own[:]
                     self.hand_values[seat] = (copy, values)
             self._write(VIEW, values)
             self.kept[VIEW] = (seat, copy)  # never changed in place (a new copy for each new hand)
