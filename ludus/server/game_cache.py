@@ -18,7 +18,7 @@ from ludus.engine import State
 
 from .errors import Forbidden, NotFound, Unauthorized
 from .limits import ServerLimits
-from .runtime import Runtime, advance
+from .runtime import Details, Runtime, advance
 from .seatbots import DEFAULT_SECONDS
 from .security import token_matches
 from .storage import GameRow, Store
@@ -92,7 +92,9 @@ class GameCache:
         actions): apply just the new actions."""
         added = self.store.actions(conn, rt.id, start=len(rt.owners))
         state = rt.state.clone()
-        forced = advance(state, [text for _, text in added])
+        details = Details(state)
+        forced = advance(state, [text for _, text in added], details.before)
+        rt.add_details(details.made)
         rt.state = state
         rt.owners = rt.owners + [seat for seat, _ in added]
         rt.forced = rt.forced + forced
@@ -211,8 +213,12 @@ class GameCache:
         forced: list[bool],
         new: State,
         at: float,
+        details: Details | None = None,
     ) -> None:
-        """The cache follows committed actions (the last stored at ``at``)."""
+        """The cache follows committed actions (the last stored at ``at``; ``details``: their log
+        details, made as they were played)."""
+        if details is not None:
+            rt.add_details(details.made)
         rt.state = new
         rt.owners.extend(seat for seat, _ in moves)  # in place: a copy a move was young garbage of the
         rt.forced.extend(forced)  # whole game's length (everything that reads them holds rt.lock)

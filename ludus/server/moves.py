@@ -11,7 +11,7 @@ from ludus.engine import IllegalActionError, State
 
 from .errors import Conflict, Forbidden, Unprocessable
 from .game_cache import GameCache
-from .runtime import Runtime, play_forced
+from .runtime import Before, Details, Runtime, play_forced
 from .seatbots import standin_name
 from .storage import GameRow
 from .views import skipped_plies, view_of
@@ -65,17 +65,20 @@ class Moves(GameCache):
         rt = self._get(game_id)
         with rt.lock:
 
-            def work(conn: Any) -> tuple[GameRow, int, State, list[tuple[int, str]], list[bool], float]:
+            def work(
+                conn: Any,
+            ) -> tuple[GameRow, int, State, list[tuple[int, str]], list[bool], float, Details]:
                 self._sync(rt, conn, self.store.lock_game(conn, game_id))
                 row = rt.row
                 seat = self._mover(rt, token)
                 if version != rt.version:
                     raise Conflict(f"stale version {version}: the game is at version {rt.version}")
-                new, moves, forced = _played(rt.state, seat, sequence)
-                return row, seat, new, moves, forced, self._commit_moves(rt, conn, row, moves, new)
+                details = Details(rt.state)
+                new, moves, forced = _played(rt.state, seat, sequence, details.before)
+                return row, seat, new, moves, forced, self._commit_moves(rt, conn, row, moves, new), details
 
-            row, seat, new, moves, forced, at = self.store.transact(work)
-            self._adopt(rt, row, moves, forced, new, at)
+            row, seat, new, moves, forced, at, details = self.store.transact(work)
+            self._adopt(rt, row, moves, forced, new, at, details)
             if rt.idle_seat == seat:
                 rt.idle_seat = None
             self._changed(rt)
@@ -133,9 +136,12 @@ class Moves(GameCache):
             return {"id": game_id, "seat": seat, "bot": bot}
 
 
-def _played(state: State, seat: int, sequence: list[str]) -> tuple[State, list[tuple[int, str]], list[bool]]:
+def _played(
+    state: State, seat: int, sequence: list[str], before: Before | None = None
+) -> tuple[State, list[tuple[int, str]], list[bool]]:
     """A copy of ``state`` after ``seat`` plays ``sequence`` (each followed by its single-choice steps):
-    the copy, each action played as (seat, notation), and whether it was played for its seat."""
+    the copy, each action played as (seat, notation), and whether it was played for its seat.
+    ``before`` is told each action with the state it is played from."""
     new = state.clone()
     moves: list[tuple[int, str]] = []
     forced: list[bool] = []
@@ -143,12 +149,17 @@ def _played(state: State, seat: int, sequence: list[str]) -> tuple[State, list[t
         where = f"action {i + 1} of {len(sequence)} ({str(text)[:40]!r}): " if len(sequence) > 1 else ""
         if new.is_terminal() or new.current_player() != seat:
             raise Unprocessable(f"{where}seat {seat} is no longer to move; nothing was played")
+        # the position it is played from, for ``before`` once it proved legal: the first is ``state``
+        # itself (``new`` is its copy); a later one of a sequence needs a copy of its own
+        previous = None if before is None else state if i == 0 else new.clone()
         try:
             new.apply_action(text)
         except IllegalActionError as exc:
             raise Unprocessable(f"{where}{exc}" + ("; nothing was played" if i else "")) from None
         moves.append((seat, new.history()[-1]))
-        auto = play_forced(new)
+        if before is not None:
+            before(previous, new.history()[-1])  # type: ignore[arg-type]  # set with before
+        auto = play_forced(new, before)
         moves += auto
         forced += [False] + [True] * len(auto)
     return new, moves, forced

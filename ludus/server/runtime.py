@@ -4,10 +4,12 @@ the way the server does (every single-choice step played for its seat)."""
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from ludus.engine import State
+from ludus.engine.hooks import hook
 
 from .seatbots import DEFAULT_SECONDS
 from .storage import GameRow, SeatRow
@@ -45,6 +47,17 @@ class Runtime:
     views: dict[int | None, str] = field(default_factory=dict)  # JSON texts made at ``views_key``
     views_key: tuple[int, int, int] = (-1, -1, -1)
 
+    def add_details(self, made: list[dict[str, Any]]) -> None:
+        """Extend the kept log details by those of the actions about to be adopted (called before
+        ``owners`` and ``version`` move on); a cache that is not current is left to be made again."""
+        cached = self.log_details
+        if (
+            cached is not None
+            and cached[0] == self.version - len(self.owners)
+            and len(cached[1]) == len(self.owners)
+        ):
+            cached[1].extend(made)
+
     @property
     def abandoned(self) -> bool:
         return self.row is not None and self.row.status == "abandoned"
@@ -71,20 +84,23 @@ def public_options(row: GameRow) -> dict[str, Any]:
     return options
 
 
-def advance(state: State, texts: list[str]) -> list[bool]:
+def advance(state: State, texts: list[str], before: Before | None = None) -> list[bool]:
     """Apply ``texts`` to ``state``; for each, whether it was the only legal action then.
 
     The server plays every single-choice decision itself, so "only choice" is exactly "played
-    for the seat": a fact of the record, found again whenever the game is loaded.
+    for the seat": a fact of the record, found again whenever the game is loaded. ``before`` is
+    told each action with the state it is played from (``Details.before``).
     """
     forced = []
     for text in texts:
         forced.append(len(state.legal_actions()) == 1)
+        if before is not None:
+            before(state, text)
         state.apply_action(text)
     return forced
 
 
-def play_forced(state: State) -> list[tuple[int, str]]:
+def play_forced(state: State, before: Before | None = None) -> list[tuple[int, str]]:
     """Play every decision that has exactly one legal action, whoever's it is: (seat, notation) each.
 
     Nobody is ever asked a question with one answer; the steps are ordinary actions of the record.
@@ -95,9 +111,28 @@ def play_forced(state: State) -> list[tuple[int, str]]:
         if len(legal) != 1:
             break
         seat = state.current_player()
+        if before is not None:
+            before(state, str(legal[0]))
         state.apply_action(legal[0])
         out.append((seat, state.history()[-1]))
     return out
+
+
+Before = Callable[[State, str], None]
+
+
+class Details:
+    """The log details (the game renderer's ``log_detail``) of actions as the server plays them, each
+    from the state it is played from: the kept log then needs no state of its own to follow the game.
+    ``before`` is None for a game without details."""
+
+    def __init__(self, state: State) -> None:
+        self.detail = getattr(hook(state.game, "renderer"), "log_detail", None)
+        self.made: list[dict[str, Any]] = []
+        self.before: Before | None = self._before if callable(self.detail) else None
+
+    def _before(self, state: State, text: str) -> None:
+        self.made.append(self.detail(state, text))  # type: ignore[misc]  # callable: see __init__
 
 
 @dataclass

@@ -24,7 +24,7 @@ from .errors import Forbidden
 from .game_cache import CACHE_SIZE, GAME_ID, GameCache
 from .lobby import MAX_TURN_SECONDS, Lobby
 from .moves import MAX_SEQUENCE, Moves
-from .runtime import MAX_FORCED, BotJob, Runtime, TurnClock, advance, play_forced
+from .runtime import MAX_FORCED, Before, BotJob, Details, Runtime, TurnClock, advance, play_forced
 from .seatbots import make_seat_bot, seat_bot, standin_name
 from .storage import GameRow
 from .views import timed_view_text, turn_deadline, view_of, view_text
@@ -127,26 +127,30 @@ class GameService(Lobby, Moves, GameCache):
         rt = self._get(job.game_id)
         with rt.lock:
 
-            def work(conn: Any) -> tuple[GameRow, State, list[tuple[int, str]], list[bool], float] | None:
+            def work(
+                conn: Any,
+            ) -> tuple[GameRow, State, list[tuple[int, str]], list[bool], float, Details] | None:
                 self._sync(rt, conn, self.store.lock_game(conn, job.game_id))
                 if rt.version != job.version or rt.state.current_player() != job.seat:
                     return None
-                new, moves, forced = _bot_played(rt.state, job, action)
+                details = Details(rt.state)
+                new, moves, forced = _bot_played(rt.state, job, action, details.before)
                 return (
                     rt.row,
                     new,
                     moves,
                     forced,
                     self._commit_moves(rt, conn, rt.row, moves, new, job.bot_name if job.timed_out else None),
+                    details,
                 )
 
             done = self.store.transact(work)
             if done is None:
                 return False
-            row, new, moves, forced, at = done
+            row, new, moves, forced, at, details = done
             if job.timed_out:
                 rt.timeouts = {**rt.timeouts, len(rt.owners): job.bot_name}
-            self._adopt(rt, row, moves, forced, new, at)
+            self._adopt(rt, row, moves, forced, new, at, details)
             self._changed(rt)
             return True
 
@@ -171,9 +175,12 @@ class GameService(Lobby, Moves, GameCache):
         return expired
 
 
-def _bot_played(state: State, job: BotJob, action: Any) -> tuple[State, list[tuple[int, str]], list[bool]]:
+def _bot_played(
+    state: State, job: BotJob, action: Any, before: Before | None = None
+) -> tuple[State, list[tuple[int, str]], list[bool]]:
     """A copy of ``state`` after the bot's ``action`` (a random legal one if it chose an illegal one)
-    and the single-choice steps after it; the actions played, and whether each was played for its seat."""
+    and the single-choice steps after it; the actions played, and whether each was played for its seat.
+    ``before`` is told each action with the state it is played from."""
     new = state.clone()
     only = len(new.legal_actions()) == 1
     try:
@@ -181,7 +188,9 @@ def _bot_played(state: State, job: BotJob, action: Any) -> tuple[State, list[tup
     except IllegalActionError:
         log.error("bot %s chose an illegal action %s in game %s", job.bot_name, action, job.game_id)
         new.apply_action(random.choice(new.legal_actions()))
-    auto = play_forced(new)
+    if before is not None:
+        before(state, new.history()[-1])  # ``state`` is the position it was played from
+    auto = play_forced(new, before)
     moves = [(job.seat, new.history()[-len(auto) - 1]), *auto]
     return new, moves, [only] + [True] * len(auto)
 

@@ -82,28 +82,24 @@ def seats_summary(rt: Runtime) -> list[dict[str, Any]]:
 
 def log_details(rt: Runtime) -> list[dict[str, Any]] | None:
     """Each action's ``log_detail(state, action)`` from the game's renderer (the acting colour, the
-    round, a plain sentence: Garum's), None for a game without one. Kept on the runtime and extended
-    as the game goes on (a state of its own follows the actions); an undo starts it again (the
-    game's epoch, as in ``_public_log``)."""
-    renderer = hook(rt.state.game, "renderer")
-    detail = getattr(renderer, "log_detail", None)
+    round, a plain sentence: Garum's), None for a game without one. Kept on the runtime: the server
+    adds the details of the actions it plays as it plays them (``runtime.Details``); made again from
+    the start when a game is loaded or taken back (the game's epoch, as in ``_public_log``)."""
+    detail = getattr(hook(rt.state.game, "renderer"), "log_detail", None)
     if not callable(detail):
         return None
     plies = len(rt.owners)
     epoch = rt.version - plies
     cached = rt.log_details
-    if cached is None or cached[0] != epoch or len(cached[2]) > plies:
-        cached = rt.log_details = (epoch, rt.state.game.new_initial_state(seed=rt.row.seed), [])
-    _, state, details = cached
-    if len(details) < plies:
-        try:  # extended in place, not on a copy (a copy a move cost more than the details)
-            for text in rt.state.history()[len(details) :]:
-                details.append(detail(state, text))
-                state.apply_action(text)
-        except BaseException:
-            rt.log_details = None  # half extended: made again from the start next time
-            raise
-    return details  # type: ignore[no-any-return]
+    if cached is None or cached[0] != epoch or len(cached[1]) != plies:
+        rt.log_details = None
+        state = rt.state.game.new_initial_state(seed=rt.row.seed)  # the game's tables shared
+        details = []
+        for text in rt.state.history():
+            details.append(detail(state, text))
+            state.apply_action(text)
+        rt.log_details = cached = (epoch, details)
+    return cached[1]  # type: ignore[no-any-return]
 
 
 def seat_log(rt: Runtime, seat: int | None) -> list[dict[str, Any]] | orjson.Fragment:

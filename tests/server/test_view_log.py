@@ -95,3 +95,27 @@ def test_log_follows_an_undo_made_by_another_process(tmp_path):
     assert replaced >= 3
     store_a.dispose()
     store_b.dispose()
+
+
+def test_kept_log_through_a_bots_moves(service):
+    """A bot's moves (and the single-choice steps after them) extend the kept log as the server
+    plays them, the same as the log made from nothing."""
+    created = service.create("garum", {"players": 2}, ["human", "random"])
+    gid = created["id"]
+    token = next(s["token"] for s in created["seats"] if "token" in s)
+    rng = random.Random(5)
+    bot_moves = 0
+    for _ in range(60):
+        view = service.view(gid, token)
+        if view["terminal"]:
+            break
+        job = service.next_job(gid)
+        if job is not None and hasattr(job, "bot"):
+            assert service.commit_bot(job, job.bot.step(job.state))
+            bot_moves += 1
+        else:
+            service.play(gid, token, rng.choice(view["legal_actions"]), view["version"])
+        rt = service._runtimes[gid]
+        with rt.lock:
+            assert log_of(rt, None) == fresh_log(rt, None)
+    assert bot_moves > 10
