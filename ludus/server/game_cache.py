@@ -87,6 +87,15 @@ class GameCache:
             self._reload(rt, conn, row)
         rt.row = row
 
+    def _sync_locked(self, rt: Runtime, conn: Any, game_id: str) -> None:
+        """Lock the game's row and bring ``rt`` up to it (caller holds ``rt.lock``, in a write
+        transaction): the versions first, the whole row only when they moved (every change of a
+        game's row moves one of them)."""
+        current = rt.state is not None and rt.row is not None
+        if current and self.store.lock_versions(conn, game_id) == (rt.version, rt.row.meta_version):
+            return
+        self._sync(rt, conn, self.store.lock_game(conn, game_id))
+
     def _append_new(self, rt: Runtime, conn: Any, row: GameRow) -> None:
         """Only appends since our version (an undo changes the version but not by as many
         actions): apply just the new actions."""

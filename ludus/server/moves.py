@@ -68,7 +68,7 @@ class Moves(GameCache):
             def work(
                 conn: Any,
             ) -> tuple[GameRow, int, State, list[tuple[int, str]], list[bool], float, Details]:
-                self._sync(rt, conn, self.store.lock_game(conn, game_id))
+                self._sync_locked(rt, conn, game_id)
                 row = rt.row
                 seat = self._mover(rt, token)
                 if version != rt.version:
@@ -89,7 +89,7 @@ class Moves(GameCache):
         with rt.lock:
 
             def work(conn: Any) -> tuple[GameRow, int, int, State, float]:
-                self._sync(rt, conn, self.store.lock_game(conn, game_id))
+                self._sync_locked(rt, conn, game_id)
                 row = rt.row
                 seat = self._mover(rt, token)
                 if version is not None and version != rt.version:
@@ -118,7 +118,7 @@ class Moves(GameCache):
         with rt.lock:
 
             def work(conn: Any) -> tuple[int, str]:
-                self._sync(rt, conn, self.store.lock_game(conn, game_id))
+                self._sync_locked(rt, conn, game_id)
                 seat = self._seat_of(rt, token)
                 if rt.seats[seat].left_to is not None:
                     raise Forbidden(f"seat {seat} has already left")

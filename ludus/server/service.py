@@ -130,7 +130,7 @@ class GameService(Lobby, Moves, GameCache):
             def work(
                 conn: Any,
             ) -> tuple[GameRow, State, list[tuple[int, str]], list[bool], float, Details] | None:
-                self._sync(rt, conn, self.store.lock_game(conn, job.game_id))
+                self._sync_locked(rt, conn, job.game_id)
                 if rt.version != job.version or rt.state.current_player() != job.seat:
                     return None
                 details = Details(rt.state)

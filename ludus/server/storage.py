@@ -112,6 +112,9 @@ actions = Table(
 # for each call cost more than running it.
 _GAME = select(games).where(games.c.id == bindparam("gid"))
 _GAME_FOR_UPDATE = _GAME.with_for_update()
+_VERSIONS_FOR_UPDATE = (
+    select(games.c.version, games.c.meta_version).where(games.c.id == bindparam("gid")).with_for_update()
+)
 _SEATS = select(seats).where(seats.c.game_id == bindparam("gid")).order_by(seats.c.seat)
 _ACTIONS_FROM = (
     select(actions.c.seat, actions.c.action)
@@ -274,6 +277,19 @@ class Store:
             return _row(SimpleNamespace(**values))
         r = conn.execute(_GAME_FOR_UPDATE, {"gid": game_id}).first()
         return _row(r) if r else None
+
+    def lock_versions(self, conn: Connection, game_id: str) -> tuple[int, int] | None:
+        """The game's (``version``, ``meta_version``), its row locked as by ``lock_game``: what a write
+        checks first, the whole row read only when they moved."""
+        if self.is_sqlite:
+            r = (
+                sqlite_driver(conn)
+                .execute("SELECT version, meta_version FROM games WHERE id = ?", (game_id,))
+                .fetchone()
+            )
+        else:
+            r = conn.execute(_VERSIONS_FOR_UPDATE, {"gid": game_id}).first()
+        return None if r is None else (r[0], r[1])
 
     # -- reads ---------------------------------------------------------------------------
     def versions(self, game_id: str, wait: bool = True) -> tuple[int, int] | None:

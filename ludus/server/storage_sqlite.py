@@ -52,7 +52,7 @@ def sqlite_engine(url: str, busy_seconds: float) -> Engine:
     @event.listens_for(engine, "begin")
     def _begin(conn: Connection) -> None:
         mode = "IMMEDIATE" if conn.get_execution_options().get("ludus_write") else "DEFERRED"
-        conn.exec_driver_sql(f"BEGIN {mode}")
+        conn.exec_driver_sql(f"BEGIN {mode}")  # through SQLAlchemy: a busy database's error is its (503)
 
     return engine
 
