@@ -229,8 +229,9 @@ class GameCache:
         if details is not None:
             rt.add_details(details.made)
         rt.state = new
-        rt.owners.extend(seat for seat, _ in moves)  # in place: a copy a move was young garbage of the
-        rt.forced.extend(forced)  # whole game's length (everything that reads them holds rt.lock)
+        # in place (a copy each move was a new list as long as the game); their readers hold rt.lock
+        rt.owners.extend(seat for seat, _ in moves)
+        rt.forced.extend(forced)
         rt.version = row.version + len(moves)
         rt.row = replace(
             row,

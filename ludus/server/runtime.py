@@ -35,10 +35,8 @@ class Runtime:
     forced: list[bool] = field(
         default_factory=list
     )  # per ply: it was the only legal action (played for the seat)
-    log_details: Any = (
-        None  # views.log_details' cache: (the game's epoch, a state at the end of the list, the list)
-    )
-    public_log: Any = None  # views.seat_log's cache of a log every seat sees alike: (its epoch, the log)
+    log_details: Any = None  # views.log_details' cache: (the game's epoch, every ply's details)
+    public_log: Any = None  # views._public_log's cache: (its epoch, plies, the log as JSON text)
     panels: Any = None  # views.public_panels' cache: (version, the panels) — the same for every seat
     idle_seat: int | None = None  # a human seat whose turn timer ran out: a bot plays its turn
     bots: dict[tuple[int, str], Any] = field(default_factory=dict)
