@@ -101,18 +101,22 @@ class Board:
     def line_name(self, line: int) -> str:
         if 0 <= line < 2 * self.size:
             return self._line_names[line]
-        return f"h{line + 1}" if line < self.size else f"v{line - self.size + 1}"
+        return _line_name(line, self.size)
 
     @cached_property
     def _line_names(self) -> tuple[str, ...]:
-        size = self.size
-        return tuple(f"h{line + 1}" if line < size else f"v{line - size + 1}" for line in range(2 * size))
+        return tuple(_line_name(line, self.size) for line in range(2 * self.size))
 
     @cached_property
     def line_values(self) -> tuple[Callable[[Sequence[int]], tuple[int, ...]], ...]:
         """Each line's fish cells read from a board's cell list in one call: scoring reads every
         worker's line for every view of a game."""
         return tuple(_cells_reader(cells) for cells in self.line_cells)
+
+
+def _line_name(line: int, size: int) -> str:
+    """Rows h1.., then columns v1.."""
+    return f"h{line + 1}" if line < size else f"v{line - size + 1}"
 
 
 def _cells_reader(cells: tuple[int, ...]) -> Callable[[Sequence[int]], tuple[int, ...]]:

@@ -30,11 +30,8 @@ _CELL_CHARS = SPECIES + " ."  # [v] for v in 0..3 a species, [-1] EMPTY ".", [-2
 PHASES = ("choose", "place", "worker", "ghost", "over")
 _SPECIES_CODE = {letter: i for i, letter in enumerate(SPECIES)}
 _SLOT_TEXT: tuple[str | None, ...] = (*SPECIES, None)  # [v] for v in 0..3 a species, [-1] EMPTY None
-# byte b (a cell's value as a signed byte: 255 is -1) -> its letter in _CELL_CHARS
-_CELL_BYTES = bytes(
-    ord(_CELL_CHARS[b - 256 if b > 127 else b]) if -2 <= (b - 256 if b > 127 else b) <= 3 else ord("?")
-    for b in range(256)
-)
+# a cell's value as a signed byte (255 is -1) -> its letter in _CELL_CHARS ("?" for no cell value)
+_CELL_BYTES = bytes(ord(_CELL_CHARS[v]) if -2 <= v <= 3 else ord("?") for v in (*range(128), *range(-128, 0)))
 
 
 def placement_bonus(game: GarumGame, action: Place, colour: int) -> int:
