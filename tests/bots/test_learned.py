@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+from pathlib import Path
 
 import pytest
 
@@ -101,7 +102,7 @@ def test_no_model_for_an_unknown_configuration() -> None:
 @pytest.mark.filterwarnings(
     "ignore"
 )  # a tiny data set: scikit-learn warns of clipped batches and no convergence
-def test_training_is_reproducible_from_its_seed() -> None:
+def test_training_is_reproducible_from_its_seed(tmp_path: Path) -> None:
     pytest.importorskip("sklearn")
     from ludus.bots.learned import train
 
@@ -114,10 +115,17 @@ def test_training_is_reproducible_from_its_seed() -> None:
         ]
     )
     first, figures = train.train(data, 2, seed=3, hidden=8, holdout=0.2, target=None)
-    second, _ = train.train(data, 2, seed=3, hidden=8, holdout=0.2, target=None)
+    saved = tmp_path / "first.npz"
+    np.savez_compressed(saved, **first)
+    second, again = train.train(data, 2, seed=3, hidden=8, holdout=0.2, target=None, compare=saved)
     assert first.keys() == second.keys()
     assert all(np.array_equal(first[k], second[k]) for k in first)
-    assert figures["test_positions"] > 0
+    assert figures["test_positions"] > 0 and figures["test_log_loss"] > 0.0
+    # the same model read back from its file, measured on the same held-out games, has its figures
+    compared = again["compared"]
+    assert compared["model"] == "first.npz"
+    for key in ("test_r2", "test_winner_accuracy", "test_mae_points", "test_log_loss"):
+        assert compared[key] == pytest.approx(figures[key], abs=2e-3)
     other, _ = train.train(data, 2, seed=4, hidden=8, holdout=0.2, target=None)
     assert not np.array_equal(first["w1"], other["w1"])
     assert ValueModel(first).predict(data["x"][0]).shape == (2,)

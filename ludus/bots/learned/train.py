@@ -13,7 +13,9 @@
    by ``seed``) on the standardised rows, all seats' rows together. The last ``holdout``
    share of games (whole games, never split) is held out: R² of the margins, how often
    the seat predicted best wins, and the same for the heuristic alone (made linear in
-   the margin on the training games); the logistic ``win_scale`` is fitted there too.
+   the margin on the training games); the logistic ``win_scale`` is fitted there too, and
+   the log loss of the win chances it gives is measured. ``--compare FILE`` measures another
+   model (the one shipped, say) on the same held-out games, so that the two can be weighed.
 3. **Output.** ``<game>-<players>.npz`` (weights) and ``.json`` (how it was made) beside
    this module, read at play time with NumPy only (``ludus.bots.learned.load``).
 
@@ -123,10 +125,34 @@ def _winner_accuracy(truth: np.ndarray, guess: np.ndarray, target: float | None)
     return float(won[np.arange(len(guess)), guess.argmax(axis=1)].mean())
 
 
+def held_out_figures(
+    model: ValueModel, x: np.ndarray, truth: np.ndarray, target: float | None
+) -> dict[str, float]:
+    """A model's figures on held-out rows ``x`` (position, seat, feature) whose final margins are ``truth``:
+    R², how often the seat it predicts best wins, mean error in points, and the log loss of its win chances."""
+    guess = model.predict(x.reshape(-1, x.shape[2])).reshape(truth.shape)
+    won = truth >= (0.0 if target is None else target)
+    chance = 1.0 / (1.0 + np.exp(-np.clip((guess - (target or 0.0)) / model.win_scale, -40.0, 40.0)))
+    chance = np.clip(chance, 1e-9, 1.0 - 1e-9)
+    return {
+        "test_r2": round(_r2(truth, guess), 4),
+        "test_winner_accuracy": round(_winner_accuracy(truth, guess, target), 4),
+        "test_mae_points": round(float(np.abs(truth - guess).mean()), 3),
+        "test_log_loss": round(float(-np.where(won, np.log(chance), np.log(1.0 - chance)).mean()), 4),
+    }
+
+
 def train(
-    data: dict[str, Any], players: int, seed: int, hidden: int, holdout: float, target: float | None
+    data: dict[str, Any],
+    players: int,
+    seed: int,
+    hidden: int,
+    holdout: float,
+    target: float | None,
+    compare: Path | None = None,
 ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
-    """Fit the network on the first games and measure it, and the heuristic, on the held-out last ones."""
+    """Fit the network on the first games and measure it, and the heuristic, on the held-out last ones
+    (and the model in the file ``compare``, such as the one shipped, on the same games)."""
     from sklearn.linear_model import LinearRegression, LogisticRegression  # type: ignore[import-untyped]
     from sklearn.neural_network import MLPRegressor  # type: ignore[import-untyped]
 
@@ -173,20 +199,27 @@ def train(
     logistic = LogisticRegression(C=1e4).fit(margin.reshape(-1, 1), won.reshape(-1))
     win_scale = float(1.0 / max(1e-3, logistic.coef_[0, 0]))
     arrays["win_scale"] = np.array(win_scale)
-    figures = {
+    mine = held_out_figures(ValueModel(arrays), x[test], truth, target)
+    figures: dict[str, Any] = {
         "positions": int(len(x)),
         "train_positions": int(train_rows.sum()),
         "test_positions": int(test.sum()),
         "hidden": hidden,
         "epochs": int(net.n_iter_),
-        "test_r2": round(_r2(truth, guess), 4),
+        "test_r2": mine["test_r2"],
         "heuristic_test_r2": round(_r2(truth, h_guess), 4),
-        "test_winner_accuracy": round(_winner_accuracy(truth, guess, target), 4),
+        "test_winner_accuracy": mine["test_winner_accuracy"],
         "heuristic_test_winner_accuracy": round(_winner_accuracy(truth, h_guess, target), 4),
-        "test_mae_points": round(float(np.abs(truth - guess).mean()), 3),
+        "test_mae_points": mine["test_mae_points"],
         "heuristic_test_mae_points": round(float(np.abs(truth - h_guess).mean()), 3),
+        "test_log_loss": mine["test_log_loss"],
         "win_scale": round(win_scale, 3),
     }
+    if compare is not None:
+        figures["compared"] = {
+            "model": compare.name,
+            **held_out_figures(ValueModel.from_file(compare), x[test], truth, target),
+        }
     return {k: np.asarray(v, dtype=np.float32) for k, v in arrays.items()}, figures
 
 
@@ -206,6 +239,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--holdout", type=float, default=0.2, help="share of games held out")
     parser.add_argument("--data", type=Path, help="cache of the self-play data (.npz): reused when present")
     parser.add_argument("--out", type=Path, default=HERE, help="folder for the weights and their JSON")
+    parser.add_argument(
+        "--compare",
+        type=Path,
+        help="a model file (.npz) measured on the same held-out games, such as the one shipped",
+    )
     args = parser.parse_args(argv)
     started = time.time()
     if args.data and args.data.exists():
@@ -223,7 +261,7 @@ def main(argv: list[str] | None = None) -> int:
             args.game, **options_for(args.game, 1, random.Random(0))
         )  # its data: the targets
         target = float(solo.data.targets["normal"])
-    arrays, figures = train(data, args.players, args.seed, args.hidden, args.holdout, target)
+    arrays, figures = train(data, args.players, args.seed, args.hidden, args.holdout, target, args.compare)
     name = model_name(args.game, args.players)
     args.out.mkdir(parents=True, exist_ok=True)
     saved: dict[str, Any] = arrays  # numpy's stubs read ** as its keyword options
