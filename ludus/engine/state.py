@@ -77,12 +77,7 @@ class State(ABC):
         actor = self.current_player()
         if actor == TERMINAL:
             raise IllegalActionError(f"{action} is not legal: the game is over")
-        legal = self._legal
-        if legal is None:
-            legal = self._legal = self._legal_actions()
-        # offered: first by identity, a scan at C speed (bots and the game hand back the very
-        # objects offered), then by value (parsed notation, a new object)
-        if not (any(map(is_, legal, repeat(action))) or action in legal):
+        if not self._offers(action):
             raise IllegalActionError(self._why_illegal(action))
         self._apply(action)
         self._history.append(str(action))
@@ -90,6 +85,19 @@ class State(ABC):
         self._legal = None
         if self._settles(actor):
             self._barrier = len(self._history)
+
+    def _offers(self, action: Action) -> bool:
+        """Whether ``action`` is among ``legal_actions()`` now.
+
+        Looked up first by identity, a scan at C speed (bots and the game hand back the very
+        objects offered), then by value (parsed notation, a new object). A game with long lists
+        may answer some actions without listing the others, as long as the answer is the same
+        (Garum's placements: a property test holds the two equal).
+        """
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._legal_actions()
+        return any(map(is_, legal, repeat(action))) or action in legal
 
     def _why_illegal(self, action: Action) -> str:
         """A message saying why ``action`` is not legal now (games give better reasons)."""

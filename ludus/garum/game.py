@@ -17,7 +17,7 @@ from ..engine.action import Action
 from ..engine.errors import OptionError
 from ..engine.game import Game, Option
 from ..engine.hooks import Hooks
-from .actions import PASS, SPECIES, Worker, cetarium_places, choose, parse, place
+from .actions import PASS, SPECIES, Worker, choose, parse, place
 from .data import BOARDS, load_board, load_tiles
 from .seats import colour_seats, seating
 from .state import GarumState
@@ -155,6 +155,11 @@ class GarumGame(Game):
         """The first tile of ``hand`` (a colour's tiles) that shows ``fish`` in one of its orientations."""
         return next(filter(self._showing.get((colour, fish), frozenset()).__contains__, hand))
 
+    def can_show(self, colour: int, fish: str, tiles: list[int]) -> bool:
+        """Whether one of ``tiles`` (a colour's) shows ``fish`` in one of its orientations: whether
+        ``fish`` is among ``layouts(colour, tiles)``, without making them."""
+        return not self._showing.get((colour, fish), frozenset()).isdisjoint(tiles)
+
     def pool_owner(self, colour: int) -> int:
         """Index of the worker pool a colour draws from (its own, or its player's if shared)."""
         if self.config["two_player_workers"] == "shared":
@@ -164,22 +169,15 @@ class GarumGame(Game):
     def worker_action(self, kind: str, line: int) -> Worker:
         return self._workers[kind, line]
 
-    def placements(self, cetarium: int, slots: list[int], colour: int, tiles: list[int]) -> list[Action]:
-        """Every distinct placement of one of ``tiles`` in the free slots of ``cetarium``."""
+    def layouts(self, colour: int, tiles: list[int]) -> tuple[str, ...]:
+        """Every distinct way one of ``tiles`` (a colour's) can lie, in a fixed order: each tile's
+        orientations in turn, each layout once. The same tuple object for the same tiles."""
         hand = (colour, *sorted(tiles))
         layouts = self._layouts.get(hand)
-        if layouts is None:  # each tile's orientations in turn, each layout once
-            layouts = self._layouts[hand] = tuple(
-                dict.fromkeys(
-                    itertools.chain.from_iterable(map(self._orientations_of[colour].__getitem__, hand[1:]))
-                )
-            )
-        places = cetarium_places(cetarium)
-        out: list[Action] = []
-        for s in range(4):
-            if slots[s] < 0:
-                out += map(places[s].__getitem__, layouts)
-        return out
+        if layouts is None:
+            orientations = map(self._orientations_of[colour].__getitem__, hand[1:])
+            layouts = self._layouts[hand] = tuple(dict.fromkeys(itertools.chain.from_iterable(orientations)))
+        return layouts
 
     def all_actions(self) -> list[Action]:
         """Every action that can ever be legal in this configuration, in a stable order."""

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..engine.action import Action
 from ..engine.state import TERMINAL, State
-from .actions import PASS, SPECIES, Choose, Pass, Place, Worker, choose
+from .actions import PASS, SPECIES, Choose, Pass, Place, Worker, cetarium_places, choose
 from .data import JOKER
 from .scoring import score_lines
 
@@ -146,24 +146,63 @@ class GarumState(State):
         return seating.owner[order[self.amphora]]  # type: ignore[return-value]
 
     # -- legal actions -------------------------------------------------------------------
-    def _legal_actions(self) -> list[Action]:
+    def placement_layouts(self) -> tuple[int, tuple[str, ...]] | None:
+        """In the place and ghost phases, the colour placing and every layout its tiles can show
+        (``game.layouts``): the placements are these layouts in each free slot of the round's
+        cetarium. None in the other phases. The legal actions and the learning code's mask read it
+        (the legality check reads ``game.can_show``, the same orientations)."""
         phase = self.phase
         if phase == "place":
             colour = self._turn_colour()
-            return self.game.placements(self.cetarium, self.slots[self.cetarium], colour, self.hands[colour])
+            return colour, self.game.layouts(colour, self.hands[colour])
+        if phase == "ghost":
+            colour = self._ghost()
+            return colour, self.game.layouts(colour, [self.ghost_tile])
+        return None
+
+    def _legal_actions(self) -> list[Action]:
+        phase = self.phase
+        if phase == "place" or phase == "ghost":
+            layouts = self.placement_layouts()[1]  # type: ignore[index]
+            places = cetarium_places(self.cetarium)
+            slots = self.slots[self.cetarium]
+            out: list[Action] = []
+            for s in range(4):
+                if slots[s] < 0:
+                    out += map(places[s].__getitem__, layouts)
+            return out
         if phase == "worker":
             ready = self._workers_ready
             if ready is not None:  # listed by the placement that led here (see _place)
                 self._workers_ready = None
                 return ready
             return self._worker_actions(self._turn_colour())
-        if phase == "ghost":
-            return self.game.placements(
-                self.cetarium, self.slots[self.cetarium], self._ghost(), [self.ghost_tile]
-            )
         if phase == "choose":
             return [choose(c) for c in self.game.board.cetaria if EMPTY in self.slots[c]]
         return []
+
+    def _offers(self, action: Action) -> bool:
+        """A placement is checked without listing the others (a tile has ~40 placements; the
+        learning environments never ask for the list): the layouts a colour can show are those
+        of its tiles' orientations (``game.can_show``)."""
+        if type(action) is not Place or self._legal is not None:
+            return super()._offers(action)
+        phase = self.phase
+        if phase == "place":
+            colour = self._turn_colour()
+            tiles = self.hands[colour]
+        elif phase == "ghost":
+            colour = self._ghost()
+            tiles = [self.ghost_tile]
+        else:
+            return False
+        slot = action.slot
+        return (
+            action.cetarium == self.cetarium
+            and 1 <= slot <= 4
+            and self.slots[self.cetarium][slot - 1] < 0
+            and self.game.can_show(colour, action.fish, tiles)
+        )
 
     def _worker_actions(self, colour: int) -> list[Action]:
         pool = self.pool[self.game.pool_owner(colour)]

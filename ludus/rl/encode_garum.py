@@ -39,8 +39,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ..garum.actions import Place
 from ..garum.data import load_tiles
-from .encoding import Encoder
+from .encoding import ActionMap, Encoder
 from .garum_state import LINES, MAX_CETARIA, PHASES, SIZE, SPECIES, StateWriter
 
 if TYPE_CHECKING:
@@ -96,6 +97,8 @@ class GarumEncoder(Encoder):
         b("current_player", (4,), "seat to move")
         self._static: dict[str, np.ndarray] = {}
         self._writer: StateWriter | None = None
+        self._grid: _PlaceGrid | None = None  # where _grid_of, the last action map, numbers placements
+        self._grid_of: ActionMap | None = None
 
     def max_game_length(self) -> int:
         """Each round: a choice, two decisions per turn colour, the ghost's placement."""
@@ -190,6 +193,30 @@ class GarumEncoder(Encoder):
             return out
         return self._writer.write(state, seat, out)
 
+    # -- the mask -------------------------------------------------------------------------
+    def mark_legal(self, state: Any, actions: ActionMap, mask: np.ndarray) -> None:
+        """Placements are set a free slot at a time: the row of that slot's placements (one per
+        layout, in ``all_actions()`` order) takes the row of the layouts the tiles can show."""
+        if self._grid_of is not actions:
+            self._grid, self._grid_of = _PlaceGrid.of(actions), actions
+        grid = self._grid
+        choice = None if grid is None else state.placement_layouts()
+        if grid is None or choice is None:
+            actions.mark_legal(state, mask.data)
+            return
+        layouts = choice[1]
+        row = grid.rows.get(layouts)
+        if row is None:
+            row = grid.rows[layouts] = np.zeros(grid.width, dtype=np.int8)
+            row[[grid.rank[f] for f in layouts]] = 1
+        width = grid.width
+        start = grid.first_row[state.cetarium] * width
+        slots = state.slots[state.cetarium]
+        for s in range(4):
+            if slots[s] < 0:
+                at = start + s * width
+                mask[at : at + width] = row
+
     # -- decode --------------------------------------------------------------------------
     def decode(self, vector: np.ndarray) -> dict[str, Any]:
         """The facts a vector holds, in the observation's own terms (letters, line names)."""
@@ -259,6 +286,45 @@ class GarumEncoder(Encoder):
             "current_player": _one(view(vector, "current_player")),
             "current_colour": current[0] if current else None,
         }
+
+
+class _PlaceGrid:
+    """Where an action map numbers the placements, when they form a grid: cetarium by cetarium,
+    slot 1..4, one row each, every row the same layouts in the same order (``all_actions()``
+    lists them so)."""
+
+    def __init__(self, width: int, rank: dict[str, int], first_row: dict[int, int]) -> None:
+        self.width = width  # layouts in a row
+        self.rank = rank  # layout -> its place in a row
+        self.first_row = first_row  # cetarium -> the row of its slot 1
+        self.stop = width * 4 * len(first_row)
+        self.rows: dict[tuple[str, ...], np.ndarray] = {}  # layouts -> their row (made on first use)
+
+    @classmethod
+    def of(cls, actions: ActionMap) -> _PlaceGrid | None:
+        """The grid of ``actions``' placements, or None if they do not lie as one from index 0."""
+        places: dict[tuple[int, int], list[tuple[int, str]]] = {}
+        for i, action in enumerate(actions.actions):
+            if type(action) is Place:
+                places.setdefault((action.cetarium, action.slot), []).append((i, action.fish))
+        if not places:
+            return None
+        layouts = [f for _i, f in next(iter(places.values()))]
+        width = len(layouts)
+        first_row = {}
+        for (cetarium, slot), row in places.items():
+            start = row[0][0]
+            if [f for _i, f in row] != layouts or [i for i, _f in row] != list(range(start, start + width)):
+                return None
+            if start % width or (slot == 1) != (cetarium not in first_row):
+                return None
+            if slot == 1:
+                first_row[cetarium] = start // width
+            elif start // width != first_row[cetarium] + slot - 1:
+                return None
+        if len(places) != 4 * len(first_row) or sorted(first_row.values()) != list(range(0, len(places), 4)):
+            return None
+        return cls(width, {f: r for r, f in enumerate(layouts)}, first_row)
 
 
 def _back(x: float, what: str) -> int:

@@ -188,6 +188,15 @@ class Encoder:
         out[:] = vector
         return out
 
+    def mark_legal(self, state: State, actions: ActionMap, mask: np.ndarray) -> None:
+        """Set 1 in ``mask`` (all zeros, int8) at each legal action's index in ``actions``.
+
+        The same as ``actions.mask(state)``: what the environments call. Encoders of games with
+        long lists of legal actions override it to set them in blocks without listing them (a
+        test holds the two equal on many positions).
+        """
+        actions.mark_legal(state, mask.data)
+
     def decode(self, vector: np.ndarray) -> dict[str, Any]:
         raise NotImplementedError
 

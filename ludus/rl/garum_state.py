@@ -2,8 +2,10 @@
 
 :class:`StateWriter` keeps the last vector it wrote. The tiles placed are added as the list of
 placements grows (any other list is written from the start); every other part (workers,
-colours, hands, the ghost's tile, scores, the turn's one-hots, the aureus coins) is kept with a
-copy of the state's numbers it was written from and rewritten only when they differ. The
+colours, the ghost's tile, scores, the turn's one-hots, the aureus coins) is kept with a
+copy of the state's numbers it was written from and rewritten only when they differ. What
+depends on the seat looking (its colours, its seat, its hands) is written into the copy handed
+out, never into the kept vector, so that seats taking turns do not undo each other's. The
 values are those of ``encode(state.observation(seat))`` bit for bit
 (tests/rl/test_fast_encoding.py holds them equal on many positions).
 """
@@ -24,10 +26,10 @@ LINES = 2 * SIZE
 MAX_CETARIA = 16
 PHASES = ("choose", "place", "worker", "ghost", "over")
 SPECIES = "BGYR"
-# the parts of the vector, each with what it was written from (kept[...]); SEAT, FINAL and ROWS only
-# keep numbers (no entries are written under them); HAND + c is colour c's hand, shown to its owner
-WORKERS, VIEW, GHOST, SCORES, TURN, MOVER, REVEALED, ORDER, SEAT, FINAL, ROWS, HAND = range(12)
-PARTS = HAND + 4
+# the parts of the live vector, each with what it was written from (kept[...]); FINAL and ROWS only
+# keep numbers (no entries are written under them)
+WORKERS, GHOST, SCORES, TURN, MOVER, REVEALED, ORDER, FINAL, ROWS = range(9)
+PARTS = ROWS + 1
 
 
 class StateWriter(LiveVector):
@@ -79,7 +81,12 @@ class StateWriter(LiveVector):
         self.slot_cells = game.board.slot_cells
         # each colour's last hand written and its entries (see _hand)
         self.hand_values: list[tuple[list[int], list[tuple[int, float]]] | None] = [None] * 4
-        self.view_values: dict[int | None, list[tuple[int, float]]] = {}  # the seat's entries (see _view)
+        off = self.off
+        # what depends on who looks, besides its hands: its colours ("mine") and its seat
+        self.view_values = [
+            [(off["colours"] + 8 * c, 1.0) for c in self.colours_of[seat]] + [(off["seat"] + seat, 1.0)]
+            for seat in range(game.num_players)
+        ]
         self.cells_at, self.slots_at = off["cells"], off["slots"]
 
     def write(self, state: Any, seat: int | None, out: np.ndarray | None = None) -> np.ndarray:
@@ -104,11 +111,6 @@ class StateWriter(LiveVector):
         ]
         if rows != kept[ROWS]:
             self._rows(rows)
-        if seat != kept[SEAT]:
-            self._view(seat)
-        for c in self.colours_of[seat] if seat is not None else ():
-            if hands[c] != kept[HAND + c]:
-                self._hand(c, hands[c])
         if state.ghost_tile != kept[GHOST]:
             self._ghost(state.ghost_tile)
         if len(state.final) != kept[FINAL] or state.bonus != kept[SCORES]:
@@ -130,9 +132,21 @@ class StateWriter(LiveVector):
         if self.haruspex or state.revealed != kept[REVEALED]:
             self._aureus(state)
         if out is None:
-            return self.live.copy()
-        out[:] = self.live
+            out = self.live.copy()
+        else:
+            out[:] = self.live
+        if seat is not None:
+            self._seen_by(seat, hands, out.data)
         return out
+
+    def _seen_by(self, seat: int, hands: list[list[int]], view: Any) -> None:
+        """What only ``seat`` sees (its colours, its seat, its hands), written into the copy handed
+        out (``view``, a memoryview of it): the live vector never holds any of it."""
+        for i, x in self.view_values[seat]:
+            view[i] = x
+        for c in self.colours_of[seat]:
+            for i, x in self._hand(c, hands[c]):
+                view[i] = x
 
     # -- the board --------------------------------------------------------------------------
     def _placements(self, state: Any) -> None:
@@ -209,48 +223,21 @@ class StateWriter(LiveVector):
                 )
         self.kept[ROWS] = rows
 
-    def _view(self, seat: int | None) -> None:
-        """What depends on who looks: the seat and its colours ("mine"); the hands of the colours
-        that are no longer its own are cleared (its own are written by ``_hand``)."""
-        values = self.view_values.get(seat)
-        if values is None:  # the same for every call with this seat
-            off = self.off
-            values = self.view_values[seat] = []
-            if seat is not None:
-                values += [(off["colours"] + 8 * c, 1.0) for c in self.colours_of[seat]]
-                values.append((off["seat"] + seat, 1.0))
-        self._write(VIEW, values)
-        kept = self.kept
-        kept[SEAT] = seat
-        mine = self.colours_of[seat] if seat is not None else ()
-        view = self.view
-        for c in range(4):
-            if c not in mine and kept[HAND + c] is not None:
-                touched = self.touched[HAND + c]
-                for i in touched:
-                    view[i] = 0.0
-                touched.clear()
-                kept[HAND + c] = None
-
-    def _hand(self, colour: int, hand: list[int]) -> None:
-        """A colour's hand seen by its owner, as counts of each pattern, in quarters (exact in float32).
-
-        The entries of each colour's last hand are kept: a seat that looks again finds its other
-        colour's hand as it left it (only the colour that just played has changed)."""
+    def _hand(self, colour: int, hand: list[int]) -> list[tuple[int, float]]:
+        """The entries of a colour's hand seen by its owner, as counts of each pattern, in quarters
+        (exact in float32); each colour's last hand is kept with its entries."""
         known = self.hand_values[colour]
         if known is not None and known[0] == hand:
-            kept, values = known
-        else:
-            at = self.off["hands"] + colour * self.patterns
-            patterns = self.tile_pattern[colour]
-            counts: dict[int, float] = {}
-            for t in hand:
-                i = at + patterns[t]
-                counts[i] = counts.get(i, 0.0) + 0.25
-            kept, values = hand[:], list(counts.items())
-            self.hand_values[colour] = (kept, values)
-        self._write(HAND + colour, values)
-        self.kept[HAND + colour] = kept  # never changed in place (a new copy for each new hand)
+            return known[1]
+        at = self.off["hands"] + colour * self.patterns
+        patterns = self.tile_pattern[colour]
+        counts: dict[int, float] = {}
+        for t in hand:
+            i = at + patterns[t]
+            counts[i] = counts.get(i, 0.0) + 0.25
+        values = list(counts.items())
+        self.hand_values[colour] = (hand[:], values)
+        return values
 
     def _aureus(self, state: Any) -> None:
         """The aureus coins revealed, and in the Haruspex variant the order of them all."""

@@ -114,9 +114,10 @@ class LudusGymEnv(gym.Env):
     def action_masks(self) -> np.ndarray:
         """int8 mask of the agent's legal actions (all 0 once the game is over)."""
         state = self._live()
-        if state.is_terminal():
-            return np.zeros(len(self.action_map), dtype=np.int8)
-        return self.action_map.mask(state)
+        mask = np.zeros(len(self.action_map), dtype=np.int8)
+        if not state.is_terminal():
+            self.encoder.mark_legal(state, self.action_map, mask)
+        return mask
 
     def step(self, action: int):
         if self.state is None:

@@ -129,8 +129,7 @@ class LudusAECEnv(AECEnv):
         obs = self.encoder.encode_state(state, seat)  # a new array
         mask = self._no_action.copy()
         if state.current_player() == seat:
-            # set item by item through a memoryview: cheaper than NumPy's indexing by a list of ~50
-            self.action_map.mark_legal(state, mask.data)
+            self.encoder.mark_legal(state, self.action_map, mask)
         return {"observation": obs, "action_mask": mask}
 
     def step(self, action: int | None) -> None:

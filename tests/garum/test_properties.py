@@ -5,10 +5,13 @@ from __future__ import annotations
 import random
 from collections import Counter
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import ludus
+from ludus.engine import IllegalActionError
+from ludus.garum.actions import Place
 from ludus.garum.scoring import score_lines
 
 from .helpers import CONFIGS, play_random
@@ -70,3 +73,29 @@ def test_resample_leaks_nothing(config, seed, upto, seat):
     assert sorted(other.legal_actions(), key=str) == sorted(
         state.legal_actions(), key=str
     ) or state.current_player() not in (seat, ludus.TERMINAL)
+
+
+@settings(max_examples=20)
+@given(configs, seeds, st.booleans())
+def test_placement_check_without_the_list_agrees_with_the_legal_actions(config, seed, rotation):
+    """``apply_action`` checks a placement without listing the legal actions (``_offers``): on
+    every position of a random game, every legal placement passes, and every other placement of
+    the configuration (a sample of them) is refused with the state unchanged."""
+    game = ludus.load_game("garum", rotation=rotation, **config)
+    placements = [a for a in game.all_actions() if isinstance(a, Place)]
+    rng = random.Random(seed)
+    state = game.new_initial_state(seed=seed)
+    while not state.is_terminal():
+        legal = state.legal_actions()
+        offered = set(legal)
+        mine = [a for a in legal if isinstance(a, Place)]
+        for action in rng.sample(mine, min(len(mine), 8)) + rng.sample(placements, 8):
+            fresh = state.clone()
+            fresh._legal = None  # as an environment meets it: nobody listed the actions
+            assert fresh._offers(action) == (action in offered), (str(action), state.history())
+            if action not in offered:
+                before = fresh.to_json()
+                with pytest.raises(IllegalActionError):
+                    fresh.apply_action(Place(action.cetarium, action.slot, action.fish))  # a new object
+                assert fresh.to_json() == before
+        state.apply_action(rng.choice(legal))

@@ -48,6 +48,9 @@ def _check_game(name: str, config: dict, seed: int, every: int = 1) -> int:
             reference = np.zeros(len(actions), dtype=np.int8)
             reference[[actions.to_index(a) for a in legal]] = 1
             assert np.array_equal(actions.mask(state), reference)
+            fast = np.zeros(len(actions), dtype=np.int8)
+            encoder.mark_legal(state.clone(), actions, fast)  # as the environments mark it
+            assert np.array_equal(fast, reference), (seed, step, "mark_legal")
             assert sorted(actions.legal_index_array(state).tolist()) == actions.legal_indices(state)
         if state.is_terminal():
             return checked
@@ -75,3 +78,24 @@ def test_a_seat_outside_the_game_is_refused_by_the_fast_encoding() -> None:
     game = ludus.load_game("garum", players=2)
     with pytest.raises(ValueError, match="seat"):
         encoder_for(game).encode_state(game.new_initial_state(seed=1), 5)
+
+
+def test_garum_marks_placements_in_rows_only_where_the_action_map_lays_them_out_so() -> None:
+    """The row-by-row mask needs ``all_actions()``' grid of placements (cetarium, slot, layout);
+    any other numbering is marked action by action, and still right."""
+    from ludus.rl.encode_garum import _PlaceGrid
+
+    game = ludus.load_game("garum", players=2)
+    actions = ActionMap(game)
+    grid = _PlaceGrid.of(actions)
+    assert grid is not None and grid.stop == 4 * len(game.board.cetaria) * grid.width
+    shuffled = ActionMap(game)
+    shuffled.actions = shuffled.actions[::-1]
+    shuffled._by_id = {id(a): i for i, a in enumerate(shuffled.actions)}
+    shuffled.index = {a: i for i, a in enumerate(shuffled.actions)}
+    assert _PlaceGrid.of(shuffled) is None
+    encoder = encoder_for(game)
+    state = game.new_initial_state(seed=5)
+    mask = np.zeros(len(shuffled), dtype=np.int8)
+    encoder.mark_legal(state, shuffled, mask)
+    assert np.flatnonzero(mask).tolist() == sorted(shuffled.to_index(a) for a in state.legal_actions())
