@@ -7,7 +7,7 @@ Rows:
   OpenSpiel's native ``hearts`` played at random by a Python loop that samples its chance
   moves, re-measured just before the row (the functions of ``bots_speed.py``);
 * PettingZoo AEC env steps/s, Garum and Celtae 2 players: over PettingZoo's own
-  ``connect_four_v3`` measured just before the row by the same loop. Both envs are driven
+  ``connect_four_v3`` measured by the same loop in slices alternating with the row's. Both envs are driven
   alike (``env.last()``, a random legal action from the mask, ``env.step``); the rate counts
   the CPU time spent inside the env, not the loop's own choice of action (whose
   ``np.flatnonzero`` over Garum's 9,537-action mask would otherwise be measured as the env's
@@ -82,26 +82,48 @@ def aec_episode(env: Any, seed: int, rng: np.random.Generator) -> tuple[int, flo
     return steps, choosing
 
 
-def aec_rate(make: Callable[[], Any], seconds: float) -> dict[str, float]:
-    """Steps per CPU second inside the env (and for the whole loop); peak of one episode."""
-    env = make()
-    rng = np.random.default_rng(0)
-    steps = episodes = 0
-    choosing = 0.0
-    start = time.process_time()
-    while True:
-        n, c = aec_episode(env, episodes, rng)
-        steps += n
-        choosing += c
-        episodes += 1
-        elapsed = time.process_time() - start
-        if elapsed >= seconds:
-            break
-    tracemalloc.start()
-    aec_episode(make(), 12345, np.random.default_rng(1))
-    peak = tracemalloc.get_traced_memory()[1]
-    tracemalloc.stop()
-    return {"rate": steps / (elapsed - choosing), "loop": steps / elapsed, "episodes": episodes, "peak": peak}
+class AecRun:
+    """Random episodes of one env, run in slices of CPU time and added up (see ``aec_rates``)."""
+
+    def __init__(self, make: Callable[[], Any]) -> None:
+        self.make = make
+        self.env = make()
+        self.rng = np.random.default_rng(0)
+        self.steps = self.episodes = 0
+        self.elapsed = self.choosing = 0.0
+
+    def run(self, seconds: float) -> None:
+        """Whole episodes for about ``seconds`` of CPU time."""
+        start = time.process_time()
+        while time.process_time() - start < seconds:
+            n, c = aec_episode(self.env, self.episodes, self.rng)
+            self.steps += n
+            self.choosing += c
+            self.episodes += 1
+        self.elapsed += time.process_time() - start
+
+    def figures(self) -> dict[str, float]:
+        """Steps per CPU second inside the env and for the whole loop; the peak of one episode."""
+        tracemalloc.start()
+        aec_episode(self.make(), 12345, np.random.default_rng(1))
+        peak = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+        return {
+            "rate": self.steps / (self.elapsed - self.choosing),
+            "loop": self.steps / self.elapsed,
+            "episodes": self.episodes,
+            "peak": peak,
+        }
+
+
+def aec_rates(yardstick: Callable[[], Any], make: Callable[[], Any], seconds: float, slices: int = 8):
+    """The figures of the yardstick env and of ``make``'s, measured in alternating slices (a third
+    of the time for the yardstick), so that both meet the same load as the machine's load swings."""
+    runs = AecRun(yardstick), AecRun(make)
+    for _ in range(slices):
+        runs[0].run(seconds / 3 / slices)
+        runs[1].run(seconds * 2 / 3 / slices)
+    return runs[0].figures(), runs[1].figures()
 
 
 def time_report(games: int, jobs: int) -> float:
@@ -197,8 +219,7 @@ def main(argv: list[str] | None = None) -> int:
                     f"{got['decision s']:.2f} s a decision; peak: one decision",
                 )
     for label, name, config, target in AEC_ROWS:
-        c4 = aec_rate(connect_four, args.env_seconds * scale / 2)
-        got = aec_rate(ludus_env(name, config), args.env_seconds * scale)
+        c4, got = aec_rates(connect_four, ludus_env(name, config), args.env_seconds * scale * 1.5)
         row(
             label,
             got["rate"],
@@ -210,8 +231,8 @@ def main(argv: list[str] | None = None) -> int:
             f"= {got['loop'] / c4['loop']:.2f}x; peak: one episode",
         )
     print(
-        "yardstick: OpenSpiel hearts (random, chance sampled in Python) for the bot rows, PettingZoo "
-        "connect_four_v3 for the env rows, each measured just before its row; rates per CPU second"
+        "yardstick: OpenSpiel hearts (random, chance sampled in Python), measured just before each bot row; "
+        "PettingZoo connect_four_v3, measured in slices alternating with each env row's; rates per CPU second"
     )
     if args.report_games:
         seconds = time_report(args.report_games, args.jobs)
