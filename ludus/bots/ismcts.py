@@ -58,7 +58,10 @@ class ISMCTSBot:
       ``iterations`` (300): iterations per decision, unless ``seconds`` is given.
       ``seconds`` (None): a time budget per decision instead (not reproducible).
       ``exploration`` (0.1): the UCB1 constant, for rewards in [0, 1]. Small, because
-        the heuristic's win chances differ by a few hundredths between sensible moves.
+        the heuristic's win chances differ by a few hundredths between sensible moves. On
+        2-player Garum at 1,300 iterations (40 games against greedy, the same deals) 0.03 and
+        0.1 both won 72.5 %, 0.25 83.8 % (not beyond the noise: 9 deals better, 5 worse) and
+        0.5 48.8 % (worse).
       ``rollout`` ("random" or "greedy-light"): the playout policy; greedy-light rates
         ``sample`` (3) random legal actions with the heuristic and plays the best.
       ``cutoff`` (0): playout decisions before the heuristic scores the position; 0
