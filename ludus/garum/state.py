@@ -146,24 +146,22 @@ class GarumState(State):
         return seating.owner[order[self.amphora]]  # type: ignore[return-value]
 
     # -- legal actions -------------------------------------------------------------------
-    def placement_layouts(self) -> tuple[int, tuple[str, ...]] | None:
-        """In the place and ghost phases, the colour placing and every layout its tiles can show
+    def placement_layouts(self) -> tuple[str, ...] | None:
+        """In the place and ghost phases, every layout the placing colour's tiles can show
         (``game.layouts``): the placements are these layouts in each free slot of the round's
         cetarium. None in the other phases. The legal actions and the learning code's mask read it
         (the legality check reads ``game.can_show``, the same orientations)."""
         phase = self.phase
         if phase == "place":
             colour = self._turn_colour()
-            return colour, self.game.layouts(colour, self.hands[colour])
+            return self.game.layouts(colour, self.hands[colour])
         if phase == "ghost":
-            colour = self._ghost()
-            return colour, self.game.layouts(colour, [self.ghost_tile])
+            return self.game.layouts(self._ghost(), [self.ghost_tile])
         return None
 
     def _legal_actions(self) -> list[Action]:
-        phase = self.phase
-        if phase == "place" or phase == "ghost":
-            layouts = self.placement_layouts()[1]  # type: ignore[index]
+        layouts = self.placement_layouts()
+        if layouts is not None:
             places = cetarium_places(self.cetarium)
             slots = self.slots[self.cetarium]
             out: list[Action] = []
@@ -171,6 +169,7 @@ class GarumState(State):
                 if slots[s] < 0:
                     out += map(places[s].__getitem__, layouts)
             return out
+        phase = self.phase
         if phase == "worker":
             ready = self._workers_ready
             if ready is not None:  # listed by the placement that led here (see _place)

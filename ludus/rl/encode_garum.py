@@ -200,11 +200,10 @@ class GarumEncoder(Encoder):
         if self._grid_of is not actions:
             self._grid, self._grid_of = _PlaceGrid.of(actions), actions
         grid = self._grid
-        choice = None if grid is None else state.placement_layouts()
-        if grid is None or choice is None:
+        layouts = None if grid is None else state.placement_layouts()
+        if grid is None or layouts is None:
             actions.mark_legal(state, mask.data)
             return
-        layouts = choice[1]
         row = grid.rows.get(layouts)
         if row is None:
             row = grid.rows[layouts] = np.zeros(grid.width, dtype=np.int8)
