@@ -132,7 +132,7 @@ def held_out_figures(
     R², how often the seat it predicts best wins, mean error in points, and the log loss of its win chances."""
     guess = model.predict(x.reshape(-1, x.shape[2])).reshape(truth.shape)
     won = truth >= (0.0 if target is None else target)
-    chance = 1.0 / (1.0 + np.exp(-np.clip((guess - (target or 0.0)) / model.win_scale, -40.0, 40.0)))
+    chance = np.array(model.squash((guess - (target or 0.0)).ravel().tolist())).reshape(guess.shape)
     chance = np.clip(chance, 1e-9, 1.0 - 1e-9)
     return {
         "test_r2": round(_r2(truth, guess), 4),
