@@ -12,8 +12,9 @@ from ludus.bots import learned
 from ludus.bots.ismcts import ISMCTSBot, _Node
 
 from .helpers import GARUM_CONFIGS, config_id, play_out, random_position
+from .test_learned import random_arrays
 
-pytest.importorskip("numpy")
+np = pytest.importorskip("numpy")
 
 WIDTH = 8  # a cut of the root, as ``width`` asks
 
@@ -85,15 +86,45 @@ def test_the_learned_search_plays_legal_celtae_games(players: int) -> None:
     assert play_out(game.new_initial_state(seed=3), seats).is_terminal()
 
 
-def test_a_one_iteration_learned_search_plays_the_models_best_move() -> None:
-    state = random_position("garum", {"players": 2}, seed=11, steps=20)
+def _first_world_values(state: ludus.State, model: learned.ValueModel) -> dict:
+    """The mover's value of each action's result by ``model`` in the re-deal a bot seeded 0 draws first."""
     seat = state.current_player()
-    model = learned.load("garum", 2)
-    world = state.resample(seat, random.Random(0))  # the re-deal the bot's first draw gives
+    world = state.resample(seat, random.Random(0))
     values = {}
     for action in state.legal_actions():
         child = world.clone()
         child.apply_action(action)
         values[action] = child.returns()[seat] if child.is_terminal() else model.win_chances(child)[seat]
-    top = max(values.values())
-    assert values[ISMCTSBot(seed=0, iterations=1).step(state)] >= top - 1e-5
+    return values
+
+
+def test_a_one_iteration_learned_search_plays_the_models_best_move() -> None:
+    state = random_position("garum", {"players": 2}, seed=11, steps=20)
+    values = _first_world_values(state, learned.load("garum", 2))
+    assert values[ISMCTSBot(seed=0, iterations=1).step(state)] >= max(values.values()) - 1e-5
+
+
+def _rich_model(game: str, players: int, seed: int) -> learned.ValueModel:
+    """A model of random weights over the game's rich rows (as a file made with them would be)."""
+    k = len(learned.feature_names(game, players, rich=True))
+    return learned.ValueModel(random_arrays(k, players, np.random.default_rng(seed), rich=np.array(1)))
+
+
+@pytest.mark.parametrize(("game", "steps"), [("garum", 20), ("celtae", 40)])
+@pytest.mark.skipif("celtae" not in ludus.game_names(), reason="the Celtae engine is not present")
+def test_a_one_iteration_search_with_a_rich_model_plays_its_best_move(game: str, steps: int) -> None:
+    state = random_position(game, {"players": 2}, seed=5, steps=steps)
+    model = _rich_model(game, 2, seed=steps)
+    values = _first_world_values(state, model)
+    bot = ISMCTSBot(seed=0, iterations=1)
+    bot.model = lambda _game: model
+    assert values[bot.step(state)] >= max(values.values()) - 1e-5
+
+
+@pytest.mark.skipif("celtae" not in ludus.game_names(), reason="the Celtae engine is not present")
+def test_a_search_with_a_rich_model_plays_legal_celtae_games() -> None:
+    game = ludus.load_game("celtae", players=2)
+    model = _rich_model("celtae", 2, seed=1)
+    seat = ISMCTSBot(seed=0, iterations=3)
+    seat.model = lambda _game: model
+    assert play_out(game.new_initial_state(seed=2), [seat, bots.make("greedy", seed=1)]).is_terminal()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import math
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -18,6 +19,23 @@ np = pytest.importorskip("numpy")
 
 SHIPPED = sorted(learned.HERE.glob("*.npz"))
 CONFIGS = [tuple(p.stem.rsplit("-", 1)) for p in SHIPPED]
+
+
+def random_arrays(inputs: int, players: int, rng: Any, **more: object) -> dict:
+    """A model file's arrays with random weights over rows of ``inputs`` columns."""
+    return {
+        "mean": rng.normal(size=inputs),
+        "std": rng.uniform(0.5, 2.0, size=inputs),
+        "w1": rng.normal(size=(inputs, 6)),
+        "b1": rng.normal(size=6),
+        "w2": rng.normal(size=6),
+        "b2": rng.normal(size=1),
+        "y_mean": np.array(0.5),
+        "y_std": np.array(3.0),
+        "players": np.array(players),
+        "win_scale": np.array(2.0),
+        **more,
+    }
 
 
 def _options(game: str, players: int) -> dict:
@@ -76,6 +94,88 @@ def test_a_seats_row_holds_its_heuristic_its_best_rivals_and_its_points() -> Non
     assert [r[5] for r in rows] == [1.0 if s == state.current_player() else 0.0 for s in range(3)]
 
 
+@pytest.mark.skipif("celtae" not in ludus.game_names(), reason="the Celtae engine is not present")
+@pytest.mark.parametrize("players", [1, 2, 3])
+@pytest.mark.parametrize("steps", [0, 70, 400])
+def test_a_rich_celtae_row_holds_each_seats_terms_and_the_clock(players: int, steps: int) -> None:
+    options = _options("celtae", players)
+    state = random_position("celtae", options, seed=steps + players, steps=steps)
+    values = learned.heuristic_values(state)
+    plain, rich = learned.features(state, values), learned.features(state, values, rich=True)
+    names = learned.feature_names("celtae", players, rich=True)
+    assert len(learned.feature_names("celtae", players)) == len(plain[0])
+    assert all(len(row) == len(names) for row in rich)
+    assert [row[: len(plain[0])] for row in rich] == plain  # the plain row first, unchanged
+    col = {name: i for i, name in enumerate(names)}
+    for s, row in enumerate(rich):
+        rival = 1 if players == 1 else max((r for r in range(players) if r != s), key=values.__getitem__)
+        assert row[1] == (0.0 if players == 1 else values[rival])
+        for o, who in ((s, "seat"), (rival, "best rival")):
+            cut = state.score_breakdown(o) if o < players else None
+            if cut is not None:  # the points so far less strength and cards (I) and the leader (K)
+                assert row[col[f"points but strength and cards, and leader ({who})"]] == (
+                    cut["total"] - cut["I"] - cut["K"]
+                )
+            assert row[col[f"hand size ({who})"]] == sum(state.hands[o])
+            assert row[col[f"strength ({who})"]] == state.strength[o]
+            assert row[col[f"discs built ({who})"]] == state.discs[o]
+            assert row[col[f"tokens ({who})"]] == state.tokens[o]
+        assert row[col["stage"]] == state.stage and row[col["track"]] == state.track
+        assert 0.0 <= row[col["turns left share"]] <= 1.0
+    if players == 2:  # each seat's terms are the other's rival terms
+        half = len(learned.extras.CELTAE_SEAT)
+        first = len(plain[0])
+        assert rich[0][first : first + half] == rich[1][first + half : first + 2 * half]
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("steps", [0, 25, 60])
+def test_a_rich_garum_row_splits_each_seats_heuristic_into_its_parts(players: int, steps: int) -> None:
+    state = random_position("garum", {"players": players}, seed=steps + players, steps=steps)
+    values = learned.heuristic_values(state)
+    plain, rich = learned.features(state, values), learned.features(state, values, rich=True)
+    names = learned.feature_names("garum", players, rich=True)
+    assert [row[: len(plain[0])] for row in rich] == plain and all(len(r) == len(names) for r in rich)
+    col = {name: i for i, name in enumerate(names)}
+    seating = state.game.seating
+    for s, row in enumerate(rich):
+        totals = {}
+        for who in ("seat", "best rival"):
+            parts = ("bonuses scored", "placed workers' lines", "unplaced workers' options")
+            totals[who] = sum(row[col[f"{part} ({who})"]] for part in parts)
+        # the heuristic is the seat's parts less its best rival's
+        assert row[0] == pytest.approx(totals["seat"] - totals["best rival"], abs=1e-9)
+        colours = seating.colours_of(s)
+        assert row[col["bonuses scored (seat)"]] == sum(state.bonus[c] for c in colours)
+        on_board = [w for w in state.workers if w is not None and w[0] in colours]
+        assert row[col["vilici placed (seat)"]] == sum(w[1] == "V" for w in on_board)
+        assert row[col["domini placed (seat)"]] == sum(w[1] == "D" for w in on_board)
+        assert row[col["round"]] + row[col["rounds left"]] == state.game.board.rounds
+        assert 0.0 <= row[col["free slots share"]] <= 1.0
+
+
+@pytest.mark.skipif("celtae" not in ludus.game_names(), reason="the Celtae engine is not present")
+def test_a_model_file_says_whether_it_reads_rich_rows(tmp_path: Path) -> None:
+    """Files made before rich rows (no ``rich`` entry) load as plain models; a plain model reads
+    the plain part of a rich row, so it can be measured on the same data as a rich one."""
+    rng = np.random.default_rng(0)
+    state = random_position("celtae", {"players": 2}, seed=1, steps=50)
+    values = learned.heuristic_values(state)
+    plain, rich = learned.features(state, values), learned.features(state, values, rich=True)
+
+    np.savez_compressed(tmp_path / "old.npz", **random_arrays(len(plain[0]), 2, rng))
+    old = ValueModel.from_file(tmp_path / "old.npz")
+    assert not old.rich and old.inputs == len(plain[0])
+    assert old.predict(rich) == pytest.approx(old.predict(plain), abs=1e-12)
+    assert old.margins(state, values) == pytest.approx(old.predict(plain).tolist())
+    np.savez_compressed(tmp_path / "new.npz", **random_arrays(len(rich[0]), 2, rng, rich=np.array(1)))
+    new = ValueModel.from_file(tmp_path / "new.npz")
+    assert new.rich and new.inputs == len(rich[0])
+    assert new.margins(state, values) == pytest.approx(new.predict(rich).tolist())
+    for row in new.margins_many([state, state], [values, values]):
+        assert row == pytest.approx(new.margins(state))
+
+
 def test_a_model_values_a_big_lead_above_a_big_deficit() -> None:
     """Late in a greedy game the seat with the higher score so far is rated the likelier winner, mostly."""
     from ludus import bots
@@ -129,6 +229,10 @@ def test_training_is_reproducible_from_its_seed(tmp_path: Path) -> None:
     other, _ = train.train(data, 2, seed=4, hidden=8, holdout=0.2, target=None)
     assert not np.array_equal(first["w1"], other["w1"])
     assert ValueModel(first).predict(data["x"][0]).shape == (2,)
+    assert first["rich"] == 1 and first["w1"].shape[0] == data["x"].shape[2]
+    plain = len(learned.feature_names("garum", 2))
+    old_style, _ = train.train(data, 2, seed=3, hidden=8, holdout=0.2, target=None, plain=plain)
+    assert old_style["rich"] == 0 and old_style["w1"].shape[0] == plain
 
 
 def test_self_play_data_is_the_same_for_the_same_seed() -> None:
@@ -137,8 +241,5 @@ def test_self_play_data_is_the_same_for_the_same_seed() -> None:
     task = {"game": "garum", "players": 2, "seed": 7, "rate": 0.3, "noise": 1.0, "explore": 0.1}
     first, second = train.play_positions(task), train.play_positions(task)
     assert np.array_equal(first["x"], second["x"]) and np.array_equal(first["y"], second["y"])
-    assert first["x"].shape[1:] == (
-        2,
-        len(learned.features(ludus.load_game("garum", players=2).new_initial_state(seed=0), [0.0, 0.0])[0]),
-    )
+    assert first["x"].shape[1:] == (2, len(learned.feature_names("garum", 2, rich=True)))
     assert np.allclose(first["y"].sum(axis=1), 0.0)  # 2 players: one seat's margin is the other's loss

@@ -8,6 +8,9 @@ so far, how far the game has gone and whose turn it is. The heuristic already ra
 position in the game's own terms; the network learns how far to trust it, and the points
 already banked, at each stage of the game, from how greedy self-play games really ended.
 One network serves every seat (its rows are seat by seat), so the seats are valued alike.
+A model made with ``rich`` rows (its file says so) reads after these facts the game's own
+terms for the seat and its best rival, and the game's clock (``extras``): the parts the
+heuristic adds up by hand, for the network to weigh one by one.
 ``win_scale`` turns a margin into a win chance, ``1 / (1 + exp(-margin / win_scale))``,
 fitted on held-out games: ISMCTS uses that as its leaf value.
 
@@ -25,6 +28,8 @@ import math
 from functools import cache
 from pathlib import Path
 from typing import Any
+
+from .extras import EXTRAS, NAMES
 
 HERE = Path(__file__).parent
 FEATURES = (
@@ -74,33 +79,45 @@ def heuristic_values(state: Any) -> list[float]:
     return [evaluate(state, s) for s in range(state.game.num_players)]
 
 
-def features(state: Any, heuristic: list[float]) -> list[list[float]]:
-    """One row a seat (see ``FEATURES``) from the position and the heuristic's values for every seat."""
+def features(state: Any, heuristic: list[float], rich: bool = False) -> list[list[float]]:
+    """One row a seat (see ``FEATURES``) from the position and the heuristic's values for every seat;
+    ``rich``: followed by the game's own terms for the seat and its best rival (``extras.EXTRAS``)."""
     scores = state.scores()
     players = len(scores)
     played = float(len(state.history()))
     mover = state.current_player()
+    extra = EXTRAS.get(state.game.name) if rich else None
     rows = []
     for s in range(players):
         if players == 1:
-            rows.append([heuristic[0], 0.0, float(scores[0]), 0.0, played, 1.0, 1.0, played])
+            row = [heuristic[0], 0.0, float(scores[0]), 0.0, played, 1.0, 1.0, played]
+            if extra is not None:
+                row += extra(state, 0, 1)  # the solo rival: the game's automaton, owner 1
+            rows.append(row)
             continue
-        rival_h = max(h for r, h in enumerate(heuristic) if r != s)
+        rival = max((r for r in range(players) if r != s), key=heuristic.__getitem__)
         rival_points = max(x for r, x in enumerate(scores) if r != s)
         to_move = 1.0 if mover == s else 0.0
-        rows.append(
-            [
-                heuristic[s],
-                rival_h,
-                float(scores[s]),
-                float(scores[s] - rival_points),
-                played,
-                to_move,
-                *(1.0 if r == s else 0.0 for r in range(players)),
-                to_move * played,
-            ]
-        )
+        row = [
+            heuristic[s],
+            heuristic[rival],
+            float(scores[s]),
+            float(scores[s] - rival_points),
+            played,
+            to_move,
+            *(1.0 if r == s else 0.0 for r in range(players)),
+            to_move * played,
+        ]
+        if extra is not None:
+            row += extra(state, s, rival)
+        rows.append(row)
     return rows
+
+
+def feature_names(game_name: str, players: int, rich: bool = False) -> list[str]:
+    """The name of each column of ``features``' rows."""
+    base = [*FEATURES[:-1], *(f"seat {s}" for s in range(players)), "to move x actions played"]
+    return base + list(NAMES.get(game_name, ())) if rich else base
 
 
 class ValueModel:
@@ -125,6 +142,8 @@ class ValueModel:
         self.y_std = float(arrays["y_std"])
         self.win_scale = float(arrays["win_scale"])
         self.players = int(arrays["players"])
+        self.rich = bool(arrays["rich"]) if "rich" in arrays else False  # files made before rich rows: False
+        self.inputs = self.w1.shape[0]
 
     @classmethod
     def from_file(cls, path: Path) -> ValueModel:
@@ -134,9 +153,13 @@ class ValueModel:
             return cls({k: data[k] for k in data.files}, path)
 
     def predict(self, rows: Any) -> Any:
-        """The predicted final margin (solo: score) of each feature row."""
+        """The predicted final margin (solo: score) of each feature row (of its first ``inputs`` columns:
+        a model of plain rows reads the plain part of rich ones)."""
         np = self.np
-        hidden = np.maximum(np.asarray(rows, dtype=np.float64) @ self.w1 + self.b1, 0.0)
+        x = np.asarray(rows, dtype=np.float64)
+        if x.shape[-1] != self.inputs:
+            x = x[..., : self.inputs]
+        hidden = np.maximum(x @ self.w1 + self.b1, 0.0)
         return (hidden @ self.w2 + self.b2) * self.y_std + self.y_mean
 
     def margins_of(self, outputs: Any, game: Any) -> list[float]:
@@ -152,11 +175,12 @@ class ValueModel:
         ``heuristic``: the heuristic's values for every seat, when the caller has them already."""
         if heuristic is None:
             heuristic = heuristic_values(state)
-        return self.margins_of(self.predict(features(state, heuristic)), state.game)
+        return self.margins_of(self.predict(features(state, heuristic, self.rich)), state.game)
 
     def margins_many(self, states: list[Any], heuristics: list[list[float]]) -> list[list[float]]:
         """``margins`` of several positions of one game, in one product."""
-        rows = [row for state, h in zip(states, heuristics, strict=True) for row in features(state, h)]
+        rich = self.rich
+        rows = [row for state, h in zip(states, heuristics, strict=True) for row in features(state, h, rich)]
         out = self.predict(rows)
         n = self.players
         return [self.margins_of(out[i * n : (i + 1) * n], state.game) for i, state in enumerate(states)]

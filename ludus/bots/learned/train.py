@@ -6,14 +6,15 @@
    random move with chance ``explore`` so that the positions a search visits are covered),
    each dealt from the master seed; Garum games draw their board and variant at random. A
    share ``rate`` of the positions is kept: each seat's feature row (``ludus.bots.learned.features``:
-   the heuristic's values, points, progress, turn) and its label, the seat's final score
-   margin over the best rival in points (solo: the final score). Games are played in
+   the heuristic's values, points, progress, turn, then the game's own terms: ``rich``) and
+   its label, the seat's final score margin over the best rival in points (solo: the final score). Games are played in
    worker processes; the data do not depend on ``jobs``.
 2. **Model.** scikit-learn's ``MLPRegressor`` (one ReLU layer of ``hidden`` units, seeded
    by ``seed``) on the standardised rows, all seats' rows together. The last ``holdout``
    share of games (whole games, never split) is held out: R² of the margins, how often
    the seat predicted best wins, and the same for the heuristic alone (made linear in
-   the margin on the training games); the logistic ``win_scale`` is fitted there too, and
+   the margin on the training games); ``--plain`` fits on the rows' plain part alone, as the
+   models made before rich rows did; the logistic ``win_scale`` is fitted there too, and
    the log loss of the win chances it gives is measured. ``--compare FILE`` measures another
    model (the one shipped, say) on the same held-out games, so that the two can be weighed.
 3. **Output.** ``<game>-<players>.npz`` (weights) and ``.json`` (how it was made) beside
@@ -38,7 +39,7 @@ import numpy as np
 
 from ...engine import load_game
 from ..greedy import GreedyBot
-from . import HERE, ValueModel, features, heuristic_values, model_name
+from . import HERE, ValueModel, feature_names, features, heuristic_values, model_name
 
 GARUM_BOARDS = ("troia", "baelo_claudia")
 GARUM_VARIANTS = ("standard", "emperor", "haruspex")
@@ -70,7 +71,7 @@ def play_positions(task: dict[str, Any]) -> dict[str, Any]:
     rows = []
     while not state.is_terminal():
         if rng.random() < task["rate"]:
-            rows.append(features(state, heuristic_values(state)))
+            rows.append(features(state, heuristic_values(state), rich=True))
         legal = state.legal_actions()
         if len(legal) > 1 and rng.random() < task["explore"]:
             action = legal[rng.randrange(len(legal))]
@@ -150,13 +151,17 @@ def train(
     holdout: float,
     target: float | None,
     compare: Path | None = None,
+    plain: int | None = None,
 ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
     """Fit the network on the first games and measure it, and the heuristic, on the held-out last ones
-    (and the model in the file ``compare``, such as the one shipped, on the same games)."""
+    (and the model in the file ``compare``, such as the one shipped, on the same games).
+    ``plain``: fit on the first ``plain`` columns only (the rows without the game's terms)."""
     from sklearn.linear_model import LinearRegression, LogisticRegression  # type: ignore[import-untyped]
     from sklearn.neural_network import MLPRegressor  # type: ignore[import-untyped]
 
     x, y, g = data["x"], data["y"], data["g"]
+    if plain is not None:
+        x = x[:, :, :plain]
     test = g >= int(round(g.max() * (1.0 - holdout)))
     train_rows = ~test
     k = x.shape[2]
@@ -185,6 +190,7 @@ def train(
         "y_mean": np.array(y_mean),
         "y_std": np.array(y_std),
         "players": np.array(players),
+        "rich": np.array(int(plain is None)),
         "win_scale": np.array(8.0),
     }
     model = ValueModel(arrays)
@@ -205,6 +211,7 @@ def train(
         "train_positions": int(train_rows.sum()),
         "test_positions": int(test.sum()),
         "hidden": hidden,
+        "inputs": k,
         "epochs": int(net.n_iter_),
         "test_r2": mine["test_r2"],
         "heuristic_test_r2": round(_r2(truth, h_guess), 4),
@@ -236,6 +243,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--noise", type=float, default=1.0, help="greedy rating noise, points")
     parser.add_argument("--explore", type=float, default=0.05, help="chance of a random move")
     parser.add_argument("--hidden", type=int, default=32)
+    parser.add_argument("--plain", action="store_true", help="rows without the game's own terms")
     parser.add_argument("--holdout", type=float, default=0.2, help="share of games held out")
     parser.add_argument("--data", type=Path, help="cache of the self-play data (.npz): reused when present")
     parser.add_argument("--out", type=Path, default=HERE, help="folder for the weights and their JSON")
@@ -261,7 +269,10 @@ def main(argv: list[str] | None = None) -> int:
             args.game, **options_for(args.game, 1, random.Random(0))
         )  # its data: the targets
         target = float(solo.data.targets["normal"])
-    arrays, figures = train(data, args.players, args.seed, args.hidden, args.holdout, target, args.compare)
+    plain = len(feature_names(args.game, args.players)) if args.plain else None
+    arrays, figures = train(
+        data, args.players, args.seed, args.hidden, args.holdout, target, args.compare, plain
+    )
     name = model_name(args.game, args.players)
     args.out.mkdir(parents=True, exist_ok=True)
     saved: dict[str, Any] = arrays  # numpy's stubs read ** as its keyword options
@@ -283,6 +294,7 @@ def main(argv: list[str] | None = None) -> int:
         },
         "seed": args.seed,
         "command": "python -m ludus.bots.learned.train " + " ".join(argv or sys.argv[1:]),
+        "features": feature_names(args.game, args.players, rich=not args.plain),
         "library": f"scikit-learn {sklearn.__version__} MLPRegressor",
         "figures": figures,
         "date": datetime.date.today().isoformat(),
