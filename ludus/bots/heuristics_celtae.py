@@ -27,6 +27,7 @@ the seat's own leader choice. The weights and each seat's value from its means a
 from __future__ import annotations
 
 import random
+from functools import lru_cache
 from itertools import chain
 from typing import Any
 
@@ -106,40 +107,61 @@ def _canonical(state: Any, seat: int, owned: bool = False) -> Any:
     """A clone whose hidden parts are re-dealt from a fixed order: the same for every world of the seat
     (``owned``: ``state`` itself, re-dealt in place)."""
     world = state if owned else state.clone()
-    rng = random.Random.__new__(random.Random)
-    rng.setstate(_RNG0)  # random.Random(0) without seeding it again (setstate is the cheaper half)
+    hands, known = world.hands, world.known
     pool = list(world.deck)
     counts = []
     for q in range(world.n):
-        hidden = [0] * 12 if q == seat else [world.hands[q][k] - world.known[q][k] for k in range(12)]
-        for k in range(12):
-            pool += [k] * hidden[k]
-        counts.append(sum(hidden))
-    pool.sort()
-    rng.shuffle(pool)
-    for q in range(world.n):
+        count = 0
         if q != seat:
-            hand = list(world.known[q])
-            for _ in range(counts[q]):
-                hand[pool.pop()] += 1
-            world.hands[q] = hand
-    world.deck = pool
+            for k, (held, shown) in enumerate(zip(hands[q], known[q], strict=True)):
+                if held != shown:
+                    pool += [k] * (held - shown)
+                    count += held - shown
+        counts.append(count)
+    pool.sort()
+    kinds = []  # (stacks, tiles, points, the free tiles of those points in order)
     for stacks, won, tiles in (
         (world.roman, world.roman_won, world.data.roman_tiles),
         (world.druid, world.druid_won, world.data.druid_tiles),
     ):
         seen = {s[-1] for s in stacks if s} | {t for w in won for t in w}
         for pts in (1, 2):
-            free = sorted(i for i in range(len(tiles)) if tiles[i][0] == pts and i not in seen)
-            rng.shuffle(free)
-            for s in stacks:
-                for j in range(len(s) - 1):
-                    if tiles[s[j]][0] == pts:
-                        s[j] = free.pop()
+            kinds.append(
+                (stacks, tiles, pts, [i for i in range(len(tiles)) if tiles[i][0] == pts and i not in seen])
+            )
+    order, *tile_orders = _shuffles(len(pool), *(len(k[3]) for k in kinds))
+    pool = [pool[i] for i in order]
+    for q in range(world.n):
+        if q != seat:
+            hand = list(known[q])
+            for _ in range(counts[q]):
+                hand[pool.pop()] += 1
+            hands[q] = hand
+    world.deck = pool
+    for (stacks, tiles, pts, free), tile_order in zip(kinds, tile_orders, strict=True):
+        free = [free[i] for i in tile_order]
+        for s in stacks:
+            for j in range(len(s) - 1):
+                if tiles[s[j]][0] == pts:
+                    s[j] = free.pop()
     world.rng = one = random.Random.__new__(random.Random)
     one.setstate(_RNG1)  # random.Random(1)
     world._legal = None
     return world
+
+
+@lru_cache(maxsize=4096)
+def _shuffles(*lengths: int) -> tuple[list[int], ...]:
+    """The orders ``random.Random(0)`` shuffles lists of these lengths into, one after the other:
+    a shuffle's order depends only on the lengths, so each sequence of them is drawn once."""
+    rng = random.Random.__new__(random.Random)
+    rng.setstate(_RNG0)
+    orders = []
+    for n in lengths:
+        order = list(range(n))
+        rng.shuffle(order)
+        orders.append(order)
+    return tuple(orders)
 
 
 _RNG0 = random.Random(0).getstate()

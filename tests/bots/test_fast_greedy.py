@@ -84,3 +84,23 @@ def test_celtae_heuristic_equals_the_reference_heuristic_to_the_bit(players: int
         for seat in range(players):
             assert heuristics_celtae.evaluate(state, seat) == reference.evaluate(state, seat)
         assert heuristics_celtae.evaluate_all(state) == reference.evaluate_all(state)
+
+
+@pytest.mark.parametrize("players", [1, 2, 4])
+def test_celtae_canonical_deal_from_the_table_of_shuffles_equals_shuffling(players: int) -> None:
+    """The canonical re-deal takes its orders from shuffles drawn once per sequence of lengths:
+    the very deal (deck, hands, tile stacks, random stream) that shuffling each time gives."""
+    from ludus.bots import heuristics_celtae
+
+    from . import reference_heuristics_celtae as reference
+
+    for state in _positions("celtae", {"players": players}, 20, seed=20 + players):
+        for seat in range(players):
+            fast, slow = heuristics_celtae._canonical(state, seat), reference._canonical(state, seat)
+            assert (fast.deck, fast.hands, fast.roman, fast.druid) == (
+                slow.deck,
+                slow.hands,
+                slow.roman,
+                slow.druid,
+            )
+            assert fast.rng.getstate() == slow.rng.getstate()
