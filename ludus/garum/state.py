@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 from array import array
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..engine.action import Action
 from ..engine.state import TERMINAL, State
@@ -395,38 +395,30 @@ class GarumState(State):
         board = game.board
         seating = game.seating
         size = board.size
+        fixed = _observed_fixed(game)
         # the cells as signed bytes, each turned into its letter by one table (EMPTY -1, HOLE -2 included)
         text = array("b", self.cells).tobytes().translate(_CELL_BYTES).decode()
         fish = [text[r : r + size] for r in range(0, size * size, size)]
         mine = () if seat is None else seating.colours_of(seat)
-        colours = []
-        species = game.tiles.species
-        shared = game.config["two_player_workers"] == "shared"
-        for c, sp in enumerate(species):
-            pool = self.pool[game.pool_owner(c)]
-            # one worker set for a player's two colours (ruling 15 option): the same counts, said once
-            owner = seating.owner[c] if shared else None
-            partner = (
-                None
-                if owner is None
-                else next((species[o].colour for o in seating.colours_of(owner) if o != c), None)
-            )
-            colours.append(
-                {
-                    "colour": sp.letter,
-                    "name": sp.colour,
-                    "species": sp.name,
-                    "player": seating.owner[c],
-                    "ghost": c == seating.ghost,
-                    "vilicus": pool[0],
-                    "dominus": pool[1],
-                    "shares_workers_with": partner,
-                    "hand": [game.fish_text(c, t) for t in self.hands[c]] if c in mine else None,
-                    "hand_size": len(self.hands[c]),
-                    "pile": len(self.piles[c]),
-                    "bonus": self.bonus[c],
-                }
-            )
+        pools, hands, piles, bonus = self.pool, self.hands, self.piles, self.bonus
+        colours = [
+            {
+                "colour": letter,
+                "name": name,
+                "species": species,
+                "player": player,
+                "ghost": ghost,
+                "vilicus": pools[pool][0],
+                "dominus": pools[pool][1],
+                "shares_workers_with": partner,
+                "hand": [game.fish_text(c, t) for t in hands[c]] if c in mine else None,
+                "hand_size": len(hands[c]),
+                "pile": len(piles[c]),
+                "bonus": bonus[c],
+            }
+            for c, letter, name, species, player, ghost, pool, partner in fixed.colours
+        ]
+        line_names, keys, slot = fixed.line_names, fixed.slot_keys, _SLOT_TEXT  # slot: a slot's letter
         current = self.current_colour()
         variant = game.config["variant"]
         return {
@@ -437,10 +429,12 @@ class GarumState(State):
             "size": size,
             "grid": [list(row) for row in board.grid],
             "fish": fish,
-            "slots": {str(c): [_SLOT_TEXT[v] for v in s] for c, s in self.slots.items()},
-            "bonuses": [{"cell": list(cell), "kind": kind} for cell, kind in _bonus_cells(game)],
+            "slots": {
+                keys[c]: [slot[w], slot[x], slot[y], slot[z]] for c, (w, x, y, z) in self.slots.items()
+            },
+            "bonuses": [{"cell": [r, c], "kind": kind} for (r, c), kind in _bonus_cells(game)],
             "workers": [
-                {"line": board.line_name(line), "colour": SPECIES[w[0]], "kind": w[1]}
+                {"line": line_names[line], "colour": SPECIES[w[0]], "kind": w[1]}
                 for line, w in enumerate(self.workers)
                 if w is not None
             ],
@@ -465,7 +459,7 @@ class GarumState(State):
                 for c, _t, cet, slot, f in self.placed
             ],
             "lines": [
-                {"line": board.line_name(line), "colour": SPECIES[c], "kind": k, "specimens": n, "points": p}
+                {"line": line_names[line], "colour": SPECIES[c], "kind": k, "specimens": n, "points": p}
                 for line, c, k, n, p in self.final
             ],
             "winners": self.winners(),
@@ -564,4 +558,47 @@ def _bonus_cells(game: GarumGame) -> tuple[tuple[tuple[int, int], str], ...]:
     return tuple(
         ((cell // size, cell % size), "*" if kind == JOKER else SPECIES[kind])
         for cell, kind in board.bonus_cells.items()
+    )
+
+
+class _ObservedFixed(NamedTuple):
+    """The parts of an observation that never change in a game, worked out once for each game."""
+
+    # each colour: (colour, letter, colour name, species name, seat, ghost, its worker pool, the colour
+    # whose workers it shares (ruling 15 option: one set for a player's two colours, said once))
+    colours: tuple[tuple[int, str, str, str, int | None, bool, int, str | None], ...]
+    line_names: tuple[str, ...]  # each line's name (h1.., v1..)
+    slot_keys: dict[int, str]  # each cetarium's key in "slots"
+
+
+@lru_cache(maxsize=256)
+def _observed_fixed(game: GarumGame) -> _ObservedFixed:
+    seating = game.seating
+    species = game.tiles.species
+    shared = game.config["two_player_workers"] == "shared"
+    colours = []
+    for c, sp in enumerate(species):
+        owner = seating.owner[c] if shared else None
+        partner = (
+            None
+            if owner is None
+            else next((species[o].colour for o in seating.colours_of(owner) if o != c), None)
+        )
+        colours.append(
+            (
+                c,
+                sp.letter,
+                sp.colour,
+                sp.name,
+                seating.owner[c],
+                c == seating.ghost,
+                game.pool_owner(c),
+                partner,
+            )
+        )
+    board = game.board
+    return _ObservedFixed(
+        tuple(colours),
+        tuple(board.line_name(line) for line in range(2 * board.size)),
+        {cetarium: str(cetarium) for cetarium in board.cetaria},
     )

@@ -7,6 +7,8 @@ error answers, the routes of games and of the WebSocket, the API docs, the app's
 
 from __future__ import annotations
 
+from typing import Any
+
 from fastapi import FastAPI
 
 import ludus
@@ -100,7 +102,33 @@ def create_app(
     add_game_routes(app, service, limits, hints)
     add_ws_route(app, service, hub)
     _mount_web(app)
+    _play_routes_first(app)
     return app
+
+
+PLAY_PATHS = ("/api/games/{game_id}", "/api/games/{game_id}/actions")  # asked for on every move
+
+
+def _play_routes_first(app: FastAPI) -> None:
+    """Match the routes of play first: a request is matched against the routes in order, and the
+    view and action routes came after the docs, the lobby and joining (a dozen patterns tried on
+    every move). The API schema still lists the routes as they were declared."""
+    declared = list(app.router.routes)
+    play = [route for route in declared if getattr(route, "path", None) in PLAY_PATHS]
+    app.router.routes = play + [route for route in declared if all(route is not p for p in play)]
+    make_schema = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            matched = app.router.routes
+            app.router.routes = declared + matched[len(declared) :]  # any added since, at the end
+            try:
+                make_schema()
+            finally:
+                app.router.routes = matched
+        return app.openapi_schema  # type: ignore[return-value]
+
+    app.openapi = openapi  # type: ignore[method-assign]
 
 
 def _mount_web(app: FastAPI) -> None:

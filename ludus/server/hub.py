@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 from starlette.responses import JSONResponse as _StarletteJSON
+from starlette.responses import Response
 
 from . import patches
 from .views import timed_view_text, view_of
@@ -39,6 +40,12 @@ class JSONResponse(_StarletteJSON):
 
     def render(self, content: Any) -> bytes:
         return orjson.dumps(content, option=orjson.OPT_NON_STR_KEYS)
+
+
+class JSONText(Response):
+    """An answer that is JSON text already (a view kept as text): sent as it is, not encoded again."""
+
+    media_type = "application/json"
 
 
 @dataclass(eq=False)

@@ -3,8 +3,9 @@ following only after the commit."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
-from typing import Any
+from typing import Any, TypeVar
 
 import ludus
 from ludus.engine import IllegalActionError, State
@@ -15,6 +16,8 @@ from .runtime import Before, Details, Runtime, play_forced
 from .seatbots import standin_name
 from .storage import GameRow
 from .views import skipped_plies, view_of
+
+T = TypeVar("T")
 
 MAX_SEQUENCE = 8  # actions one request may play, all or nothing (an optional step skipped, then the move)
 
@@ -36,7 +39,7 @@ class Moves(GameCache):
         The seat must stay to move through the sequence. Every single-choice step after each of
         them is played for its seat (and marked so in the log), so a sequence names only decisions.
         """
-        view: dict[str, Any] = self._act(game_id, token, action, version, then, answer=True)
+        view: dict[str, Any] = self._act(game_id, token, action, version, then, view_of)
         return view
 
     def play(
@@ -46,9 +49,12 @@ class Moves(GameCache):
         action: str,
         version: int | None,
         then: list[str] | tuple[str, ...] = (),
-    ) -> None:
-        """``act`` without making the seat's view: a WebSocket's answer is the view pushed to it."""
-        self._act(game_id, token, action, version, then, answer=False)
+        answer: Callable[[Runtime, int], T] | None = None,
+    ) -> T | None:
+        """``act`` answering ``answer(runtime, seat)`` of the changed game (None: nothing, as for a
+        WebSocket, whose answer is the view pushed to it; the HTTP route's is the view as JSON text,
+        sent as it is: as a dictionary it was read from its kept text only to be encoded again)."""
+        return self._act(game_id, token, action, version, then, answer)  # type: ignore[no-any-return]
 
     def _act(
         self,
@@ -57,7 +63,7 @@ class Moves(GameCache):
         action: str,
         version: int | None,
         then: list[str] | tuple[str, ...],
-        answer: bool,
+        answer: Callable[[Runtime, int], Any] | None,
     ) -> Any:
         sequence = [action, *then]
         if len(sequence) > MAX_SEQUENCE:
@@ -82,7 +88,7 @@ class Moves(GameCache):
             if rt.idle_seat == seat:
                 rt.idle_seat = None
             self._changed(rt)
-            return view_of(rt, seat) if answer else None
+            return None if answer is None else answer(rt, seat)
 
     def undo(self, game_id: str, token: str | None, version: int | None) -> dict[str, Any]:
         rt = self._get(game_id)

@@ -6,10 +6,11 @@ from fastapi import FastAPI, Query
 
 from . import schemas
 from .hints import HintAnswer, HintDesk
-from .hub import JSONResponse
+from .hub import JSONResponse, JSONText
 from .limits import ServerLimits
 from .routing import ERRORS, Token, run
 from .service import GameService
+from .views import timed_view_text
 
 
 def add_game_routes(app: FastAPI, service: GameService, limits: ServerLimits, hints: HintDesk) -> None:
@@ -66,9 +67,9 @@ def add_game_routes(app: FastAPI, service: GameService, limits: ServerLimits, hi
         responses=ERRORS,
         summary="The view of the token's seat, or the spectator view without a token",
     )
-    async def view(game_id: str, token: Token) -> JSONResponse:
+    async def view(game_id: str, token: Token) -> JSONText:
         now = service.view_now(game_id, token)  # a current cached view needs no worker thread
-        return JSONResponse(now if now is not None else await run(service.view, game_id, token))
+        return JSONText(now if now is not None else await run(service.view_text, game_id, token))
 
     @app.post(
         "/api/games/{game_id}/actions",
@@ -76,8 +77,11 @@ def add_game_routes(app: FastAPI, service: GameService, limits: ServerLimits, hi
         responses=ERRORS,
         summary="Play an action (notation) from the view at `version`",
     )
-    async def act(game_id: str, body: schemas.ActionBody, token: Token) -> JSONResponse:
-        return JSONResponse(await run(service.act, game_id, token, body.action, body.version, body.then))
+    async def act(game_id: str, body: schemas.ActionBody, token: Token) -> JSONText:
+        answer = await run(
+            service.play, game_id, token, body.action, body.version, body.then, timed_view_text
+        )
+        return JSONText(answer)
 
     @app.post(
         "/api/games/{game_id}/undo",

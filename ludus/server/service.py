@@ -18,6 +18,8 @@ import random
 import time
 from typing import Any
 
+import orjson
+
 from ludus.engine import IllegalActionError, State
 
 from .errors import Forbidden
@@ -39,14 +41,19 @@ class GameService(Lobby, Moves, GameCache):
 
     # -- viewing ------------------------------------------------------------------------------
     def view(self, game_id: str, token: str | None) -> dict[str, Any]:
+        return orjson.loads(self.view_text(game_id, token))  # type: ignore[no-any-return]
+
+    def view_text(self, game_id: str, token: str | None) -> str:
+        """The view as JSON text, as the HTTP route sends it (``view`` is it read back)."""
         rt = self._read(game_id)
         with rt.lock:
             seat = None if token is None else self._seat_of(rt, token)
-            return view_of(rt, seat)
+            return timed_view_text(rt, seat)
 
-    def view_now(self, game_id: str, token: str | None) -> dict[str, Any] | None:
-        """The view, made at once on the calling thread (the event loop) when that needs no waiting:
-        SQLite, the game cached and current, its lock free. None: ask ``view`` in a worker thread.
+    def view_now(self, game_id: str, token: str | None) -> str | None:
+        """The view as JSON text, made at once on the calling thread (the event loop) when that needs
+        no waiting: SQLite, the game cached and current, its lock free. None: ask ``view_text`` in a
+        worker thread.
 
         Most views are of a game that has not changed since it was last shown; a hop to a
         worker thread cost more than making the view.
@@ -64,7 +71,7 @@ class GameService(Lobby, Moves, GameCache):
             if versions != (rt.version, rt.row.meta_version):
                 return None
             seat = None if token is None else self._seat_of(rt, token)
-            return view_of(rt, seat)
+            return timed_view_text(rt, seat)
         finally:
             rt.lock.release()
 

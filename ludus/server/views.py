@@ -11,14 +11,14 @@ import ludus
 from ludus.engine import State
 from ludus.engine.hooks import hook
 
-from .runtime import Runtime, play_forced
+from .runtime import Runtime, game_hook, play_forced
 
 MAX_SKIPS = 6  # optional steps passed over to reach a move's targets (the request's sequence stays short)
 
 
 def optional_skip(state: State) -> str | None:
     """The action that passes over the optional step now put to the seat to move (None if it is not one)."""
-    skip = hook(state.game, "optional_skip")  # games whose optional steps a move skips declare one
+    skip = game_hook(state.game, "optional_skip")  # games whose optional steps a move skips declare one
     if skip is None or state.is_terminal():
         return None
     found: str | None = skip(state)
@@ -85,7 +85,7 @@ def log_details(rt: Runtime) -> list[dict[str, Any]] | None:
     round, a plain sentence: Garum's), None for a game without one. Kept on the runtime: the server
     adds the details of the actions it plays as it plays them (``runtime.Details``); made again from
     the start when a game is loaded or taken back (the game's epoch, as in ``_public_log``)."""
-    detail = getattr(hook(rt.state.game, "renderer"), "log_detail", None)
+    detail = getattr(game_hook(rt.state.game, "renderer"), "log_detail", None)
     if not callable(detail):
         return None
     plies = len(rt.owners)
@@ -213,7 +213,7 @@ def turn_deadline(rt: Runtime) -> float | None:
 def game_panels(state: Any, seat: int | None) -> dict[str, Any] | None:
     """Figures that help decide (Garum's projected scores, Celtae's categories so far), from the
     game's own scoring code in its declared renderer's ``panels``; None for a game without them."""
-    panels = getattr(hook(state.game, "renderer"), "panels", None)
+    panels = getattr(game_hook(state.game, "renderer"), "panels", None)
     return panels(state, seat) if callable(panels) else None
 
 
@@ -230,37 +230,68 @@ def public_panels(rt: Runtime) -> orjson.Fragment:
     return rt.panels[1]  # type: ignore[no-any-return]
 
 
+def _shared(rt: Runtime) -> dict[str, Any]:
+    """What every seat's view shows alike (a spectator's too), made once per change of the game:
+    the seat that moved, the other seats and the spectators are shown the same figures."""
+    _current(rt)
+    shared = rt.shared
+    if not shared:
+        state = rt.state
+        terminal = state.is_terminal()
+        shared.update(
+            options=rt.public_options(),
+            current_player=state.current_player(),
+            terminal=terminal,
+            scores=list(state.scores()),
+            winners=state.winners() if terminal else [],
+            panels=public_panels(rt),
+            notices=notices(rt),
+            seats=seats_summary(rt),
+            turn_deadline=turn_deadline(rt),
+        )
+    return shared
+
+
+def _current(rt: Runtime) -> None:
+    """Drop the views and shared parts made before the game last changed (caller holds ``rt.lock``)."""
+    key = (rt.version, rt.row.meta_version, len(rt.timeouts))
+    if rt.views_key != key:
+        rt.views, rt.shared, rt.views_key = {}, {}, key
+
+
 def seat_view(rt: Runtime, seat: int | None) -> dict[str, Any]:
-    """The view of ``seat`` (None: a spectator). ``legal_actions`` only for the seat to move.
+    """The view of ``seat`` (None: a spectator), without ``server_time`` (``timed_view_text`` adds it).
+    ``legal_actions`` only for the seat to move. The parts every seat sees alike are shared between
+    the seats' views (``_shared``): read them, do not change them.
 
     Public parts only: the seed and the record stay on the server until the end; the move log
     is ``state.log(seat)``, where the game masks choices that are still secret.
     """
     state = rt.state
-    current = state.current_player()
-    terminal = state.is_terminal()
+    shared = _shared(rt)
+    current = shared["current_player"]
+    terminal = shared["terminal"]
     to_move = seat is not None and not terminal and current == seat and rt.seats[seat].bot is None
     return {
         "id": rt.id,
         "game": rt.row.game,
-        "options": rt.public_options(),
+        "options": shared["options"],
         "version": rt.version,
         "ply": len(rt.owners),
         "seat": seat,
         "current_player": current,
         "terminal": terminal,
         "status": rt.row.status,  # playing, over, or abandoned (idle too long: kept as a record)
-        "scores": list(state.scores()),
-        "winners": state.winners() if terminal else [],
+        "scores": shared["scores"],
+        "winners": shared["winners"],
         "observation": state.observation(seat),
-        "panels": public_panels(rt),
+        "panels": shared["panels"],
         "legal_actions": [str(a) for a in state.legal_actions()] if to_move else [],
         "after_skip": skip_targets(state) if to_move else None,
         "log": seat_log(rt, seat),
-        "notices": notices(rt),
-        "seats": seats_summary(rt),
-        "turn_deadline": turn_deadline(rt),
-        "server_time": time.time(),
+        "notices": shared["notices"],
+        "seats": shared["seats"],
+        "turn_deadline": shared["turn_deadline"],
     }
 
 
@@ -273,9 +304,7 @@ def view_text(rt: Runtime, seat: int | None) -> str:
     hundreds of thousands of young objects that every garbage collection of the younger generations
     walked (pauses of 100-300 ms under load); a string is one object the collector never visits.
     """
-    key = (rt.version, rt.row.meta_version, len(rt.timeouts))
-    if rt.views_key != key:
-        rt.views, rt.views_key = {}, key
+    _current(rt)
     text = rt.views.get(seat)
     if text is None:
         text = rt.views[seat] = orjson.dumps(seat_view(rt, seat), option=orjson.OPT_NON_STR_KEYS).decode()
@@ -283,7 +312,7 @@ def view_text(rt: Runtime, seat: int | None) -> str:
 
 
 def timed_view_text(rt: Runtime, seat: int | None) -> str:
-    """``view_text`` with the current ``server_time`` (what a client receives)."""
+    """``view_text`` with the current ``server_time`` first (what a client receives)."""
     text = view_text(rt, seat)
     stamp = f'{{"server_time":{time.time()!r}'
     return stamp + "}" if text == "{}" else f"{stamp},{text[1:]}"

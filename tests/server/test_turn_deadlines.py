@@ -77,6 +77,17 @@ def test_the_view_carries_the_turn_deadline_the_turns_start_plus_turn_seconds(ta
     assert t.view()["turn_deadline"] == moved["turn_deadline"]
 
 
+def test_a_view_made_before_says_the_time_it_is_sent_not_the_time_it_was_made(table):
+    t = table(seats=["human", "human"], turn_seconds=TURN)
+    first = t.view()
+    time.sleep(0.05)
+    sent = time.time()
+    again = t.view()  # the same version: the view kept as text since the first
+    assert again["version"] == first["version"]
+    assert sent <= again["server_time"] <= time.time()
+    assert '"server_time"' not in t.client.get(f"/api/games/{t.id}").text[2:]  # said once, first
+
+
 def test_the_view_has_no_turn_deadline_without_a_timer(table):
     t = table(seats=["human", "human"])
     view = t.view()
