@@ -152,6 +152,7 @@ def train(
     target: float | None,
     compare: Path | None = None,
     plain: int | None = None,
+    alpha: float = 1e-3,
 ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
     """Fit the network on the first games and measure it, and the heuristic, on the held-out last ones
     (and the model in the file ``compare``, such as the one shipped, on the same games).
@@ -171,7 +172,7 @@ def train(
     y_mean, y_std = fy.mean(), fy.std() + 1e-9
     net = MLPRegressor(
         hidden_layer_sizes=(hidden,),
-        alpha=1e-3,
+        alpha=alpha,
         early_stopping=True,
         random_state=seed,
         max_iter=500,
@@ -211,6 +212,7 @@ def train(
         "train_positions": int(train_rows.sum()),
         "test_positions": int(test.sum()),
         "hidden": hidden,
+        "alpha": alpha,
         "inputs": k,
         "epochs": int(net.n_iter_),
         "test_r2": mine["test_r2"],
@@ -243,6 +245,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--noise", type=float, default=1.0, help="greedy rating noise, points")
     parser.add_argument("--explore", type=float, default=0.05, help="chance of a random move")
     parser.add_argument("--hidden", type=int, default=32)
+    parser.add_argument("--alpha", type=float, default=1e-3, help="the network's L2 penalty")
     parser.add_argument("--plain", action="store_true", help="rows without the game's own terms")
     parser.add_argument("--holdout", type=float, default=0.2, help="share of games held out")
     parser.add_argument("--data", type=Path, help="cache of the self-play data (.npz): reused when present")
@@ -271,7 +274,7 @@ def main(argv: list[str] | None = None) -> int:
         target = float(solo.data.targets["normal"])
     plain = len(feature_names(args.game, args.players)) if args.plain else None
     arrays, figures = train(
-        data, args.players, args.seed, args.hidden, args.holdout, target, args.compare, plain
+        data, args.players, args.seed, args.hidden, args.holdout, target, args.compare, plain, args.alpha
     )
     name = model_name(args.game, args.players)
     args.out.mkdir(parents=True, exist_ok=True)
