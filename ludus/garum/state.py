@@ -11,7 +11,7 @@ Emperor choice) are taken automatically.
 from __future__ import annotations
 
 import random
-from array import array
+import struct
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -397,7 +397,7 @@ class GarumState(State):
         size = board.size
         fixed = _observed_fixed(game)
         # the cells as signed bytes, each turned into its letter by one table (EMPTY -1, HOLE -2 included)
-        text = array("b", self.cells).tobytes().translate(_CELL_BYTES).decode()
+        text = _cell_bytes(len(self.cells)).pack(*self.cells).translate(_CELL_BYTES).decode()
         fish = [text[r : r + size] for r in range(0, size * size, size)]
         mine = () if seat is None else seating.colours_of(seat)
         pools, hands, piles, bonus = self.pool, self.hands, self.piles, self.bonus
@@ -602,3 +602,9 @@ def _observed_fixed(game: GarumGame) -> _ObservedFixed:
         tuple(board.line_name(line) for line in range(2 * board.size)),
         {cetarium: str(cetarium) for cetarium in board.cetaria},
     )
+
+
+@lru_cache(maxsize=16)
+def _cell_bytes(cells: int) -> struct.Struct:
+    """Packs a board's cells as signed bytes (faster than an array made from the list)."""
+    return struct.Struct(f"{cells}b")

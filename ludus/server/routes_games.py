@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from fastapi import FastAPI, Query
+from fastapi import FastAPI, Query, Request
 
 from . import schemas
 from .hints import HintAnswer, HintDesk
 from .hub import JSONResponse, JSONText
 from .limits import ServerLimits
-from .routing import ERRORS, Token, run
+from .routing import BEARER_SECURITY, ERRORS, Token, run, seat_token
 from .service import GameService
 from .views import timed_view_text
 
@@ -66,8 +66,10 @@ def add_game_routes(app: FastAPI, service: GameService, limits: ServerLimits, hi
         response_model=schemas.View,
         responses=ERRORS,
         summary="The view of the token's seat, or the spectator view without a token",
+        openapi_extra=BEARER_SECURITY,
     )
-    async def view(game_id: str, token: Token) -> JSONText:
+    async def view(game_id: str, request: Request) -> JSONText:
+        token = seat_token(request)
         now = service.view_now(game_id, token)  # a current cached view needs no worker thread
         return JSONText(now if now is not None else await run(service.view_text, game_id, token))
 
@@ -76,8 +78,10 @@ def add_game_routes(app: FastAPI, service: GameService, limits: ServerLimits, hi
         response_model=schemas.View,
         responses=ERRORS,
         summary="Play an action (notation) from the view at `version`",
+        openapi_extra=BEARER_SECURITY,
     )
-    async def act(game_id: str, body: schemas.ActionBody, token: Token) -> JSONText:
+    async def act(game_id: str, body: schemas.ActionBody, request: Request) -> JSONText:
+        token = seat_token(request)
         answer = await run(
             service.play, game_id, token, body.action, body.version, body.then, timed_view_text
         )

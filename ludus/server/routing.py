@@ -9,6 +9,8 @@ from typing import Annotated, Any, TypeVar
 
 from fastapi import Depends, Request
 from fastapi.security import HTTPBearer
+from fastapi.security.utils import get_authorization_scheme_param
+from starlette.requests import HTTPConnection
 
 from . import schemas
 from .errors import Unauthorized
@@ -16,18 +18,23 @@ from .errors import Unauthorized
 T = TypeVar("T")
 
 
+def seat_token(request: HTTPConnection) -> str | None:
+    """The seat token of ``Authorization: Bearer <token>``: None without that header; any other
+    Authorization header is refused."""
+    authorization = request.headers.get("authorization")
+    if authorization is None:
+        return None
+    scheme, credentials = get_authorization_scheme_param(authorization)
+    if not (scheme and credentials) or scheme.lower() != "bearer":
+        raise Unauthorized("the Authorization header must be 'Bearer <token>'")
+    return credentials
+
+
 class SeatBearer(HTTPBearer):
-    """The seat token from ``Authorization: Bearer <token>``: None without that header; any other
-    Authorization header is refused. One dependency, the scheme itself (as documented in the API
-    schema): FastAPI solves each level of dependencies anew on every request."""
+    """``seat_token`` as the routes' dependency: the scheme itself, as documented in the API schema."""
 
     async def __call__(self, request: Request) -> str | None:  # type: ignore[override]
-        if "authorization" not in request.headers:
-            return None
-        credentials = await super().__call__(request)
-        if credentials is None:
-            raise Unauthorized("the Authorization header must be 'Bearer <token>'")
-        return credentials.credentials
+        return seat_token(request)
 
 
 BEARER = SeatBearer(
@@ -37,6 +44,9 @@ BEARER = SeatBearer(
 )
 
 Token = Annotated[str | None, Depends(BEARER)]
+# The routes of play read the token with ``seat_token`` (FastAPI solves a dependency anew on every
+# request, a good part of a view's cost); they declare the scheme in the schema as ``Token`` does.
+BEARER_SECURITY: dict[str, Any] = {"security": [{BEARER.scheme_name: []}]}
 
 ERRORS: dict[int | str, dict[str, Any]] = {
     code: {"model": schemas.ErrorBody} for code in (400, 401, 403, 404, 408, 409, 413, 422, 429, 503)
