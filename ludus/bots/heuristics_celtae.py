@@ -150,7 +150,7 @@ def _canonical(state: Any, seat: int, owned: bool = False) -> Any:
     return world
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=1024)  # a few dozen new sequences a game, ~1 KiB each
 def _shuffles(*lengths: int) -> tuple[list[int], ...]:
     """The orders ``random.Random(0)`` shuffles lists of these lengths into, one after the other:
     a shuffle's order depends only on the lengths, so each sequence of them is drawn once."""
