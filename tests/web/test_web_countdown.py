@@ -27,9 +27,11 @@ def test_the_countdown_shows_the_time_left_for_the_turn_and_counts_down(page, se
     page.wait_for_function(f"{BODY}.myTurn === 'true'")
     countdown = page.locator(COUNTDOWN)
     countdown.wait_for(state="visible")
-    first = int(page.evaluate(f"{BODY}.secondsLeft"))
+    # both read at one instant of the page: a second may tick between two separate reads
+    seconds, text = page.evaluate(f"[{BODY}.secondsLeft, document.querySelector('{COUNTDOWN}').innerText]")
+    first = int(seconds)
     assert 0 < first <= TURN
-    assert re.fullmatch(rf"{first} s left", countdown.inner_text().strip())
+    assert re.fullmatch(rf"{first} s left", text.strip())
     page.wait_for_function(f"Number({BODY}.secondsLeft) < {first}", timeout=5_000)
     later = int(re.fullmatch(r"(\d+) s left", countdown.inner_text().strip()).group(1))
     assert 0 < later < first
