@@ -17,6 +17,7 @@ Each hook's shape (the functions it offers and the arguments they take) is in ``
 from __future__ import annotations
 
 import importlib
+import sys
 from importlib import resources
 from typing import Any
 
@@ -65,7 +66,9 @@ def _load(name: str, target: str) -> Any:
             if not path.is_file():
                 raise FileNotFoundError(f"no file {attr} in package {module}")
             return path
-        loaded = importlib.import_module(module)
+        # a module already imported is read from sys.modules at once (import_module goes through
+        # the import machinery's locks first): views and bots ask for hooks many times a move
+        loaded = sys.modules.get(module) or importlib.import_module(module)
         return getattr(loaded, attr) if attr else loaded
     except (ImportError, AttributeError, FileNotFoundError, TypeError) as exc:
         raise HookError(f"the declared hook {name}={target!r} cannot be loaded: {exc}") from exc

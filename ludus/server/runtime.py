@@ -120,26 +120,13 @@ def play_forced(state: State, before: Before | None = None) -> list[tuple[int, s
 Before = Callable[[State, str], None]
 
 
-_HOOKS: dict[tuple[Any, str], Any] = {}
-
-
-def game_hook(game: Any, name: str) -> Any:
-    """``hook(game, name)``, imported once per declaration (``Hooks`` values are frozen): views and
-    moves ask for a game's hooks several times a view."""
-    key = (getattr(game, "hooks", None), name)
-    found = _HOOKS.get(key, _HOOKS)
-    if found is _HOOKS:
-        found = _HOOKS[key] = hook(game, name)
-    return found
-
-
 class Details:
     """The log details (the game renderer's ``log_detail``) of actions as the server plays them, each
     from the state it is played from: the kept log then needs no state of its own to follow the game.
     ``before`` is None for a game without details."""
 
     def __init__(self, state: State) -> None:
-        self.detail = getattr(game_hook(state.game, "renderer"), "log_detail", None)
+        self.detail = getattr(hook(state.game, "renderer"), "log_detail", None)
         self.made: list[dict[str, Any]] = []
         self.before: Before | None = self._before if callable(self.detail) else None
 

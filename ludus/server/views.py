@@ -11,14 +11,14 @@ import ludus
 from ludus.engine import State
 from ludus.engine.hooks import hook
 
-from .runtime import Runtime, game_hook, play_forced
+from .runtime import Runtime, play_forced
 
 MAX_SKIPS = 6  # optional steps passed over to reach a move's targets (the request's sequence stays short)
 
 
 def optional_skip(state: State) -> str | None:
     """The action that passes over the optional step now put to the seat to move (None if it is not one)."""
-    skip = game_hook(state.game, "optional_skip")  # games whose optional steps a move skips declare one
+    skip = hook(state.game, "optional_skip")  # games whose optional steps a move skips declare one
     if skip is None or state.is_terminal():
         return None
     found: str | None = skip(state)
@@ -85,7 +85,7 @@ def log_details(rt: Runtime) -> list[dict[str, Any]] | None:
     round, a plain sentence: Garum's), None for a game without one. Kept on the runtime: the server
     adds the details of the actions it plays as it plays them (``runtime.Details``); made again from
     the start when a game is loaded or taken back (the game's epoch, as in ``_public_log``)."""
-    detail = getattr(game_hook(rt.state.game, "renderer"), "log_detail", None)
+    detail = getattr(hook(rt.state.game, "renderer"), "log_detail", None)
     if not callable(detail):
         return None
     plies = len(rt.owners)
@@ -213,7 +213,7 @@ def turn_deadline(rt: Runtime) -> float | None:
 def game_panels(state: Any, seat: int | None) -> dict[str, Any] | None:
     """Figures that help decide (Garum's projected scores, Celtae's categories so far), from the
     game's own scoring code in its declared renderer's ``panels``; None for a game without them."""
-    panels = getattr(game_hook(state.game, "renderer"), "panels", None)
+    panels = getattr(hook(state.game, "renderer"), "panels", None)
     return panels(state, seat) if callable(panels) else None
 
 
