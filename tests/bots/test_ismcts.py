@@ -144,7 +144,7 @@ def test_auto_expansion_is_heuristic_where_the_game_asks_for_it() -> None:
         "heuristic",
         "heuristic",
     ]
-    assert bot.expansion(ludus.load_game("celtae", players=3)) == "random"
+    assert [bot.expansion(ludus.load_game("celtae", players=n)) for n in (2, 3)] == ["heuristic", "random"]
     assert ISMCTSBot(expand="random").expansion(ludus.load_game("garum", players=3)) == "random"
 
 
