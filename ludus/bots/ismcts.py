@@ -83,7 +83,7 @@ class ISMCTSBot:
       ``expand`` ("auto", "random", "heuristic" or "turn"): how the tree grows. "auto" (the
         default) is "heuristic" for the player counts the game's heuristic module lists in
         ``HEURISTIC_EXPANSION_PLAYERS`` (Garum: 3 and 4, where random expansion left the
-        bot level with greedy) and "random" otherwise. "random" adds one untried
+        bot level with greedy; Celtae: 2, where it won more at equal time) and "random" otherwise. "random" adds one untried
         action per iteration and scores it (rollout / cut-off as above). "heuristic" expands
         a leaf by rating every legal action there with the heuristic (one ply, as greedy)
         and backs up the mover's best, so every seat, opponents included, starts out
