@@ -83,8 +83,9 @@ class ISMCTSBot:
       ``expand`` ("auto", "random", "heuristic" or "turn"): how the tree grows. "auto" (the
         default) is "heuristic" for the player counts the game's heuristic module lists in
         ``HEURISTIC_EXPANSION_PLAYERS`` (Garum: 3 and 4, where random expansion left the
-        bot level with greedy; Celtae: 2, where it won more at equal time) and "random" otherwise. "random" adds one untried
-        action per iteration and scores it (rollout / cut-off as above). "heuristic" expands
+        bot level with greedy; Celtae: 2, where it won more at equal time) and "random"
+        otherwise. "random" adds one untried action per iteration and scores it (rollout /
+        cut-off as above). "heuristic" expands
         a leaf by rating every legal action there with the heuristic (one ply, as greedy)
         and backs up the mover's best, so every seat, opponents included, starts out
         playing its heuristic move and follow-up decisions (a tile then its worker) are
@@ -93,8 +94,8 @@ class ISMCTSBot:
         ``evaluate_actions`` shortcut, about 6 times a "random" one), so use fewer iterations
         for the same time. "turn" is "random" except where the seat that just moved moves
         again (a Garum tile, then its worker): the search, on reaching such a node, rates all
-        its actions as "heuristic" does and backs up the best, so a tile is valued by its best worker, not by the average
-        of random ones. On 2-player Garum an iteration costs about 1.3 times a "random" one
+        its actions as "heuristic" does and backs up the best, so a tile is valued by its best
+        worker, not by the average of random ones. On 2-player Garum an iteration costs about 1.3 times a "random" one
         (1,000 fit in 0.2 s); 1,000 iterations won 70.0 % of the 40 deals above, better than
         the default in 9 deals and worse in 3 (+16 ± 16 points; sign test p = 0.15): a lead,
         not yet proof, so "auto" does not choose it.
