@@ -344,6 +344,7 @@ class ISMCTSBot:
         best: list[float] = []
         best_action = None
         best_value = -1.0
+        best_margins = None  # the heuristic's margins after the best action, where the shortcut gave them
         shortcut = heuristic_actions(world.game.name) if evaluate is not None else None
         known = shortcut(world, actions) if shortcut is not None else [None] * len(actions)
         for action, margins in zip(actions, known, strict=True):
@@ -360,12 +361,14 @@ class ISMCTSBot:
             child.total = values[player]
             node.children[action] = child
             if values[player] > best_value:
-                best, best_value, best_action = values, values[player], action
-        if self.net is not None and best_action is not None:
+                best, best_value, best_action, best_margins = values, values[player], action, margins
+        if self.net is not None and best_margins is not None:
+            # valued by the shortcut, without the model: the model values the position after it, from the
+            # shortcut's margins (equal to the heuristic's there); an action played out has its model value
             after = world.clone()
             after.apply_action(best_action)
             if not after.is_terminal():
-                best = self._score(after, evaluate)
+                best = self.net.squash(self.net.margins(after, best_margins))
         return best
 
     def _playout(self, world: State, evaluate: Any) -> list[float]:
