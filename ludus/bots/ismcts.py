@@ -362,7 +362,7 @@ class ISMCTSBot:
             node.children[action] = child
             if values[player] > best_value:
                 best, best_value, best_action, best_margins = values, values[player], action, margins
-        if self.net is not None and best_margins is not None:
+        if self.net is not None and best_margins is not None and best_action is not None:
             # valued by the shortcut, without the model: the model values the position after it, from the
             # shortcut's margins (equal to the heuristic's there); an action played out has its model value
             after = world.clone()
