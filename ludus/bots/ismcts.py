@@ -95,10 +95,11 @@ class ISMCTSBot:
         for the same time. "turn" is "random" except where the seat that just moved moves
         again (a Garum tile, then its worker): the search, on reaching such a node, rates all
         its actions as "heuristic" does and backs up the best, so a tile is valued by its best
-        worker, not by the average of random ones. On 2-player Garum an iteration costs about 1.3 times a "random" one
-        (1,000 fit in 0.2 s); 1,000 iterations won 70.0 % of the 40 deals above, better than
-        the default in 9 deals and worse in 3 (+16 ± 16 points; sign test p = 0.15), but on 29
-        deals of master seed 1 better in 5 and worse in 6, so "auto" does not choose it.
+        worker, not by the average of random ones. On 2-player Garum an iteration costs about
+        1.3 times a "random" one (1,000 fit in 0.2 s); 1,000 iterations won 70.0 % of the 40
+        deals above, better than the default in 9 deals and worse in 3 (+16 ± 16 points; sign
+        test p = 0.15), but on 29 deals of master seed 1 better in 5 and worse in 6, so "auto"
+        does not choose it.
       ``preset`` ("learned" or "classic"): leaf values and root ordering by the learned model
         of the game and player count (heuristic ones where there is none), or by the
         heuristic alone, as before the model.
