@@ -6,8 +6,8 @@
     .venv/bin/python benchmarks/strength.py budget garum --spec ismcts:expand=heuristic
     # a bot against copies of another, seats rotated (2 players: head to head)
     .venv/bin/python benchmarks/strength.py duel garum --players 2 --bot ismcts:iterations=150 --vs greedy -n 60
-    # Celtae solo: share of games reaching each difficulty's target
-    .venv/bin/python benchmarks/strength.py solo --bot ismcts:iterations=100 -n 40
+    # Celtae solo: share of games reaching the difficulty's target (the bot aims at it)
+    .venv/bin/python benchmarks/strength.py solo --bot ismcts:iterations=100 -n 40 --difficulty hard
 
 Search budgets are set in iterations, the number the bot runs in a given CPU time on an idle
 core (``budget``), so that results hold on a loaded machine and replay from the seed;
@@ -28,6 +28,9 @@ import ludus
 from ludus import bots
 from ludus.arena.simulate import simulate
 from ludus.arena.solo import solo_challenge
+
+# difficulty -> the score that wins
+TARGETS: dict[str, int] = ludus.load_game("celtae", players=1).data.targets  # type: ignore[attr-defined]
 
 
 def interval(values: list[float]) -> tuple[float, float]:
@@ -102,7 +105,7 @@ def duel(args: argparse.Namespace) -> None:
 def solo(args: argparse.Namespace) -> None:
     out = solo_challenge(
         args.bot,
-        difficulties=("normal",),
+        difficulties=(args.difficulty,),
         games=args.games,
         jobs=args.jobs,
         seed=args.seed,
@@ -110,10 +113,11 @@ def solo(args: argparse.Namespace) -> None:
         show=False,
     )
     scores = [r["score"] for r in out["results"]]
-    for name, target in (("normal", 30), ("hard", 35)):
+    for name, target in TARGETS.items():
         mean, half = interval([1.0 if s >= target else 0.0 for s in scores])
+        aim = "" if name == args.difficulty else f" (played for {args.difficulty}'s target)"
         print(
-            f"celtae solo {args.bot}: {len(scores)} games, reaches {name} ({target}) in {mean:.1%} ± {half:.1%}"
+            f"celtae solo {args.bot}: {len(scores)} games, reaches {name} ({target}) in {mean:.1%} ± {half:.1%}{aim}"
         )
     print(f"mean score {statistics.fmean(scores):.1f}")
 
@@ -140,6 +144,9 @@ def main() -> None:
     d.add_argument("--vs", default="greedy")
     s = sub.add_parser("solo")
     s.add_argument("--bot", required=True)
+    s.add_argument(
+        "--difficulty", choices=list(TARGETS), default="normal", help="the target the games are played for"
+    )
     for p in (d, s):
         p.add_argument("-n", "--games", type=int, default=40)
         p.add_argument("-j", "--jobs", type=int, default=2)

@@ -69,6 +69,13 @@ def heuristic_expansion_players(game_name: str) -> tuple[int, ...]:
     return tuple(getattr(_module(game_name), "HEURISTIC_EXPANSION_PLAYERS", ()))
 
 
+@cache
+def search_world(game_name: str) -> Callable[[State], State] | None:
+    """The game's optional ``search_world(world)``: the position ISMCTS values in place of a
+    determinization (Celtae solo: the game played for its hardest target)."""
+    return getattr(_module(game_name), "search_world", None)
+
+
 class GreedyBot:
     """Plays the legal action whose result the heuristic rates best for its seat.
 

@@ -25,6 +25,7 @@ def test_ismcts_is_made_by_name_with_its_parameters() -> None:
         {"expand": "wide"},
         {"preset": "fast"},
         {"width": -1},
+        {"aim": "high"},
     ],
 )
 def test_ismcts_refuses_bad_parameters(bad: dict) -> None:
@@ -137,6 +138,40 @@ def test_heuristic_expansion_rates_every_action_and_backs_up_the_movers_best(pla
     assert len(backed) == players and all(0.0 <= v <= 1.0 for v in backed)
 
 
+def _solo_moves(difficulty: str, plies: int = 24, **params: object) -> list[str]:
+    state = ludus.load_game("celtae", players=1, difficulty=difficulty).new_initial_state(seed=11)
+    bot = ISMCTSBot(seed=3, iterations=12, **params)  # type: ignore[arg-type]
+    moves = []
+    while not state.is_terminal() and len(moves) < plies:
+        action = bot.step(state)
+        moves.append(str(action))
+        state.apply_action(action)
+    return moves
+
+
+def test_celtae_solo_search_plays_for_the_hardest_target_at_every_difficulty() -> None:
+    hard = _solo_moves("hard")
+    assert _solo_moves("normal") == hard and _solo_moves("easy") == hard
+    # played for the difficulty's own target the search chooses otherwise somewhere in these plies
+    assert _solo_moves("normal", aim="target") != hard
+    assert _solo_moves("hard", aim="target") == hard
+
+
+def test_celtae_search_world_changes_only_the_solo_target() -> None:
+    from ludus.bots.heuristics_celtae import search_world
+
+    solo = ludus.load_game("celtae", players=1, difficulty="normal").new_initial_state(seed=2)
+    world = search_world(solo.clone())
+    assert world.game.config == {**solo.game.config, "difficulty": "hard"}
+    assert (
+        world.observation(0)["solitairix"]["target"] == 35
+        and solo.observation(0)["solitairix"]["target"] == 30
+    )
+    assert [str(a) for a in world.legal_actions()] == [str(a) for a in solo.legal_actions()]
+    duel = ludus.load_game("celtae", players=2).new_initial_state(seed=2)
+    assert search_world(duel).game is duel.game
+
+
 def test_auto_expansion_is_heuristic_where_the_game_asks_for_it() -> None:
     bot = ISMCTSBot(seed=0)
     assert [bot.expansion(ludus.load_game("garum", players=n)) for n in (2, 3, 4)] == [
@@ -144,7 +179,11 @@ def test_auto_expansion_is_heuristic_where_the_game_asks_for_it() -> None:
         "heuristic",
         "heuristic",
     ]
-    assert [bot.expansion(ludus.load_game("celtae", players=n)) for n in (2, 3)] == ["heuristic", "random"]
+    assert [bot.expansion(ludus.load_game("celtae", players=n)) for n in (1, 2, 3)] == [
+        "heuristic",
+        "heuristic",
+        "random",
+    ]
     assert ISMCTSBot(expand="random").expansion(ludus.load_game("garum", players=3)) == "random"
 
 
