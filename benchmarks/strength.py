@@ -6,7 +6,7 @@
     .venv/bin/python benchmarks/strength.py budget garum --spec ismcts:expand=heuristic
     # a bot against copies of another, seats rotated (2 players: head to head)
     .venv/bin/python benchmarks/strength.py duel garum --players 2 --bot ismcts:iterations=150 --vs greedy -n 60
-    # Celtae solo: share of games reaching the difficulty's target (the bot aims at it)
+    # Celtae solo: share of games at a difficulty reaching each target
     .venv/bin/python benchmarks/strength.py solo --bot ismcts:iterations=100 -n 40 --difficulty hard
 
 Search budgets are set in iterations, the number the bot runs in a given CPU time on an idle
@@ -115,7 +115,7 @@ def solo(args: argparse.Namespace) -> None:
     scores = [r["score"] for r in out["results"]]
     for name, target in TARGETS.items():
         mean, half = interval([1.0 if s >= target else 0.0 for s in scores])
-        aim = "" if name == args.difficulty else f" (played for {args.difficulty}'s target)"
+        aim = "" if name == args.difficulty else f" (games at {args.difficulty} difficulty)"
         print(
             f"celtae solo {args.bot}: {len(scores)} games, reaches {name} ({target}) in {mean:.1%} ± {half:.1%}{aim}"
         )
@@ -145,7 +145,7 @@ def main() -> None:
     s = sub.add_parser("solo")
     s.add_argument("--bot", required=True)
     s.add_argument(
-        "--difficulty", choices=list(TARGETS), default="normal", help="the target the games are played for"
+        "--difficulty", choices=list(TARGETS), default="normal", help="the difficulty the games are played at"
     )
     for p in (d, s):
         p.add_argument("-n", "--games", type=int, default=40)
