@@ -27,7 +27,7 @@ the seat's own leader choice. The weights and each seat's value from its means a
 from __future__ import annotations
 
 import random
-from functools import cache, lru_cache
+from functools import lru_cache
 from itertools import chain
 from typing import Any
 
@@ -56,7 +56,7 @@ def search_world(world: Any) -> Any:
     return world
 
 
-@cache
+@lru_cache(maxsize=16)  # the games of the last few searches: a game object per solo game played
 def _hardest(game: Any) -> Any:
     """``game`` (a solo Celtae) at its hardest difficulty: the same rules and tables, another target."""
     targets = game.data.targets
