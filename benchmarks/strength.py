@@ -27,10 +27,7 @@ from typing import Any
 import ludus
 from ludus import bots
 from ludus.arena.simulate import simulate
-from ludus.arena.solo import solo_challenge
-
-# difficulty -> the score that wins
-TARGETS: dict[str, int] = ludus.load_game("celtae", players=1).data.targets  # type: ignore[attr-defined]
+from ludus.arena.solo import DIFFICULTIES, solo_challenge
 
 
 def interval(values: list[float]) -> tuple[float, float]:
@@ -113,7 +110,8 @@ def solo(args: argparse.Namespace) -> None:
         show=False,
     )
     scores = [r["score"] for r in out["results"]]
-    for name, target in TARGETS.items():
+    targets = ludus.load_game("celtae", players=1).data.targets  # type: ignore[attr-defined]
+    for name, target in targets.items():
         mean, half = interval([1.0 if s >= target else 0.0 for s in scores])
         aim = "" if name == args.difficulty else f" (games at {args.difficulty} difficulty)"
         print(
@@ -145,7 +143,7 @@ def main() -> None:
     s = sub.add_parser("solo")
     s.add_argument("--bot", required=True)
     s.add_argument(
-        "--difficulty", choices=list(TARGETS), default="normal", help="the difficulty the games are played at"
+        "--difficulty", choices=DIFFICULTIES, default="normal", help="the difficulty the games are played at"
     )
     for p in (d, s):
         p.add_argument("-n", "--games", type=int, default=40)
