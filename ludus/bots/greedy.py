@@ -70,6 +70,13 @@ def heuristic_expansion_players(game_name: str) -> tuple[int, ...]:
 
 
 @cache
+def margin_finish_players(game_name: str) -> tuple[int, ...]:
+    """Player counts for which ISMCTS values a finished game by its margin, not only by its result
+    (``MARGIN_FINISH_PLAYERS``)."""
+    return tuple(getattr(_module(game_name), "MARGIN_FINISH_PLAYERS", ()))
+
+
+@cache
 def search_world(game_name: str) -> Callable[[State], State] | None:
     """The game's optional ``search_world(world)``: the position ISMCTS values in place of a
     determinization (Celtae solo: the game played for its hardest target)."""

@@ -44,6 +44,12 @@ _FINISH_PHASE = 3  # AREA and every later step of a turn (START is 2)
 # same deals, and scored more in solo (README, "Strength"); in 3-player games random expansion stays.
 HEURISTIC_EXPANSION_PLAYERS = (1, 2)
 
+# In solo, ISMCTS values a finish short of the target by a tenth of its margin's value on the curve
+# it values its leaves by, not at 0: a game that will miss 35 still plays for every point (the 30 of
+# the normal difficulty among them), where a 0 for every such finish left the last decisions to
+# chance (README, "Strength").
+MARGIN_FINISH_PLAYERS = (1,)
+
 
 def search_world(world: Any) -> Any:
     """The position ISMCTS values in place of ``world``, a determinization of its own: in solo, the

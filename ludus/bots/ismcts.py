@@ -31,11 +31,19 @@ from typing import Any
 
 from ..engine import Action, State
 from . import learned
-from .greedy import heuristic, heuristic_actions, heuristic_all, heuristic_expansion_players, search_world
+from .greedy import (
+    heuristic,
+    heuristic_actions,
+    heuristic_all,
+    heuristic_expansion_players,
+    margin_finish_players,
+    search_world,
+)
 
 PRESETS = ("learned", "classic")
 EXPANSIONS = ("auto", "random", "heuristic", "turn")
 AIMS = ("auto", "target")
+SHORT_FINISH = 0.1  # the weight of a short finish's margin (``_returns``)
 
 
 class _Node:
@@ -109,10 +117,13 @@ class ISMCTSBot:
         learned preset won 52 % of 20 games against greedy with width 8 and 72 % without.
       ``aim`` ("auto" or "target"): what the search plays for. "auto" values the position the
         game's heuristic module makes of each determinization (``search_world``; Celtae solo: the
-        game played for the hardest target, 35, at every difficulty); "target" values the game as
-        it is (the difficulty's own target), as before. In Celtae solo at normal difficulty (30),
-        188 iterations with heuristic expansion reached 30 in 66.7 % of 27 games playing for 30
-        and in 82.5 % of 40 playing for 35, the same deals (README, "Strength").
+        game played for the hardest target, 35, at every difficulty) and, where the game asks for
+        it (``MARGIN_FINISH_PLAYERS``; Celtae solo), a finish short of the target by a tenth of
+        its margin's value on the leaves' curve rather than 0; "target" values the game as it is
+        (the difficulty's own target, a finish by whether it reached it), as before. In Celtae
+        solo at normal difficulty (30), 188 iterations with heuristic expansion reached 30 in
+        66.7 % of 27 games playing for 30 and in 82.5 % of 40 playing for 35, the same deals
+        (README, "Strength").
     Games without a ``ludus.bots.heuristics_<game>`` module always play rollouts to the end.
     """
 
@@ -164,6 +175,7 @@ class ISMCTSBot:
         self.prior_visits = int(prior_visits)
         self.aim = aim
         self.net: learned.ValueModel | None = None  # the model of the game being searched, if any
+        self.by_margin = False  # finished games valued by their margin (``_returns``), in this search
         self.last_iterations = 0  # iterations run by the last ``step``, for benchmarks
 
     # -- the decision -------------------------------------------------------------------------
@@ -181,6 +193,11 @@ class ISMCTSBot:
         self.net = self.model(state.game) if evaluate is not None else None
         heuristic_tree = self.expansion(state.game) == "heuristic" and evaluate is not None
         aimed = search_world(state.game.name) if self.aim == "auto" else None
+        self.by_margin = (
+            self.aim == "auto"
+            and evaluate is not None
+            and state.game.num_players in margin_finish_players(state.game.name)
+        )
         rng = self.rng
 
         def deal() -> State:  # a determinization of the seat's view, as the search values it
@@ -243,7 +260,7 @@ class ISMCTSBot:
             child = world.clone()
             child.apply_action(action)
             if child.is_terminal():
-                values_of.append(child.returns())
+                values_of.append(self._returns(child, evaluate))
             elif net is not None:
                 pending.append((i, child, margins))
                 values_of.append([])
@@ -349,7 +366,7 @@ class ISMCTSBot:
             world.apply_action(best.action)  # type: ignore[arg-type]
             node = best
         if values is None:
-            values = world.returns()
+            values = self._returns(world, evaluate)
         _backpropagate(node, values)
 
     def _seed(
@@ -371,7 +388,9 @@ class ISMCTSBot:
                 child_state = world.clone()
                 child_state.apply_action(action)
                 values = (
-                    child_state.returns() if child_state.is_terminal() else self._score(child_state, evaluate)
+                    self._returns(child_state, evaluate)
+                    if child_state.is_terminal()
+                    else self._score(child_state, evaluate)
                 )
             else:
                 values = self._squash(margins)
@@ -414,7 +433,20 @@ class ISMCTSBot:
                 action = legal[rng.randrange(len(legal))]
             world.apply_action(action)
             depth += 1
-        return world.returns()
+        return self._returns(world, evaluate)
+
+    def _returns(self, world: State, evaluate: Any) -> list[float]:
+        """A finished game's value to the search: its returns, where the game asks for it
+        (``MARGIN_FINISH_PLAYERS``, with ``aim`` "auto"; Celtae solo) raised for a seat that fell
+        short by a tenth of its final margin's value on the leaves' curve: finishes short of the
+        target, each worth 0 before, are told apart by their points (at the last decision the search
+        had thrown points away), while a chance at the target still outweighs them."""
+        returns = world.returns()
+        if not self.by_margin:
+            return returns
+        every = heuristic_all(world.game.name)
+        margins = every(world) if every else [evaluate(world, s) for s in range(world.game.num_players)]
+        return [max(r, SHORT_FINISH * v) for r, v in zip(returns, self._squash(margins), strict=True)]
 
     def _score(self, world: State, evaluate: Any) -> list[float]:
         """Heuristic (or, with a model, learned) margins turned into win chances in [0, 1]."""

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 import ludus
@@ -155,6 +157,45 @@ def test_celtae_solo_search_plays_for_the_hardest_target_at_every_difficulty() -
     # played for the difficulty's own target the search chooses otherwise somewhere in these plies
     assert _solo_moves("normal", aim="target") != hard
     assert _solo_moves("hard", aim="target") == hard
+
+
+def _last_solo_decision(seed: int) -> tuple[object, list, list[int]]:
+    """A greedy solo game of ``seed`` at its first decision whose every action ends the game, each
+    with a final score that no re-deal of what the seat cannot see changes: (state, actions, scores)."""
+    state = ludus.load_game("celtae", players=1, difficulty="normal").new_initial_state(seed=seed)
+    greedy = bots.make("greedy", seed=seed)
+    rng = random.Random(seed)
+
+    def finals(world: ludus.State, legal: list) -> tuple[int | None, ...]:
+        out = []
+        for action in legal:
+            after = world.clone()
+            after.apply_action(action)
+            out.append(after.scores()[0] if after.is_terminal() else None)
+        return tuple(out)
+
+    while not state.is_terminal():
+        legal = state.legal_actions()
+        scores = finals(state, legal)
+        unchanged = len(legal) > 1 and None not in scores
+        if unchanged and all(finals(state.resample(0, rng), legal) == scores for _ in range(6)):
+            return state, legal, list(scores)  # type: ignore[arg-type]
+        state.apply_action(greedy.step(state))
+    raise AssertionError(f"seed {seed}: no such decision")
+
+
+def test_celtae_solo_search_values_a_finished_game_by_its_margin() -> None:
+    # in these games 35 is out of reach at the last decision: valued only by whether it reached the
+    # target, every finish was worth 0 and the search threw points away; valued by its margin it does not
+    missed = 0
+    for seed in (4, 30):
+        state, legal, scores = _last_solo_decision(seed)
+        assert max(scores) < 35 and len(set(scores)) > 1
+        chosen = ISMCTSBot(seed=1, iterations=len(legal)).step(state)
+        assert scores[legal.index(chosen)] == max(scores), (seed, scores, str(chosen))
+        old = ISMCTSBot(seed=1, iterations=len(legal), aim="target").step(state)
+        missed += scores[legal.index(old)] < max(scores)
+    assert missed  # the test tells the two apart
 
 
 def test_celtae_search_world_changes_only_the_solo_target() -> None:
