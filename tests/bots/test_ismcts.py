@@ -159,7 +159,7 @@ def test_celtae_solo_search_plays_for_the_hardest_target_at_every_difficulty() -
     assert _solo_moves("hard", aim="target") == hard
 
 
-def _last_solo_decision(seed: int) -> tuple[object, list, list[int]]:
+def _last_solo_decision(seed: int) -> tuple[ludus.State, list, list[int]]:
     """A greedy solo game of ``seed`` at its first decision whose every action ends the game, each
     with a final score that no re-deal of what the seat cannot see changes: (state, actions, scores)."""
     state = ludus.load_game("celtae", players=1, difficulty="normal").new_initial_state(seed=seed)
@@ -177,8 +177,8 @@ def _last_solo_decision(seed: int) -> tuple[object, list, list[int]]:
     while not state.is_terminal():
         legal = state.legal_actions()
         scores = finals(state, legal)
-        unchanged = len(legal) > 1 and None not in scores
-        if unchanged and all(finals(state.resample(0, rng), legal) == scores for _ in range(6)):
+        all_end = len(legal) > 1 and None not in scores
+        if all_end and all(finals(state.resample(0, rng), legal) == scores for _ in range(6)):
             return state, legal, list(scores)  # type: ignore[arg-type]
         state.apply_action(greedy.step(state))
     raise AssertionError(f"seed {seed}: no such decision")
