@@ -444,14 +444,12 @@ class ISMCTSBot:
         returns = world.returns()
         if not self.by_margin:
             return returns
-        every = heuristic_all(world.game.name)
-        margins = every(world) if every else [evaluate(world, s) for s in range(world.game.num_players)]
-        return [max(r, SHORT_FINISH * v) for r, v in zip(returns, self._squash(margins), strict=True)]
+        finish = self._squash(_margins(world, evaluate))
+        return [max(r, SHORT_FINISH * v) for r, v in zip(returns, finish, strict=True)]
 
     def _score(self, world: State, evaluate: Any) -> list[float]:
         """Heuristic (or, with a model, learned) margins turned into win chances in [0, 1]."""
-        every = heuristic_all(world.game.name)
-        margins = every(world) if every else [evaluate(world, s) for s in range(world.game.num_players)]
+        margins = _margins(world, evaluate)
         net = self.net
         if net is not None:
             return net.squash(net.margins(world, margins))
@@ -460,6 +458,12 @@ class ISMCTSBot:
     def _squash(self, margins: list[float]) -> list[float]:
         scale = self.scale if self.net is None else self.net.win_scale
         return [1.0 / (1.0 + math.exp(-max(-40.0, min(40.0, m / scale)))) for m in margins]
+
+
+def _margins(world: State, evaluate: Any) -> list[float]:
+    """The heuristic's margin of every seat in ``world``: in one call where the game has one for all."""
+    every = heuristic_all(world.game.name)
+    return every(world) if every else [evaluate(world, s) for s in range(world.game.num_players)]
 
 
 def _untried(children: dict[Action, _Node], legal: list[Action]) -> list[Action]:
