@@ -8,6 +8,8 @@
     .venv/bin/python benchmarks/strength.py duel garum --players 2 --bot ismcts:iterations=150 --vs greedy -n 60
     # Celtae solo: share of games at a difficulty reaching each target
     .venv/bin/python benchmarks/strength.py solo --bot ismcts:iterations=100 -n 40 --difficulty hard
+    # two runs of the same deals, deal by deal (each written with --out FILE)
+    .venv/bin/python benchmarks/strength.py pair default.jsonl trial.jsonl
 
 Search budgets are set in iterations, the number the bot runs in a given CPU time on an idle
 core (``budget``), so that results hold on a loaded machine and replay from the seed;
@@ -26,6 +28,7 @@ from typing import Any
 
 import ludus
 from ludus import bots
+from ludus.arena.paired import compare, digest, read_run, write_run
 from ludus.arena.simulate import simulate
 from ludus.arena.solo import DIFFICULTIES, solo_challenge
 
@@ -90,6 +93,14 @@ def duel(args: argparse.Namespace) -> None:
     lineup = [args.bot] + [args.vs] * (args.players - 1)
     results = simulate(args.game, options, lineup, args.games, jobs=args.jobs, seed=args.seed, progress=False)
     share = [sum(r["returns"][s] for s, spec in enumerate(r["seats"]) if spec == args.bot) for r in results]
+    if args.out:
+        write_run(
+            args.out,
+            (
+                {"seed": r["seed"], "result": x, "digest": digest(r["actions"])}
+                for r, x in zip(results, share, strict=True)
+            ),
+        )
     mean, half = interval(share)
     seat = 1 / args.players
     print(
@@ -110,6 +121,11 @@ def solo(args: argparse.Namespace) -> None:
         show=False,
     )
     scores = [r["score"] for r in out["results"]]
+    if args.out:
+        write_run(
+            args.out,
+            ({"seed": r["seed"], "result": r["score"], "digest": digest(r["moves"])} for r in out["results"]),
+        )
     targets = ludus.load_game("celtae", players=1).data.targets  # type: ignore[attr-defined]
     for name, target in targets.items():
         mean, half = interval([1.0 if s >= target else 0.0 for s in scores])
@@ -118,6 +134,16 @@ def solo(args: argparse.Namespace) -> None:
             f"celtae solo {args.bot}: {len(scores)} games, reaches {name} ({target}) in {mean:.1%} ± {half:.1%}{aim}"
         )
     print(f"mean score {statistics.fmean(scores):.1f}")
+
+
+def pair(args: argparse.Namespace) -> None:
+    """Run B against run A on the deals both played (files written by ``--out``)."""
+    c = compare(read_run(args.a), read_run(args.b))
+    print(
+        f"{c['deals']} deals: A {c['mean_a']:.3f}, B {c['mean_b']:.3f}, B - A {c['difference']:+.3f} "
+        f"± {c['half_width']:.3f} (95 %) a deal; B better in {c['better']}, worse in {c['worse']} "
+        f"(sign test p = {c['sign_p']:.2f}); the same moves in {c['same']}"
+    )
 
 
 def main() -> None:
@@ -145,12 +171,18 @@ def main() -> None:
     s.add_argument(
         "--difficulty", choices=DIFFICULTIES, default="normal", help="the difficulty the games are played at"
     )
+    c = sub.add_parser("pair")
+    c.add_argument("a")
+    c.add_argument("b")
     for p in (d, s):
+        p.add_argument(
+            "--out", help="write each deal's seed, the bot's result and a digest of the moves (JSON lines)"
+        )
         p.add_argument("-n", "--games", type=int, default=40)
         p.add_argument("-j", "--jobs", type=int, default=2)
         p.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
-    {"budget": budget, "duel": duel, "solo": solo}[args.what](args)
+    {"budget": budget, "duel": duel, "solo": solo, "pair": pair}[args.what](args)
 
 
 if __name__ == "__main__":

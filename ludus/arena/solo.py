@@ -34,7 +34,7 @@ CATEGORIES = ("A", "B", "C", "D", "E", "F", "G", "H", "I", "J", "K")
 def play_solo(
     bot_name: str, difficulty: str, seed: int, bot_params: dict[str, Any] | None = None
 ) -> dict[str, Any]:
-    """One solo game; the record holds the seed, the final score and its breakdown A..K."""
+    """One solo game; the record holds the seed, the final score and its breakdown A..K, and the moves."""
     game = cast("CeltaeGame", load_game("celtae", players=1, difficulty=difficulty))
     state = cast("CeltaeState", game.new_initial_state(seed=seed))
     bot = bot_registry.make(bot_name, seed=bot_seed(seed, 0), **(bot_params or {}))
@@ -49,6 +49,7 @@ def play_solo(
         "target": game.data.targets[difficulty],
         "won": bool(state.winners()),
         "actions": len(state.history()),
+        "moves": state.history(),  # the game replays from its seed and these
     }
 
 
