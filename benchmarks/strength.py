@@ -138,7 +138,10 @@ def solo(args: argparse.Namespace) -> None:
 
 def pair(args: argparse.Namespace) -> None:
     """Run B against run A on the deals both played (files written by ``--out``)."""
-    c = compare(read_run(args.a), read_run(args.b))
+    try:
+        c = compare(read_run(args.a), read_run(args.b))
+    except (OSError, ValueError) as exc:
+        raise SystemExit(f"strength.py pair: {exc}") from None
     print(
         f"{c['deals']} deals: A {c['mean_a']:.3f}, B {c['mean_b']:.3f}, B - A {c['difference']:+.3f} "
         f"± {c['half_width']:.3f} (95 %) a deal; B better in {c['better']}, worse in {c['worse']} "
