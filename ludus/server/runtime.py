@@ -128,7 +128,12 @@ class Details:
     def __init__(self, state: State) -> None:
         self.detail = getattr(hook(state.game, "renderer"), "log_detail", None)
         self.made: list[dict[str, Any]] = []
-        self.before: Before | None = self._before if callable(self.detail) else None
+
+    @property
+    def before(self) -> Before | None:
+        # made on each use, never kept: a bound method kept on ``self`` was a reference cycle a move,
+        # which only the collector freed (a young collection every few seconds under load)
+        return self._before if callable(self.detail) else None
 
     def _before(self, state: State, text: str) -> None:
         self.made.append(self.detail(state, text))  # type: ignore[misc]  # callable: see __init__
