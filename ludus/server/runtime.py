@@ -136,7 +136,7 @@ class Details:
         return self._before if callable(self.detail) else None
 
     def _before(self, state: State, text: str) -> None:
-        self.made.append(self.detail(state, text))  # type: ignore[misc]  # callable: see __init__
+        self.made.append(self.detail(state, text))  # type: ignore[misc]  # callable: see ``before``
 
 
 @dataclass

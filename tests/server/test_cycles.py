@@ -1,7 +1,7 @@
 """A move leaves no reference cycle behind: what playing makes is freed by reference counting at
 once, so the garbage collector has nothing to find. Under load every move used to leave one
-(``Details`` kept its own bound method), and the server's young collections, each walking every
-game's newest state, came every half second instead of every ten or so."""
+(``Details`` kept its own bound method), and under a 1,000-game load the server's young
+collections, each walking every game's newest state, came every ~5 s instead of every ~11 s."""
 
 from __future__ import annotations
 
