@@ -31,6 +31,7 @@ from ludus import bots
 from ludus.arena.paired import compare, digest, read_run, write_run
 from ludus.arena.simulate import simulate
 from ludus.arena.solo import DIFFICULTIES, solo_challenge
+from ludus.bots.learned.train import score_margins
 
 
 def interval(values: list[float]) -> tuple[float, float]:
@@ -88,12 +89,6 @@ def budget(args: argparse.Namespace) -> None:
         )
 
 
-def margin(result: dict[str, Any], seat: int) -> int:
-    """The seat's final score less its best rival's."""
-    scores = result["scores"]
-    return int(scores[seat] - max(v for s, v in enumerate(scores) if s != seat))
-
-
 def duel(args: argparse.Namespace) -> None:
     """The bot's win share against copies of ``--vs``, and its score margin over the best rival: the
     margin's spread a game, which luck gives even between equals, says how large an edge a target needs
@@ -104,7 +99,7 @@ def duel(args: argparse.Namespace) -> None:
     lineup = [args.bot] + [args.vs] * (args.players - 1)
     results = simulate(args.game, options, lineup, args.games, jobs=args.jobs, seed=args.seed, progress=False)
     share = [sum(r["returns"][s] for s, spec in enumerate(r["seats"]) if spec == args.bot) for r in results]
-    margins = [margin(r, r["seats"].index(args.bot)) for r in results]
+    margins = [score_margins(r["scores"])[r["seats"].index(args.bot)] for r in results]
     if args.out:
         write_run(
             args.out,
@@ -120,7 +115,7 @@ def duel(args: argparse.Namespace) -> None:
         f"wins {mean:.1%} ± {half:.1%} (95 %), seat share {seat:.0%}, ratio {mean / seat:.2f} "
         f"[{(mean - half) / seat:.2f}, {(mean + half) / seat:.2f}]"
     )
-    m, h = interval([float(x) for x in margins])
+    m, h = interval(margins)
     spread = statistics.stdev(margins) if len(margins) > 1 else 0.0
     print(
         f"  margin over the best rival: {m:+.1f} ± {h:.1f} points (95 %), spread {spread:.1f} points a game"

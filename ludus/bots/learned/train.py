@@ -56,7 +56,11 @@ def options_for(game_name: str, players: int, rng: random.Random) -> dict[str, A
 
 def final_margins(state: Any) -> list[float]:
     """Every seat's final score less the best rival's; solo: the final score."""
-    scores = state.scores()
+    return score_margins(state.scores())
+
+
+def score_margins(scores: list[float]) -> list[float]:
+    """``final_margins`` of a finished game's scores (an arena result's ``scores``)."""
     if len(scores) == 1:
         return [float(scores[0])]
     return [float(s - max(x for j, x in enumerate(scores) if j != i)) for i, s in enumerate(scores)]
