@@ -97,7 +97,10 @@ def duel(args: argparse.Namespace) -> None:
         raise SystemExit("--bot and --vs must be different specs (say greedy:noise=0 against greedy)")
     options = {"players": args.players}
     lineup = [args.bot] + [args.vs] * (args.players - 1)
-    results = simulate(args.game, options, lineup, args.games, jobs=args.jobs, seed=args.seed, progress=False)
+    journal = f"{args.out}.games" if args.out else None  # the games as they end: a stopped run resumes
+    results = simulate(
+        args.game, options, lineup, args.games, jobs=args.jobs, seed=args.seed, progress=False, out=journal
+    )
     share = [sum(r["returns"][s] for s, spec in enumerate(r["seats"]) if spec == args.bot) for r in results]
     margins = [score_margins(r["scores"])[r["seats"].index(args.bot)] for r in results]
     if args.out:
@@ -113,7 +116,7 @@ def duel(args: argparse.Namespace) -> None:
     print(
         f"{args.game} {args.players}p: {args.bot} vs {args.vs}: {args.games} games, "
         f"wins {mean:.1%} ± {half:.1%} (95 %), seat share {seat:.0%}, ratio {mean / seat:.2f} "
-        f"[{(mean - half) / seat:.2f}, {(mean + half) / seat:.2f}]"
+        f"[{max(0.0, mean - half) / seat:.2f}, {min(1.0, mean + half) / seat:.2f}]"
     )
     m, h = interval(margins)
     spread = statistics.stdev(margins) if len(margins) > 1 else 0.0
@@ -191,7 +194,9 @@ def main() -> None:
     c.add_argument("b")
     for p in (d, s):
         p.add_argument(
-            "--out", help="write each deal's seed, the bot's result and a digest of the moves (JSON lines)"
+            "--out",
+            help="write each deal's seed, the bot's result and a digest of the moves (JSON lines); "
+            "duel also keeps its games in FILE.games as they end, and a stopped run resumes from it",
         )
         p.add_argument("-n", "--games", type=int, default=40)
         p.add_argument("-j", "--jobs", type=int, default=2)

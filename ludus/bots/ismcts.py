@@ -125,6 +125,10 @@ class ISMCTSBot:
         solo at normal difficulty (30), 188 iterations with heuristic expansion reached 30 in
         66.7 % of 27 games playing for 30 and in 82.5 % of 40 playing for 35, the same deals
         (README, "Strength").
+      ``peek`` (False): search the true state, its coming draws included, instead of re-dealt
+        ones: Cowling et al.'s "cheating" player, a ceiling for studies of what the hidden parts
+        cost the search. It sees what its seat may not, so it is no fair opponent; the server
+        offers no such seat (its seat kinds are ``name`` or ``name:seconds=S``).
     Games without a ``ludus.bots.heuristics_<game>`` module always play rollouts to the end.
     """
 
@@ -144,6 +148,7 @@ class ISMCTSBot:
         width: int = 0,
         prior_visits: int = 1,
         aim: str = "auto",
+        peek: bool = False,
     ) -> None:
         if rollout not in ("random", "greedy-light"):
             raise ValueError(f"rollout must be 'random' or 'greedy-light', not {rollout!r}")
@@ -175,6 +180,7 @@ class ISMCTSBot:
         self.width = int(width)
         self.prior_visits = int(prior_visits)
         self.aim = aim
+        self.peek = bool(peek)
         self.net: learned.ValueModel | None = None  # the model of the game being searched, if any
         self.by_margin = False  # finished games valued by their margin (``_returns``), in this search
         self.last_iterations = 0  # iterations run by the last ``step``, for benchmarks
@@ -202,7 +208,7 @@ class ISMCTSBot:
         rng = self.rng
 
         def deal() -> State:  # a determinization of the seat's view, as the search values it
-            world = state.resample(seat, rng)
+            world = state.clone() if self.peek else state.resample(seat, rng)
             return world if aimed is None else aimed(world)
 
         keep = None

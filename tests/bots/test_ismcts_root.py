@@ -1,4 +1,4 @@
-"""ISMCTS options tried for 2-player strength: the root prior's weight and expansion by whole turns."""
+"""ISMCTS options tried for 2-player strength: the root prior's weight, whole-turn expansion, peek."""
 
 from __future__ import annotations
 
@@ -103,3 +103,33 @@ def test_turn_expansion_plays_legal_celtae_games() -> None:
     game = ludus.load_game("celtae", players=2)
     seats = [ISMCTSBot(seed=0, iterations=3, expand="turn"), bots.make("random", seed=1)]
     assert play_out(game.new_initial_state(seed=2), seats).is_terminal()
+
+
+def _future(state: ludus.State, plies: int = 40) -> dict:
+    """The public view after ``plies`` first-legal moves: it shows the draws to come."""
+    state = state.clone()
+    for _ in range(plies):
+        if state.is_terminal():
+            break
+        state.apply_action(state.legal_actions()[0])
+    return state.observation(None)
+
+
+@pytest.mark.parametrize("game", ["garum", "celtae"])
+def test_peek_searches_the_true_state_with_its_coming_draws(game: str) -> None:
+    state = random_position(game, {"players": 2}, seed=5, steps=6)
+    truth = _future(state)
+    worlds: dict[bool, list] = {}
+    for peek in (False, True):
+        bot = ISMCTSBot(seed=0, iterations=8, peek=peek, preset="classic")
+        seen: list = []
+
+        def record(root: _Node, world: ludus.State, *rest: object, seen: list = seen) -> None:
+            seen.append(world.clone())
+
+        bot._iterate = bot._iterate_heuristic = record
+        bot.step(state)
+        worlds[peek] = seen
+    assert len(worlds[True]) == len(worlds[False]) == 8
+    assert all(_future(world) == truth for world in worlds[True])
+    assert any(_future(world) != truth for world in worlds[False])  # re-dealt: other draws to come
