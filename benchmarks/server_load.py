@@ -41,6 +41,7 @@ import os
 import pwd
 import random
 import re
+import resource
 import shutil
 import signal
 import socket
@@ -222,12 +223,15 @@ class Stats:
     via: Counter = field(default_factory=Counter)
     by_via: dict[str, list[float]] = field(default_factory=lambda: {"http": [], "ws": []})
     measure_from: float = 0.0  # latencies before this (monotonic) are the warm-up's, not counted
+    timeline: list[tuple[float, float]] = field(default_factory=list)  # (s into the window, latency)
+    window: list[tuple[float, int]] = field(default_factory=list)  # (server CPU s, actions) at its ends
     stopping: bool = False  # --duration: the window is over, clients stop where they are
 
     def latency(self, via: str, seconds: float) -> None:
         self.via[via] += 1
         if time.monotonic() >= self.measure_from:
             self.latencies.append(seconds)
+            self.timeline.append((time.monotonic() - self.measure_from, seconds))
             self.by_via[via].append(seconds)
 
 
@@ -438,6 +442,15 @@ async def run(args: argparse.Namespace, servers: list[Server]) -> Stats:
                 await client.play(queue.get_nowait())
 
         tasks = [asyncio.create_task(worker(k)) for k in range(args.clients)]
+        if args.warmup > 0 and not args.fault:  # the window's own CPU: the games' creation left out
+            loop = asyncio.get_running_loop()
+
+            def mark() -> None:
+                stats.window.append((sum(s.cpu_seconds() for s in servers), len(stats.acks)))
+
+            loop.call_at(stats.measure_from, mark)
+            if args.duration is not None:
+                loop.call_at(deadline, mark)
         if args.fault:
             tasks.append(asyncio.create_task(fault(servers, args.kill_after, stats)))
         await asyncio.gather(*tasks)
@@ -528,10 +541,12 @@ def main() -> None:
     if args.clients < 1 or args.games < 1 or args.processes < 1:
         parser.error("--clients, --games and --processes must be at least 1")
 
-    # The simulated players' process holds every client's state: its full garbage collections would
-    # show as server latency (the server process tunes its own in ludus.server.serve).
+    # The simulated players' process holds every client's state (each view read back): its own
+    # collections would show as server latency. It collects nothing while the clients play (a run
+    # of a minute grows by ~100 MB); its peak memory is printed beside its CPU.
+    gc.collect()
     gc.freeze()
-    gc.set_threshold(50_000, 10, 10)
+    gc.disable()
     # The machine's speed this run (shared machines vary): CPU per action compares across runs only
     # beside it. OpenSpiel's hearts at random, as in benchmarks/bots_speed.py.
     yardstick = hearts_rate(2.0)
@@ -589,8 +604,29 @@ def main() -> None:
                 )
         print(
             f"  server CPU       {server_cpu:.1f} s, {1000 * server_cpu / max(acked, 1):.2f} ms per action; "
-            f"clients' CPU {time.process_time() - clients_cpu_at_start:.1f} s; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores"
+            f"clients' CPU {time.process_time() - clients_cpu_at_start:.1f} s, "
+            f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores"
         )
+        if stats.timeline and args.duration is not None:  # where in the window the slow ones were
+            step = 5.0
+            spans: dict[int, list[float]] = {}
+            for at, seconds in stats.timeline:
+                spans.setdefault(int(at // step), []).append(seconds)
+            print(
+                f"  p99 by {step:g} s     "
+                + "  ".join(
+                    f"{1000 * sorted(v)[min(len(v) - 1, int(0.99 * len(v)))]:.0f}"
+                    for _, v in sorted(spans.items())
+                )
+                + " ms"
+            )
+        if len(stats.window) == 2:
+            (cpu0, acts0), (cpu1, acts1) = stats.window
+            print(
+                f"  in the window    {(acts1 - acts0) / (args.duration - args.warmup):.0f} actions/s, "
+                f"{1000 * (cpu1 - cpu0) / max(acts1 - acts0, 1):.2f} ms of server CPU per action "
+                f"({100 * (cpu1 - cpu0) / (args.duration - args.warmup):.0f} % of a core)"
+            )
         print(
             f"  yardstick        OpenSpiel hearts {yardstick / 1000:.0f}k decisions/CPU-s before the run "
             f"(server CPU per action x hearts rate: {server_cpu / max(acked, 1) * yardstick:.0f} hearts decisions)"

@@ -40,18 +40,50 @@ def serve(host: str = "127.0.0.1", port: int = 8000, database_url: str | None = 
     )
 
 
-def tune_gc() -> None:
-    """Shorter garbage-collection pauses under load. What is loaded by now (modules, classes) is
-    frozen out of every collection; the youngest generation is collected after 30,000 allocations
-    (not 700: each collection has a cost of its own) and the middle one after every third of those,
-    so that it never holds more than a few seconds of survivors (each game's new state after a move
-    lives until the next one): pauses of ~30-90 ms and ~100-170 ms with a thousand games playing,
-    where (50,000, 10) gave ~50-150 ms and ~300 ms (benchmarks/server_load.py)."""
+YOUNG_GC_SECONDS = 0.25
+FULL_GC_SECONDS = 600.0
+
+
+def tune_gc(young_seconds: float = YOUNG_GC_SECONDS, full_seconds: float = FULL_GC_SECONDS) -> None:
+    """Short garbage-collection pauses under load: the young objects are collected every
+    ``young_seconds`` and what survives is frozen out of every later collection; everything is
+    collected together every ``full_seconds`` (0: never).
+
+    Python's own trigger counts allocations minus deallocations, and each game's state dies one
+    move after it is made (an old object): the young generation then grew far past its threshold
+    between collections (pauses up to ~140 ms with a thousand games playing), and the older ones
+    walked every game's state (80-100 ms). Collected by time, a young collection walks only what the
+    last quarter second made and kept. Frozen objects are still freed by their reference counts when
+    they die (a move leaves no reference cycle behind: tests/server/test_cycles.py); a cycle frozen
+    while alive waits for the next full collection.
+    """
     import gc
+    import threading
 
     gc.collect()
     gc.freeze()
-    gc.set_threshold(30_000, 3, 10)
+    gc.disable()
+    if not any(t.name == "ludus-gc" for t in threading.enumerate()):
+        threading.Thread(
+            target=_collections, args=(young_seconds, full_seconds), name="ludus-gc", daemon=True
+        ).start()
+
+
+def _collections(young_seconds: float, full_seconds: float) -> None:
+    """``tune_gc``'s thread: the young collections, and the full ones."""
+    import gc
+    import time
+
+    last_full = time.monotonic()
+    while True:
+        time.sleep(young_seconds)
+        if full_seconds > 0 and time.monotonic() - last_full >= full_seconds:
+            gc.unfreeze()
+            gc.collect()
+            last_full = time.monotonic()
+        else:
+            gc.collect(0)
+        gc.freeze()
 
 
 __all__ = ["create_app", "serve", "tune_gc"]

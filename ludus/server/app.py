@@ -1,7 +1,8 @@
 """The ASGI app: HTTP routes and the WebSocket, thin over ``GameService``.
 
-Blocking work (database, rules, views) runs in worker threads; bots think in a pool of
-their own; the event loop only moves bytes. The parts live in modules of their own: middleware,
+Blocking work (database, rules, views) runs in worker threads, except what needs no waiting on
+SQLite: a current cached view, and an action, whose write alone waits on the group committer's
+thread (``Moves.play_on_loop``); bots think in a pool of their own. The parts live in modules of their own: middleware,
 error answers, the routes of games and of the WebSocket, the API docs, the app's lifespan.
 """
 

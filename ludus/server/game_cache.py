@@ -11,22 +11,38 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import replace
+from functools import lru_cache
 from typing import Any
 
+import orjson
+
 import ludus
-from ludus.engine import State
+from ludus.engine import Game, State
 
 from .errors import Forbidden, NotFound, Unauthorized
 from .limits import ServerLimits
 from .runtime import Details, Runtime, advance
 from .seatbots import DEFAULT_SECONDS
-from .security import token_matches
+from .security import matching_index
 from .storage import GameRow, Store
 
 log = logging.getLogger("ludus.server")
 
 GAME_ID = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
 CACHE_SIZE = 2000
+
+
+def shared_game(name: str, options: dict[str, Any]) -> Game:
+    """The game ``name`` with ``options``, one object for every game of that configuration the server
+    holds: its tables and the caches its rules keep per Game object (Garum's layouts and observed
+    fixed parts) are made once, where a thousand games' own objects each made them again and
+    overflowed those caches. Raises as ``ludus.load_game`` (TypeError: options that are not JSON)."""
+    return _shared_game(name, orjson.dumps(options, option=orjson.OPT_SORT_KEYS))
+
+
+@lru_cache(maxsize=128)
+def _shared_game(name: str, options: bytes) -> Game:
+    return ludus.load_game(name, **orjson.loads(options))
 
 
 class GameCache:
@@ -117,7 +133,7 @@ class GameCache:
         texts = [a for _, a in stored]
         state = rt.state
         if state is None or state.history() != texts[: len(state.history())]:
-            game = ludus.load_game(row.game, **row.config)
+            game = shared_game(row.game, row.config)
             state = game.new_initial_state(seed=row.seed)
         else:
             state = state.clone()
@@ -159,13 +175,10 @@ class GameCache:
     def _seat_of(self, rt: Runtime, token: str | None) -> int:
         if token is None:
             raise Unauthorized("this needs a seat token: send 'Authorization: Bearer <token>'")
-        found = None
-        for s in rt.seats:
-            if token_matches(token, s.token_hash):
-                found = s.seat  # no early exit: every seat is compared
+        found = matching_index(token, [s.token_hash for s in rt.seats])
         if found is None:
             raise Unauthorized("the token does not belong to any seat of this game")
-        return found
+        return rt.seats[found].seat
 
     def _mover(self, rt: Runtime, token: str | None) -> int:
         seat = self._seat_of(rt, token)

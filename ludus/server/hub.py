@@ -1,6 +1,6 @@
 """Live updates: WebSocket subscribers of each game, and PostgreSQL LISTEN across processes.
 
-After every committed change the service calls ``Hub.publish`` (in the worker thread, under
+After every committed change the service calls ``Hub.publish`` (in the thread that made it, under
 the game's lock, so the state is the committed one); the hub computes one view per subscribed
 seat and hands it to each connection's queue in the event loop. Other processes learn of
 changes through ``NOTIFY`` (sent inside the committing transaction) and catch up from the
@@ -103,8 +103,14 @@ class Hub:
             pushes += patches.messages(
                 [sub for sub in subs if sub.patches], lambda seat: view_of(rt, seat), dumps
             )
-        # one wake-up of the event loop for all of them
-        self.loop.call_soon_threadsafe(_push_all, pushes)
+        try:
+            here = asyncio.get_running_loop() is self.loop
+        except RuntimeError:  # a worker thread
+            here = False
+        if here:
+            _push_all(pushes)
+        else:  # one wake-up of the event loop for all of them
+            self.loop.call_soon_threadsafe(_push_all, pushes)
 
 
 def _push_all(pushes: list[tuple[Subscriber, str]]) -> None:

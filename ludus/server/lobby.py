@@ -10,7 +10,7 @@ import ludus
 from ludus.engine import Game, OptionError
 
 from .errors import Conflict, Unprocessable
-from .game_cache import GameCache
+from .game_cache import GameCache, shared_game
 from .hints import hints_option
 from .limits import TooManyRequests
 from .runtime import play_forced, public_options
@@ -212,7 +212,7 @@ def _load_game(game: str, options: dict[str, Any], seats: int) -> Game:
         game_class = ludus.engine.registry.game_class(game)
         if "players" in {o.name for o in game_class.options} and "players" not in options:
             options["players"] = seats
-        loaded = ludus.load_game(game, **options)
+        loaded = shared_game(game, game_class.validate_options(options))  # keyed by the whole config
     except OptionError as exc:
         raise Unprocessable(str(exc)) from None
     except TypeError as exc:

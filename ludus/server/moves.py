@@ -3,6 +3,7 @@ following only after the commit."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from dataclasses import replace
 from typing import Any, TypeVar
@@ -10,7 +11,7 @@ from typing import Any, TypeVar
 import ludus
 from ludus.engine import IllegalActionError, State
 
-from .errors import Conflict, Forbidden, Unprocessable
+from .errors import Conflict, Forbidden, NotFound, Unprocessable
 from .game_cache import GameCache
 from .runtime import Before, Details, Runtime, play_forced
 from .seatbots import standin_name
@@ -84,11 +85,95 @@ class Moves(GameCache):
                 return row, seat, new, moves, forced, self._commit_moves(rt, conn, row, moves, new), details
 
             row, seat, new, moves, forced, at, details = self.store.transact(work)
-            self._adopt(rt, row, moves, forced, new, at, details)
-            if rt.idle_seat == seat:
-                rt.idle_seat = None
-            self._changed(rt)
+            self._played_by(rt, seat, row, moves, forced, new, at, details)
             return None if answer is None else answer(rt, seat)
+
+    def _played_by(
+        self,
+        rt: Runtime,
+        seat: int,
+        row: GameRow,
+        moves: list[tuple[int, str]],
+        forced: list[bool],
+        new: State,
+        at: float,
+        details: Details,
+    ) -> None:
+        """The cache follows a seat's committed moves, and the listeners are told (caller holds ``rt.lock``)."""
+        self._adopt(rt, row, moves, forced, new, at, details)
+        if rt.idle_seat == seat:
+            rt.idle_seat = None
+        self._changed(rt)
+
+    async def play_on_loop(
+        self,
+        game_id: str,
+        token: str | None,
+        action: str,
+        version: int | None,
+        then: list[str] | tuple[str, ...] = (),
+        answer: Callable[[Runtime, int], T] | None = None,
+    ) -> tuple[bool, T | None]:
+        """``play`` for the event loop's thread: the rules and the views run here and only the write
+        waits, on SQLite's writer thread (``Store.transact_soon``); a worker thread for each action
+        cost more than the action. (True, ``answer(runtime, seat)`` of the changed game, made before
+        anything else can change it) once played; (False, None) when it cannot be played here: the
+        game is not cached or its lock is taken, the database is not SQLite, the action or its seat
+        is refused on what the cache holds, or another process changed the game. Then ``play``
+        (synced with the database first) plays it or gives the refusal.
+        """
+        sequence = [action, *then]
+        try:
+            rt = self._get(game_id)
+        except NotFound:
+            return False, None
+        if (
+            len(sequence) > MAX_SEQUENCE
+            or version != rt.version
+            or rt.state is None
+            or rt.row is None
+            or not rt.lock.acquire(blocking=False)
+        ):
+            return False, None
+        try:
+            row = rt.row
+            expected = (rt.version, row.meta_version)
+            if version != rt.version:
+                raise _Elsewhere
+            seat = self._mover(rt, token)
+            details = Details(rt.state)
+            new, moves, forced = _played(rt.state, seat, sequence, details.before)
+
+            def work(conn: Any) -> float:
+                if self.store.lock_versions(conn, game_id) != expected:
+                    raise _Elsewhere  # another process moved it: ``play`` syncs first
+                return self._commit_moves(rt, conn, row, moves, new)
+
+            future = self.store.transact_soon(work)
+        except Exception:  # refused on the cache, or not SQLite: ``play`` answers
+            rt.lock.release()
+            return False, None
+        if future is None:
+            rt.lock.release()
+            return False, None
+        answered: list[T | None] = [None]
+
+        def settle(done: asyncio.Future[float]) -> None:
+            """On the loop once committed (the caller may have gone: the cache follows all the same)."""
+            try:
+                if not done.cancelled() and done.exception() is None:
+                    self._played_by(rt, seat, row, moves, forced, new, done.result(), details)
+                    if answer is not None:
+                        answered[0] = answer(rt, seat)
+            finally:
+                rt.lock.release()
+
+        future.add_done_callback(settle)
+        try:
+            await asyncio.shield(future)
+        except _Elsewhere:
+            return False, None
+        return True, answered[0]
 
     def undo(self, game_id: str, token: str | None, version: int | None) -> dict[str, Any]:
         rt = self._get(game_id)
@@ -140,6 +225,10 @@ class Moves(GameCache):
             seat, bot = self.store.transact(work)
             self._sync_after(rt)
             return {"id": game_id, "seat": seat, "bot": bot}
+
+
+class _Elsewhere(Exception):
+    """The game changed in another process since it was cached: play it after a sync."""
 
 
 def _played(

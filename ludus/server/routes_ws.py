@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 from typing import Any
 
+import orjson
 from fastapi import FastAPI, WebSocket, WebSocketDisconnect
 from pydantic import ValidationError
 
@@ -134,7 +134,10 @@ class GameSocket:
                 return
             if "action" in message:
                 body = schemas.ActionBody.model_validate(message)
-                await run(self.service.play, sub.game_id, self.token, body.action, body.version, body.then)
+                args = (sub.game_id, self.token, body.action, body.version, body.then)
+                played, _ = await self.service.play_on_loop(*args)
+                if not played:
+                    await run(self.service.play, *args)
                 return
             error(422, "unknown message: send {'token'} or {'action', 'version'}")
         except ValidationError as exc:
@@ -152,8 +155,8 @@ def _parsed(text: str, error: Any) -> dict[str, Any] | None:
         error(413, f"message larger than {MAX_WS_MESSAGE} bytes")
         return None
     try:
-        message = json.loads(text)
-    except (ValueError, RecursionError) as exc:  # RecursionError: nested too deep to read
+        message = orjson.loads(text)  # refuses nesting deeper than 1,024 and lone surrogates itself
+    except ValueError as exc:
         error(400, f"malformed JSON: {str(exc)[:200] or type(exc).__name__}")
         return None
     if not isinstance(message, dict):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+from collections.abc import Iterable
 
 TOKEN_BYTES = 32
 
@@ -17,10 +18,15 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def token_matches(token: str, token_hash: str | None) -> bool:
-    if token_hash is None:
-        return False
-    return hmac.compare_digest(hash_token(token), token_hash)
+def matching_index(token: str, token_hashes: Iterable[str | None]) -> int | None:
+    """Where among ``token_hashes`` the hash of ``token`` is (None: nowhere): hashed once, compared
+    with every one in constant time (no early exit)."""
+    hashed = hash_token(token)
+    found = None
+    for i, token_hash in enumerate(token_hashes):
+        if token_hash is not None and hmac.compare_digest(hashed, token_hash):
+            found = i
+    return found
 
 
 def new_game_id() -> str:

@@ -5,7 +5,8 @@ is checked against the game row's ``version`` (actions, undos) and ``meta_versio
 leaves), and brought up to date if another process changed it. Every change is one
 database transaction that holds the game row's write lock and is committed before the
 caller is answered; the cache changes only after the commit, so an error changes nothing.
-Methods are blocking: the app calls them in worker threads.
+Methods are blocking: the app calls them in worker threads, except ``view_now`` and
+``play_on_loop``, made for the event loop's thread (they answer at once or say they cannot).
 
 ``GameService`` is put together from its parts: the cache (``game_cache``), creating and
 joining (``lobby``), playing, undoing and leaving (``moves``); viewing and the bots' turns are here.

@@ -16,6 +16,7 @@ What only SQLite needs (its engine, its single writer, its WAL checkpoints) is i
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import os
@@ -261,6 +262,16 @@ class Store:
             return committer.submit(work)
         with self.engine.connect().execution_options(ludus_write=True) as conn, conn.begin():
             return work(conn)
+
+    def transact_soon(self, work: Callable[[Connection], T]) -> asyncio.Future[T] | None:
+        """``transact`` for the event loop's thread, which must not wait: a future settled on the loop
+        once ``work`` is committed (SQLite's writer thread commits it with the others queued). None on
+        PostgreSQL, whose callers use ``transact`` in a worker thread."""
+        if self._sqlite is None:
+            return None
+        committer, checkpointer = self._sqlite
+        checkpointer.start()
+        return committer.submit_soon(work)
 
     def lock_game(self, conn: Connection, game_id: str) -> GameRow | None:
         """The game row, locked against other writers until the transaction ends."""

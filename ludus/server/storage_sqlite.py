@@ -7,6 +7,7 @@ checkpoints inside a commit: the ``Checkpointer`` thread does that beside the wr
 
 from __future__ import annotations
 
+import asyncio
 import collections
 import contextlib
 import os
@@ -127,6 +128,10 @@ class GroupCommitter:
     its own thread; callers arriving meanwhile wait, and the first of them leads the next
     batch. So a lone write needs no hand-off to another thread, and under load the cost of a
     sync is shared by every game that moved during the one before.
+
+    The event loop never waits: ``submit_soon`` queues its work for a thread of the committer's
+    own, which commits everything queued as one job of a batch and settles the futures with
+    one call back to the loop (a worker thread for each action cost more than the action).
     """
 
     MAX_BATCH = 256
@@ -137,6 +142,12 @@ class GroupCommitter:
         self._pending: collections.deque[_Job] = collections.deque()
         self._leading = False
         self._conn: Connection | None = None  # used by the leader only
+        # the event loop's work: queued, committed by ``_soon_thread`` (started on first use)
+        self._soon: list[tuple[Callable[[Connection], Any], asyncio.Future[Any]]] = []
+        self._soon_busy = False
+        self._soon_ready = threading.Event()
+        self._soon_thread: threading.Thread | None = None
+        self._stopping = False
 
     def submit(self, work: Callable[[Connection], T]) -> T:
         job = _Job(work)
@@ -159,8 +170,55 @@ class GroupCommitter:
             raise job.error
         return job.result
 
+    def submit_soon(self, work: Callable[[Connection], T]) -> asyncio.Future[T]:
+        """``submit`` for the event loop's thread: a future of the result, settled on the loop once
+        the work is committed (or with its exception; the work ran in its own SAVEPOINT)."""
+        future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
+        with self._lock:
+            self._soon.append((work, future))
+            wake, self._soon_busy = not self._soon_busy, True
+            if self._soon_thread is None:
+                self._soon_thread = threading.Thread(
+                    target=self._commit_soon, name="ludus-sqlite-soon", daemon=True
+                )
+                self._soon_thread.start()
+        if wake:
+            self._soon_ready.set()
+        return future
+
+    def _commit_soon(self) -> None:
+        """The thread of ``submit_soon``: whatever is queued, as one job of the next batch."""
+        while True:
+            self._soon_ready.wait()
+            self._soon_ready.clear()
+            while True:
+                with self._lock:
+                    jobs, self._soon = self._soon, []
+                    if not jobs:
+                        self._soon_busy = False
+                        if self._stopping:
+                            return
+                        break
+                try:
+                    outcomes = self.submit(lambda conn, jobs=jobs: _each_in_savepoint(conn, jobs))  # type: ignore[misc]
+                except BaseException as exc:  # the batch did not commit: none of it is stored
+                    outcomes = [(None, exc)] * len(jobs)
+                by_loop: dict[asyncio.AbstractEventLoop, list[Any]] = {}
+                for (_, future), outcome in zip(jobs, outcomes, strict=True):
+                    by_loop.setdefault(future.get_loop(), []).append((future, outcome))
+                for loop, settled in by_loop.items():
+                    with contextlib.suppress(RuntimeError):  # that loop is closed: nobody waits
+                        loop.call_soon_threadsafe(_settle, settled)
+
     def stop(self) -> None:
         with self._lock:
+            self._stopping = True
+            thread = self._soon_thread
+        if thread is not None:
+            self._soon_ready.set()
+            thread.join(timeout=10)
+        with self._lock:
+            self._stopping, self._soon_thread = False, None  # a later ``submit_soon`` starts another
             if self._conn is not None and not self._leading:
                 with contextlib.suppress(Exception):
                     self._conn.close()
@@ -202,3 +260,29 @@ class GroupCommitter:
                 waiting.set()  # hand the lead to the first caller waiting
             else:
                 self._leading = False
+
+
+def _each_in_savepoint(conn: Connection, jobs: list[tuple[Callable[[Connection], Any], Any]]) -> list[Any]:
+    """Each job's (result, None) or (None, exception): its work in a SAVEPOINT of its own, rolled back
+    on an exception (the others' stay)."""
+    driver = sqlite_driver(conn)
+    outcomes: list[Any] = []
+    for work, _ in jobs:
+        driver.execute("SAVEPOINT ludus_soon")
+        try:
+            outcomes.append((work(conn), None))
+        except Exception as exc:
+            driver.execute("ROLLBACK TO SAVEPOINT ludus_soon")
+            outcomes.append((None, exc))
+        driver.execute("RELEASE SAVEPOINT ludus_soon")
+    return outcomes
+
+
+def _settle(settled: list[tuple[asyncio.Future[Any], tuple[Any, BaseException | None]]]) -> None:
+    for future, (result, error) in settled:
+        if future.cancelled():
+            continue
+        if error is not None:
+            future.set_exception(error)
+        else:
+            future.set_result(result)

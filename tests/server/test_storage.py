@@ -164,3 +164,66 @@ def test_the_locked_row_reads_the_same_as_the_plain_read(database_url):
         assert store.transact(lambda conn: store.lock_game(conn, "no-such-game")) is None
     finally:
         store.dispose()
+
+
+def test_the_event_loops_writes_commit_together_each_in_its_own_savepoint(tmp_path):
+    """``transact_soon``: what the loop queues is committed as one batch from the writer's thread;
+    a work that raises undoes only itself and its future gets the error, the others their result."""
+    import asyncio
+
+    from sqlalchemy import text
+
+    store = Store(f"sqlite:///{tmp_path}/ludus.db")
+    store.migrate()
+    store.transact(lambda conn: conn.execute(text("CREATE TABLE t (x INTEGER)")))
+    loop_thread = []
+
+    def writing(i):
+        def run(conn):
+            loop_thread.append(threading.get_ident())
+            conn.execute(text("INSERT INTO t VALUES (:x)"), {"x": i})
+            if i % 3 == 0:
+                raise ValueError(i)
+            return i * 10
+
+        return run
+
+    async def main():
+        futures = [store.transact_soon(writing(i)) for i in range(12)]
+        return threading.get_ident(), await asyncio.gather(*futures, return_exceptions=True)
+
+    here, results = asyncio.run(main())
+    assert [r.args[0] if isinstance(r, ValueError) else r for r in results] == [
+        i if i % 3 == 0 else i * 10 for i in range(12)
+    ]
+    assert all(isinstance(r, ValueError) for r in results[::3])
+    assert here not in loop_thread  # the loop never ran the work (nor waited for the disk)
+    with store.engine.connect() as conn:
+        stored = sorted(r[0] for r in conn.execute(text("SELECT x FROM t")))
+    assert stored == [i for i in range(12) if i % 3]
+    store.dispose()
+
+
+def test_games_of_one_configuration_share_one_game_object(service):
+    """The rules' caches kept per Game object serve every game of that configuration."""
+    from ludus.server.game_cache import shared_game
+
+    first = service.create("garum", {}, ["human", "human"])["id"]
+    second = service.create("garum", {}, ["human", "human"])["id"]
+    other = service.create("garum", {"board": "baelo_claudia"}, ["human", "human"])["id"]
+    games = {gid: service._read(gid).state.game for gid in (first, second, other)}
+    assert games[first] is games[second] is shared_game("garum", dict(games[first].config))
+    assert games[other] is not games[first] and games[other].config["board"] == "baelo_claudia"
+    service._runtimes.clear()  # loaded again from the database: the same object
+    assert service._read(first).state.game is games[first]
+
+
+def test_a_token_opens_the_seat_whose_hash_it_has_and_no_other():
+    from ludus.server.security import hash_token, matching_index, new_token
+
+    tokens = [new_token() for _ in range(3)]
+    hashes = [hash_token(t) for t in tokens]
+    assert [matching_index(t, hashes) for t in tokens] == [0, 1, 2]
+    assert matching_index(tokens[1], [hashes[0], None, hashes[1]]) == 2  # a seat without a token skipped
+    assert matching_index(new_token(), hashes) is None
+    assert matching_index(hashes[0], hashes) is None  # the stored hash is no token
