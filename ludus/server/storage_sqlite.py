@@ -177,7 +177,8 @@ class GroupCommitter:
         with self._lock:
             self._soon.append((work, future))
             wake, self._soon_busy = not self._soon_busy, True
-            if self._soon_thread is None:
+            thread = self._soon_thread
+            if thread is None or not thread.is_alive():  # none yet, or ended by ``stop``
                 self._soon_thread = threading.Thread(
                     target=self._commit_soon, name="ludus-sqlite-soon", daemon=True
                 )

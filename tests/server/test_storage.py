@@ -201,6 +201,13 @@ def test_the_event_loops_writes_commit_together_each_in_its_own_savepoint(tmp_pa
     with store.engine.connect() as conn:
         stored = sorted(r[0] for r in conn.execute(text("SELECT x FROM t")))
     assert stored == [i for i in range(12) if i % 3]
+    committer, _ = store._sqlite
+    committer.stop()  # its thread ends; a later write starts another
+
+    async def later():
+        return await asyncio.wait_for(store.transact_soon(writing(13)), 10)
+
+    assert asyncio.run(later()) == 130
     store.dispose()
 
 
