@@ -213,7 +213,6 @@ class PrivatePostgres:
 
 @dataclass
 class Stats:
-    latencies: list[float] = field(default_factory=list)
     errors: Counter = field(default_factory=Counter)
     acks: list[tuple[str, int, str]] = field(default_factory=list)  # game, ply it was played at, action
     finals: dict[str, dict[str, Any]] = field(default_factory=dict)
@@ -227,10 +226,13 @@ class Stats:
     window: list[tuple[float, int]] = field(default_factory=list)  # (server CPU s, actions) at its ends
     stopping: bool = False  # --duration: the window is over, clients stop where they are
 
+    @property
+    def latencies(self) -> list[float]:
+        return [seconds for _, seconds in self.timeline]
+
     def latency(self, via: str, seconds: float) -> None:
         self.via[via] += 1
         if time.monotonic() >= self.measure_from:
-            self.latencies.append(seconds)
             self.timeline.append((time.monotonic() - self.measure_from, seconds))
             self.by_via[via].append(seconds)
 

@@ -129,7 +129,6 @@ class Moves(GameCache):
             return False, None
         if (
             len(sequence) > MAX_SEQUENCE
-            or version != rt.version
             or rt.state is None
             or rt.row is None
             or not rt.lock.acquire(blocking=False)
@@ -174,6 +173,21 @@ class Moves(GameCache):
         except _Elsewhere:
             return False, None
         return True, answered[0]
+
+    async def play_async(
+        self,
+        game_id: str,
+        token: str | None,
+        action: str,
+        version: int | None,
+        then: list[str] | tuple[str, ...] = (),
+        answer: Callable[[Runtime, int], T] | None = None,
+    ) -> T | None:
+        """What the routes call: ``play_on_loop``, else ``play`` in a worker thread."""
+        played, answered = await self.play_on_loop(game_id, token, action, version, then, answer)
+        if played:
+            return answered
+        return await asyncio.to_thread(self.play, game_id, token, action, version, then, answer)
 
     def undo(self, game_id: str, token: str | None, version: int | None) -> dict[str, Any]:
         rt = self._get(game_id)

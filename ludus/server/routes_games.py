@@ -82,9 +82,9 @@ def add_game_routes(app: FastAPI, service: GameService, limits: ServerLimits, hi
     )
     async def act(game_id: str, body: schemas.ActionBody, request: Request) -> JSONText:
         token = seat_token(request)
-        args = (game_id, token, body.action, body.version, body.then, timed_view_text)
-        played, answer = await service.play_on_loop(*args)  # SQLite: no worker thread
-        return JSONText(answer if played else await run(service.play, *args))
+        return JSONText(
+            await service.play_async(game_id, token, body.action, body.version, body.then, timed_view_text)
+        )
 
     @app.post(
         "/api/games/{game_id}/undo",

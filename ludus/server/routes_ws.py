@@ -134,10 +134,7 @@ class GameSocket:
                 return
             if "action" in message:
                 body = schemas.ActionBody.model_validate(message)
-                args = (sub.game_id, self.token, body.action, body.version, body.then)
-                played, _ = await self.service.play_on_loop(*args)
-                if not played:
-                    await run(self.service.play, *args)
+                await self.service.play_async(sub.game_id, self.token, body.action, body.version, body.then)
                 return
             error(422, "unknown message: send {'token'} or {'action', 'version'}")
         except ValidationError as exc:
