@@ -41,13 +41,13 @@ _FINISH_PHASE = 3  # AREA and every later step of a turn (START is 2)
 # ISMCTS grows its tree by this heuristic in solo and 2-player games (``ludus.bots.ismcts``,
 # ``expand``): every seat starts out playing its heuristic move, and a turn's later steps are valued
 # by their best continuation. At equal time it beat greedy more often than random expansion on the
-# same deals, and scored more in solo (README, "Strength"); in 3-player games random expansion stays.
+# same deals, and scored more in solo (docs/strength.md); in 3-player games random expansion stays.
 HEURISTIC_EXPANSION_PLAYERS = (1, 2)
 
 # In solo, ISMCTS values a finish short of the target by a tenth of its margin's value on the curve
 # it values its leaves by, not at 0: a game that will miss 35 still plays for every point (the 30 of
 # the normal difficulty among them), where a 0 for every such finish left the last decisions to
-# chance (README, "Strength").
+# chance (docs/strength.md).
 MARGIN_FINISH_PLAYERS = (1,)
 
 
@@ -56,7 +56,7 @@ def search_world(world: Any) -> Any:
     same game played for the hardest target (35) at every difficulty, so that leaves are valued by
     the chance of reaching 35 and finished games by whether they did. Valued by its chance of
     reaching a target it mostly reached, the search stopped caring once a game looked won or lost;
-    played for 35 it reached 30 in more games and scored more (README, "Strength")."""
+    played for 35 it reached 30 in more games and scored more (docs/strength.md)."""
     if world.solo:
         world.game = _hardest(world.game)
     return world

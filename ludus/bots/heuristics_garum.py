@@ -30,7 +30,7 @@ EMPTY = -1
 # between a seat's turns, random expansion spends 300 iterations on replies nobody plays and
 # left the bot level with greedy (35 % of 500 three-player games, 30 % of 140 four-player);
 # heuristic expansion won 43.7 % of 200 and 37.3 % of 59 at 300 iterations, at about 15
-# times the cost a decision (README, "Measured").
+# times the cost a decision (docs/strength.md, "Earlier measurements").
 HEURISTIC_EXPANSION_PLAYERS = (3, 4)
 
 OWN_TILE = 1.75  # own fish a colour's tile brings to one line it chooses (2 at most)

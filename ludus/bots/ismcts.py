@@ -124,7 +124,7 @@ class ISMCTSBot:
         (the difficulty's own target, a finish by whether it reached it), as before. In Celtae
         solo at normal difficulty (30), 188 iterations with heuristic expansion reached 30 in
         66.7 % of 27 games playing for 30 and in 82.5 % of 40 playing for 35, the same deals
-        (README, "Strength").
+        (docs/strength.md).
       ``peek`` (False): search the true state, its coming draws included, instead of re-dealt
         ones: Cowling et al.'s "cheating" player, a ceiling for studies of what the hidden parts
         cost the search. It sees what its seat may not, so it is no fair opponent; the server
