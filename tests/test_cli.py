@@ -430,30 +430,28 @@ def test_simulate_refuses_unknown_bots_bad_parameters_and_options():
     assert result.exit_code == 2 and "board=atlantis is not valid" in result.output
 
 
+TOURNAMENT = ["tournament", "garum", "--players", "2", "--bots", "random,greedy", "--games", "2"]
+
+
 def test_tournament_command_writes_results_ratings_and_plot(tmp_path):
     out = tmp_path / "tour"
-    result = run(
-        [
-            "tournament",
-            "garum",
-            "--players",
-            "2",
-            "--bots",
-            "random,greedy",
-            "--games",
-            "2",
-            "--out",
-            str(out),
-            "--bootstrap",
-            "10",
-        ]
-    )
+    result = run([*TOURNAMENT, "--out", str(out), "--bootstrap", "10", "--anchor", "random"])
     assert result.exit_code == 0, result.output
     assert {p.name for p in out.iterdir()} >= {"results.jsonl", "ratings.json", "ratings.png"}
     games = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
     assert sorted(g["seats"] for g in games) == [["greedy", "random"], ["random", "greedy"]]
     assert games[0]["seed"] == games[1]["seed"]  # one deal, played from both seats
     assert "greedy" in result.output and "random" in result.output
+    table = {r["bot"]: r for r in json.loads((out / "ratings.json").read_text())}  # --anchor: random rates 0
+    assert (table["random"]["rating"], table["random"]["low"], table["random"]["high"]) == (0, 0, 0)
+    assert table["greedy"]["rating"] > 0 and "relative to random" in result.output
+
+
+def test_tournament_refuses_an_anchor_that_is_not_playing(tmp_path):
+    result = run([*TOURNAMENT, "--out", str(tmp_path / "none"), "--anchor", "greedy:noise=5"])
+    assert result.exit_code == 2
+    assert "--anchor 'greedy:noise=5' is not one of --bots: random, greedy" in result.output
+    assert not (tmp_path / "none").exists()
 
 
 def test_report_command_writes_markdown_and_plots(tmp_path):

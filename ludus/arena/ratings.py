@@ -8,7 +8,9 @@ one virtual game. Bradley–Terry strengths are fitted by Hunter's (2004) minori
 iterations, with ``prior`` virtual draws between every pair of bots so that a bot that
 won every game still gets a finite rating. Ratings are ``400 log10(strength)`` centred on
 1500, so a 100-point gap means a 64 % expected score, as in Elo. Confidence intervals
-come from refitting on games resampled with replacement.
+come from refitting on games resampled with replacement. With an ``anchor`` bot, every fit
+(the point and each resample) is shifted so that the anchor rates 0: the ratings are then
+gaps to it, and their intervals those of the gap, which the centred intervals are not.
 """
 
 from __future__ import annotations
@@ -109,18 +111,22 @@ def ratings(
     seed: int = 0,
     prior: float = 1.0,
     level: float = 0.95,
+    anchor: str | None = None,
 ) -> list[Rating]:
-    """Ratings of every bot with ``level`` bootstrap intervals, best first."""
+    """Ratings of every bot with ``level`` bootstrap intervals, best first; relative to ``anchor``
+    (rated 0 in every fit) when given, else centred on 1500."""
     per_game = pairwise(results)
     if bots is None:
         bots = sorted({s for r in results for s in r["seats"]})
+    if anchor is not None and anchor not in bots:
+        raise ValueError(f"anchor {anchor!r} is not one of the bots: {', '.join(bots)}")
     flat = [e for g in per_game for e in g]
-    point = bradley_terry(flat, bots, prior)
+    point = _anchored(bradley_terry(flat, bots, prior), anchor)
     rng = random.Random(seed)
     samples: dict[str, list[float]] = {b: [] for b in bots}
     for _ in range(bootstrap if per_game else 0):
         drawn = [e for _ in per_game for e in per_game[rng.randrange(len(per_game))]]
-        fit = bradley_terry(drawn, bots, prior, iterations=300, tolerance=1e-6)
+        fit = _anchored(bradley_terry(drawn, bots, prior, iterations=300, tolerance=1e-6), anchor)
         for b in bots:
             samples[b].append(fit[b])
     tail = (1.0 - level) / 2
@@ -134,6 +140,14 @@ def ratings(
         out.append(Rating(b, point[b], low, high, played, sum(mine) / len(mine) if mine else float("nan")))
     out.sort(key=lambda r: -r.rating)
     return out
+
+
+def _anchored(fit: dict[str, float], anchor: str | None) -> dict[str, float]:
+    """``fit`` shifted so that ``anchor`` rates 0 (unchanged without one)."""
+    if anchor is None:
+        return fit
+    zero = fit[anchor]
+    return {b: r - zero for b, r in fit.items()}
 
 
 def expected_score(a: float, b: float) -> float:

@@ -129,14 +129,17 @@ def tournament(
     bootstrap: int = 200,
     progress: bool = False,
     echo: bool = True,
+    anchor: str | None = None,
 ) -> dict[str, Any]:
     """Run a tournament; write ``results.jsonl``, ``ratings.json``, ``head_to_head.json`` and
     ``ratings.png`` to ``out_dir``.
 
     Games run on ``jobs`` processes (default: every core) or on Ray, and each is appended to
     ``results.jsonl`` as it ends: run again with the same arguments, an interrupted
-    tournament plays only the games it lacks. ``games`` is per table (per pairing in two-player games). Returns ``{"results",
-    "ratings", "head_to_head", "files"}``. Bad options or bot specs raise ValueError before any game.
+    tournament plays only the games it lacks. ``games`` is per table (per pairing in two-player games).
+    With ``anchor`` (one of ``bots``) the ratings are gaps to that bot, which rates 0 (``ratings``).
+    Returns ``{"results", "ratings", "head_to_head", "files"}``. Bad options, bot specs or anchor
+    raise ValueError before any game.
     """
     options = dict(options or {})
     the_game = load_game(game, **options)
@@ -145,6 +148,8 @@ def tournament(
     jobs = check_jobs(jobs)
     for spec in bots:
         make_bot(spec, 0)  # refuse bad parameters now, not in a worker
+    if anchor is not None and anchor not in bots:
+        raise ValueError(f"anchor {anchor!r} is not one of the bots: {', '.join(bots)}")
     tasks = schedule(list(bots), the_game.num_players, games, seed)
     for task in tasks:
         task["game"], task["config"] = game, dict(the_game.config)
@@ -156,14 +161,15 @@ def tournament(
     if ray_address is not None:
         check_ray_address(ray_address)  # a clear error now rather than a hang
     results = run_tasks(tasks, jobs, ray_address, progress, journal=files.get("results"))
-    table = ratings(results, bots=list(bots), bootstrap=bootstrap, seed=seed or 0)
+    table = ratings(results, bots=list(bots), bootstrap=bootstrap, seed=seed or 0, anchor=anchor)
+    title = f"{game} {_config_text(the_game.config)}: {len(results)} games"
+    if anchor is not None:
+        title += f"; ratings relative to {anchor}"
     if out_dir is not None:
         files["ratings"] = str(out / "ratings.json")
         Path(files["ratings"]).write_text(json.dumps([r.__dict__ for r in table], indent=1), encoding="utf-8")
         files["plot"] = str(out / "ratings.png")
-        plot_ratings(
-            table, files["plot"], title=f"{game} {_config_text(the_game.config)}: {len(results)} games"
-        )
+        plot_ratings(table, files["plot"], title=title)
     matrix = win_matrix(results, list(bots))
     if out_dir is not None:
         files["head_to_head"] = str(Path(out_dir) / "head_to_head.json")
@@ -171,7 +177,7 @@ def tournament(
             json.dumps({"bots": list(bots), "score": matrix}, indent=1), encoding="utf-8"
         )
     if echo:
-        print_ratings(table, f"{game} {_config_text(the_game.config)}: {len(results)} games")
+        print_ratings(table, title)
         print_matrix(list(bots), matrix)
     return {"results": results, "ratings": table, "head_to_head": matrix, "files": files}
 
@@ -257,6 +263,7 @@ def tournament_command(
     out: str | None,
     ray_address: str | None,
     bootstrap: int = 200,
+    anchor: str | None = None,
 ) -> dict[str, Any]:
     """What ``ludus tournament GAME --bots a,b,c ...`` runs (the CLI parses and passes its options)."""
     specs = [b.strip() for b in bots.split(",") if b.strip()]
@@ -271,4 +278,5 @@ def tournament_command(
         ray_address=ray_address,
         bootstrap=bootstrap,
         progress=True,
+        anchor=anchor,
     )

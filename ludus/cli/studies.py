@@ -164,6 +164,12 @@ def simulate(
     show_default=True,
     help="Bootstrap resamples for the rating intervals.",
 )
+@click.option(
+    "--anchor",
+    default=None,
+    metavar="BOT",
+    help="Rate every bot relative to this one (one of --bots, e.g. random), which rates 0.",
+)
 def tournament(
     game: str,
     flags: dict[str, Any],
@@ -175,6 +181,7 @@ def tournament(
     out: str,
     ray_address: str | None,
     bootstrap: int,
+    anchor: str | None,
 ) -> None:
     """Round-robin bots (seats rotated, deals shared); print ratings and plot them.
 
@@ -184,10 +191,12 @@ def tournament(
 
     options = game_options(game, extra, **flags)
     load(game, options)
-    bot_specs(bots)
+    specs = bot_specs(bots)
+    if anchor is not None and anchor not in specs:
+        raise CLIError(f"--anchor {anchor!r} is not one of --bots: {', '.join(specs)}")
     files.check_dir(out, "--out")
     try:
-        tournament_command(game, options, bots, games, jobs, seed, out, ray_address, bootstrap)
+        tournament_command(game, options, bots, games, jobs, seed, out, ray_address, bootstrap, anchor)
     except _RUN_ERRORS as exc:
         raise CLIError(one_line(str(exc))) from None
 

@@ -67,3 +67,21 @@ def test_solo_results_on_the_same_deal_meet_as_one_game() -> None:
     ]
     table = ratings(results, bootstrap=10)
     assert [r.bot for r in table] == ["good", "bad"] and table[0].score == 1.0
+
+
+def test_an_anchor_rates_zero_and_the_others_by_their_gap_to_it() -> None:
+    """Anchored at "weak", every fit is shifted: the gaps are those of the centred fit, the anchor's
+    interval is exactly 0, and the others' intervals are those of their gap to it."""
+    results = (
+        _games("strong", "middle", 14, 6) + _games("middle", "weak", 14, 6) + _games("strong", "weak", 18, 2)
+    )
+    centred = {r.bot: r for r in ratings(results, bootstrap=60, seed=1)}
+    anchored = {r.bot: r for r in ratings(results, bootstrap=60, seed=1, anchor="weak")}
+    assert (anchored["weak"].rating, anchored["weak"].low, anchored["weak"].high) == (0.0, 0.0, 0.0)
+    for bot in ("strong", "middle"):
+        gap = centred[bot].rating - centred["weak"].rating
+        assert anchored[bot].rating == pytest.approx(gap)
+        assert anchored[bot].low < gap < anchored[bot].high
+        assert anchored[bot].low > 0  # both won clearly more than half their games against "weak"
+    with pytest.raises(ValueError, match="anchor 'oracle' is not one of the bots: strong, middle, weak"):
+        ratings(results, bots=["strong", "middle", "weak"], anchor="oracle")
