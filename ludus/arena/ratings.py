@@ -118,8 +118,7 @@ def ratings(
     per_game = pairwise(results)
     if bots is None:
         bots = sorted({s for r in results for s in r["seats"]})
-    if anchor is not None and anchor not in bots:
-        raise ValueError(f"anchor {anchor!r} is not one of the bots: {', '.join(bots)}")
+    check_anchor(anchor, bots)
     flat = [e for g in per_game for e in g]
     point = _anchored(bradley_terry(flat, bots, prior), anchor)
     rng = random.Random(seed)
@@ -140,6 +139,12 @@ def ratings(
         out.append(Rating(b, point[b], low, high, played, sum(mine) / len(mine) if mine else float("nan")))
     out.sort(key=lambda r: -r.rating)
     return out
+
+
+def check_anchor(anchor: str | None, bots: Sequence[str]) -> None:
+    """ValueError unless ``anchor`` is None or one of ``bots`` (a tournament asks before its games)."""
+    if anchor is not None and anchor not in bots:
+        raise ValueError(f"anchor {anchor!r} is not one of the bots: {', '.join(bots)}")
 
 
 def _anchored(fit: dict[str, float], anchor: str | None) -> dict[str, float]:

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from ..engine import load_game
-from .ratings import Rating, ratings
+from .ratings import Rating, check_anchor, ratings
 from .report import check_writable
 from .simulate import bot_seed, make_bot
 from .study import StudyError, check_jobs, check_ray_address, run_study
@@ -148,8 +148,7 @@ def tournament(
     jobs = check_jobs(jobs)
     for spec in bots:
         make_bot(spec, 0)  # refuse bad parameters now, not in a worker
-    if anchor is not None and anchor not in bots:
-        raise ValueError(f"anchor {anchor!r} is not one of the bots: {', '.join(bots)}")
+    check_anchor(anchor, bots)
     tasks = schedule(list(bots), the_game.num_players, games, seed)
     for task in tasks:
         task["game"], task["config"] = game, dict(the_game.config)
