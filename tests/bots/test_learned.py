@@ -11,6 +11,7 @@ import pytest
 
 import ludus
 from ludus.bots import learned
+from ludus.bots.ismcts import ISMCTSBot
 from ludus.bots.learned import ValueModel
 
 from .helpers import random_position
@@ -243,3 +244,17 @@ def test_self_play_data_is_the_same_for_the_same_seed() -> None:
     assert np.array_equal(first["x"], second["x"]) and np.array_equal(first["y"], second["y"])
     assert first["x"].shape[1:] == (2, len(learned.feature_names("garum", 2, rich=True)))
     assert np.allclose(first["y"].sum(axis=1), 0.0)  # 2 players: one seat's margin is the other's loss
+
+
+def test_self_play_by_a_bot_spec_plays_that_bot() -> None:
+    """``--bot``: the positions of searched play, not greedy's, and as reproducible."""
+    from ludus.bots.learned import train
+
+    task = {"game": "celtae", "players": 2, "seed": 5, "rate": 0.3, "noise": 1.0, "explore": 0.0}
+    searched = {**task, "bot": "ismcts:iterations=3"}
+    first, again, greedy = (train.play_positions(t) for t in (searched, searched, task))
+    assert np.array_equal(first["x"], again["x"]) and np.array_equal(first["y"], again["y"])
+    assert first["x"].shape != greedy["x"].shape or not np.array_equal(first["x"], greedy["x"])
+    assert isinstance(train.self_play_bot(searched, 1), ISMCTSBot)
+    with pytest.raises(ValueError, match="unknown bot"):
+        train.self_play_bot({**task, "bot": "no-such-bot"}, 1)

@@ -2,8 +2,9 @@
 
     python -m ludus.bots.learned.train garum --players 2 --games 1500 --seed 1 --jobs 2
 
-1. **Data.** ``games`` games of ``greedy`` self-play (rating noise ``noise`` points, and a
-   random move with chance ``explore`` so that the positions a search visits are covered),
+1. **Data.** ``games`` games of ``greedy`` self-play (rating noise ``noise`` points), or of the
+   bot spec ``--bot`` (a small search, so that the positions are those of searched play), with a
+   random move with chance ``explore`` so that the positions a search visits are covered,
    each dealt from the master seed; Garum games draw their board and variant at random. A
    share ``rate`` of the positions is kept: each seat's feature row (``ludus.bots.learned.features``:
    the heuristic's values, points, progress, turn, then the game's own terms: ``rich``) and
@@ -71,7 +72,7 @@ def play_positions(task: dict[str, Any]) -> dict[str, Any]:
     rng = random.Random(task["seed"])
     game = load_game(task["game"], **options_for(task["game"], task["players"], rng))
     state = game.new_initial_state(seed=rng.getrandbits(63))
-    seats = [GreedyBot(seed=rng.getrandbits(63), noise=task["noise"]) for _ in range(game.num_players)]
+    seats = [self_play_bot(task, rng.getrandbits(63)) for _ in range(game.num_players)]
     rows = []
     while not state.is_terminal():
         if rng.random() < task["rate"]:
@@ -87,8 +88,26 @@ def play_positions(task: dict[str, Any]) -> dict[str, Any]:
     return {"x": x, "y": np.tile(np.array(final_margins(state)), (n, 1))}
 
 
+def self_play_bot(task: dict[str, Any], seed: int) -> Any:
+    """A self-play seat: ``greedy`` with its rating noise, or the bot spec ``task["bot"]``."""
+    if task.get("bot"):
+        from .. import make, parse_spec
+
+        name, params = parse_spec(task["bot"])
+        return make(name, seed=seed, **params)
+    return GreedyBot(seed=seed, noise=task["noise"])
+
+
 def generate(
-    game_name: str, players: int, games: int, seed: int, jobs: int, rate: float, noise: float, explore: float
+    game_name: str,
+    players: int,
+    games: int,
+    seed: int,
+    jobs: int,
+    rate: float,
+    noise: float,
+    explore: float,
+    bot: str | None = None,
 ) -> dict[str, Any]:
     """Self-play data of ``games`` games; ``g`` numbers each position's game (for the held-out split)."""
     master = random.Random(seed)
@@ -100,6 +119,7 @@ def generate(
             "rate": rate,
             "noise": noise,
             "explore": explore,
+            "bot": bot,
         }
         for _ in range(games)
     ]
@@ -248,6 +268,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rate", type=float, default=0.2, help="share of positions kept")
     parser.add_argument("--noise", type=float, default=1.0, help="greedy rating noise, points")
     parser.add_argument("--explore", type=float, default=0.05, help="chance of a random move")
+    parser.add_argument(
+        "--bot", help="self-play by this bot spec (ismcts:iterations=100, say) instead of greedy"
+    )
     parser.add_argument("--hidden", type=int, default=32)
     parser.add_argument("--alpha", type=float, default=1e-3, help="the network's L2 penalty")
     parser.add_argument("--plain", action="store_true", help="rows without the game's own terms")
@@ -266,7 +289,15 @@ def main(argv: list[str] | None = None) -> int:
             data = {k: cached[k] for k in cached.files}
     else:
         data = generate(
-            args.game, args.players, args.games, args.seed, args.jobs, args.rate, args.noise, args.explore
+            args.game,
+            args.players,
+            args.games,
+            args.seed,
+            args.jobs,
+            args.rate,
+            args.noise,
+            args.explore,
+            args.bot,
         )
         if args.data:
             np.savez_compressed(args.data, **data)
@@ -295,7 +326,7 @@ def main(argv: list[str] | None = None) -> int:
         else "final score, points",
         "data": {
             "games": args.games,
-            "self_play": f"greedy (noise {args.noise}), random move with chance {args.explore}",
+            "self_play": f"{args.bot or f'greedy (noise {args.noise})'}, random move with chance {args.explore}",
             "position_rate": args.rate,
             "holdout_games": args.holdout,
         },
