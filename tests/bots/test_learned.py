@@ -258,3 +258,18 @@ def test_self_play_by_a_bot_spec_plays_that_bot() -> None:
     assert isinstance(train.self_play_bot(searched, 1), ISMCTSBot)
     with pytest.raises(ValueError, match="unknown bot"):
         train.self_play_bot({**task, "bot": "no-such-bot"}, 1)
+
+
+@pytest.mark.parametrize("spec", ["no-such-bot", "ismcts:iterationz=3"])
+def test_training_refuses_a_wrong_bot_spec_before_any_game(
+    spec: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A misspelt ``--bot`` stops the command at once, with what is wrong, and writes nothing."""
+    from ludus.bots.learned import train
+
+    with pytest.raises(SystemExit) as stopped:
+        train.main(["garum", "--players", "2", "--games", "2", "--bot", spec, "--out", str(tmp_path)])
+    assert stopped.value.code == 2
+    error = capsys.readouterr().err
+    assert "--bot:" in error and spec.split(":")[-1].split("=")[0] in error
+    assert not any(tmp_path.iterdir())

@@ -283,6 +283,11 @@ def main(argv: list[str] | None = None) -> int:
         help="a model file (.npz) measured on the same held-out games, such as the one shipped",
     )
     args = parser.parse_args(argv)
+    if args.bot:
+        try:  # a wrong spec is refused here, before any game, not by the first worker to start one
+            self_play_bot({"bot": args.bot}, 0)
+        except ValueError as error:
+            parser.error(f"--bot: {error}")
     started = time.time()
     if args.data and args.data.exists():
         with np.load(args.data) as cached:
