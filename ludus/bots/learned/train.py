@@ -94,6 +94,10 @@ def self_play_bot(task: dict[str, Any], seed: int) -> Any:
         from .. import make, parse_spec
 
         name, params = parse_spec(task["bot"])
+        if "seed" in params:
+            raise ValueError(
+                f"bot {name!r}: seed cannot be set in the spec; each game's seed gives it (give --seed)"
+            )
         return make(name, seed=seed, **params)
     return GreedyBot(seed=seed, noise=task["noise"])
 
