@@ -1,5 +1,8 @@
 """ISMCTS speed: iterations per second and decision time by budget, per game and player count.
 
+The tree's iterations: the learned preset, unless ``--bot`` names another (the default in 2-player
+Garum, the rollout preset, counts worlds each playing three moves on, not tree iterations).
+
 Decisions are timed on positions sampled from random games (start, middle and late),
 so the figures mix cheap and expensive moments as real play does. Decisions with a
 single legal action, which the bot answers without search, are skipped. Times are this
@@ -56,11 +59,11 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     budgets = [50, 300] if args.quick else [int(b) for b in args.budgets.split(",")]
     count = 2 if args.quick else args.positions
-    extra: dict[str, Any] = {}
+    extra: dict[str, Any] = {"preset": "learned"}
     if args.bot:
         from ludus.bots import parse_spec
 
-        extra = parse_spec("ismcts:" + args.bot)[1]
+        extra.update(parse_spec("ismcts:" + args.bot)[1])
 
     print(f"{'game':8} {'players':>7} {'budget':>7} {'decision s':>11} {'max s':>7} {'iterations/s':>13}")
     for name in ludus.game_names():

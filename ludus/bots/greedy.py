@@ -70,6 +70,12 @@ def heuristic_expansion_players(game_name: str) -> tuple[int, ...]:
 
 
 @cache
+def rollout_players(game_name: str) -> tuple[int, ...]:
+    """Player counts for which ISMCTS's "auto" preset is "rollout" (``ROLLOUT_PLAYERS``)."""
+    return tuple(getattr(_module(game_name), "ROLLOUT_PLAYERS", ()))
+
+
+@cache
 def margin_finish_players(game_name: str) -> tuple[int, ...]:
     """Player counts for which ISMCTS values a finished game by its margin, not only by its result
     (``MARGIN_FINISH_PLAYERS``)."""

@@ -14,12 +14,17 @@ logistic curve, which gives far more signal per iteration in long games such as 
 The tree grows by one random action an iteration or, where the game asks for it, by its
 heuristic, so that rivals start out playing their heuristic moves (``expand``).
 
-Two presets. "learned" (the default) scores leaves with the learned value model of the
+Three presets. "learned" scores leaves with the learned value model of the
 game and player count (``ludus.bots.learned``: a small network over the position and the
 heuristic's values, trained on self-play to predict final margins) and orders the root's
 actions by it (their prior visits; ``width`` can also cut the search to the best few);
 "classic" is the search as it was before the model, leaves scored by the heuristic alone.
-Where no model is shipped (or NumPy is missing) "learned" plays as "classic".
+Where no model is shipped (or NumPy is missing) "learned" plays as "classic". "rollout" is no tree
+but flat Monte Carlo over the same determinizations (``ludus.bots.rollout``): the root's best few
+actions by the heuristic, each played on by greedy moves of every seat for ``horizon`` decisions in
+the same worlds. "auto" (the default) is "rollout" for the player counts the game's heuristic
+module lists in ``ROLLOUT_PLAYERS`` (Garum: every count, where it wins far more against greedy than
+the tree at equal time; docs/strength.md, "Greedy playouts") and "learned" otherwise.
 """
 
 from __future__ import annotations
@@ -30,19 +35,22 @@ import time
 from typing import Any
 
 from ..engine import Action, State
-from . import learned
+from . import learned, rollout
 from .greedy import (
     heuristic,
     heuristic_actions,
     heuristic_all,
     heuristic_expansion_players,
     margin_finish_players,
+    rollout_players,
     search_world,
 )
 
-PRESETS = ("learned", "classic")
+PRESETS = ("auto", "learned", "classic", "rollout")
 EXPANSIONS = ("auto", "random", "heuristic", "turn")
 AIMS = ("auto", "target")
+ITERATIONS = 300  # a decision's iterations by default (the tree presets)
+ROLLOUT_ITERATIONS = 16  # ... and the worlds of the rollout preset: about 0.2 s on 2-player Garum
 SHORT_FINISH = 0.1  # the weight of a short finish's margin (``_returns``)
 
 
@@ -65,7 +73,8 @@ class ISMCTSBot:
     Parameters:
       ``seed``: fixes every determinization and rollout: the same seed, state and
         iteration budget always give the same action.
-      ``iterations`` (300): iterations per decision, unless ``seconds`` is given.
+      ``iterations`` (300; with the rollout preset 16): iterations per decision, unless
+        ``seconds`` is given; with the rollout preset, the worlds each candidate is played in.
       ``seconds`` (None): a time budget per decision instead (not reproducible).
       ``exploration`` (0.1): the UCB1 constant, for rewards in [0, 1]. Small, because
         the heuristic's win chances differ by a few hundredths between sensible moves. On
@@ -111,9 +120,13 @@ class ISMCTSBot:
         test p = 0.15), but on 29 deals of master seed 1 better in 5 and worse in 6, and on the
         200 deals of seeds 9-13 better in 47, worse in 39 (65.2 % against 61.0 %, p = 0.45), so
         "auto" does not choose it.
-      ``preset`` ("learned" or "classic"): leaf values and root ordering by the learned model
-        of the game and player count (heuristic ones where there is none), or by the
-        heuristic alone, as before the model.
+      ``preset`` ("auto", "learned", "classic" or "rollout"): leaf values and root ordering by the
+        learned model of the game and player count (heuristic ones where there is none), or by the
+        heuristic alone, as before the model; or no tree but greedy playouts of the root's best
+        ``width`` actions (0: 3). "auto" is "rollout" for the player counts in the game's
+        ``ROLLOUT_PLAYERS``, else "learned".
+      ``horizon`` (10): with the rollout preset, the greedy decisions played after each candidate
+        before the heuristic scores the position.
       ``width`` (0): the root actions searched, the best by their one-ply value (learned, else
         heuristic); 0 searches all. Off by default: on 2-player Garum at 1,300 iterations the
         learned preset won 52 % of 20 games against greedy with width 8 and 72 % without.
@@ -136,7 +149,7 @@ class ISMCTSBot:
     def __init__(
         self,
         seed: int | None = None,
-        iterations: int = 300,
+        iterations: int | None = None,
         seconds: float | None = None,
         exploration: float = 0.1,
         rollout: str = "random",
@@ -145,11 +158,12 @@ class ISMCTSBot:
         scale: float = 8.0,
         prior: bool = True,
         expand: str = "auto",
-        preset: str = "learned",
+        preset: str = "auto",
         width: int = 0,
         prior_visits: int = 1,
         aim: str = "auto",
         peek: bool = False,
+        horizon: int = rollout.HORIZON,
     ) -> None:
         if rollout not in ("random", "greedy-light"):
             raise ValueError(f"rollout must be 'random' or 'greedy-light', not {rollout!r}")
@@ -161,14 +175,17 @@ class ISMCTSBot:
             raise ValueError(f"preset must be one of {', '.join(PRESETS)}, not {preset!r}")
         if width < 0:
             raise ValueError("width must be >= 0")
-        if iterations < 1:
+        if iterations is not None and iterations < 1:
             raise ValueError("iterations must be at least 1")
+        if horizon < 0:
+            raise ValueError("horizon must be >= 0")
         if prior_visits < 1:
             raise ValueError("prior_visits must be at least 1")
         if cutoff is not None and cutoff < 0:
             raise ValueError("cutoff must be None or >= 0")
         self.rng = random.Random(seed)
-        self.iterations = int(iterations)
+        self.iterations = iterations  # None: the preset's own (``budget``)
+        self.horizon = int(horizon)
         self.seconds = seconds
         self.exploration = float(exploration)
         self.rollout = rollout
@@ -195,23 +212,29 @@ class ISMCTSBot:
             self.last_iterations = 0
             return legal[0]
         seat = state.current_player()
-        root = _Node(None, None, seat)
-        evaluate = self._evaluator(state.game.name)
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
-        self.net = self.model(state.game) if evaluate is not None else None
-        heuristic_tree = self.expansion(state.game) == "heuristic" and evaluate is not None
-        aimed = search_world(state.game.name) if self.aim == "auto" else None
-        self.by_margin = (
-            self.aim == "auto"
-            and evaluate is not None
-            and state.game.num_players in margin_finish_players(state.game.name)
-        )
+        preset = self.resolved(state.game)
         rng = self.rng
+        aimed = search_world(state.game.name) if self.aim == "auto" else None
 
         def deal() -> State:  # a determinization of the seat's view, as the search values it
             world = state.clone() if self.peek else state.resample(seat, rng)
             return world if aimed is None else aimed(world)
 
+        if preset == "rollout":
+            action, self.last_iterations = rollout.search(
+                state, deal, rng, self.budget(preset), deadline, self.width, self.horizon, self.scale
+            )
+            return action
+        root = _Node(None, None, seat)
+        evaluate = self._evaluator(state.game.name)
+        self.net = self.model(state.game) if evaluate is not None else None
+        heuristic_tree = self.expansion(state.game) == "heuristic" and evaluate is not None
+        self.by_margin = (
+            self.aim == "auto"
+            and evaluate is not None
+            and state.game.num_players in margin_finish_players(state.game.name)
+        )
         keep = None
         width = self.width
         if evaluate is not None and (self.net is not None or width) and (self.prior or width):
@@ -219,14 +242,12 @@ class ISMCTSBot:
         elif self.prior and evaluate is not None and not heuristic_tree:
             self._seed_root(root, deal(), evaluate)
         iterate = self._iterate_heuristic if heuristic_tree else self._iterate
+        iterations = self.budget(preset)
         done = 0
         while True:
             iterate(root, deal(), evaluate, keep)
             done += 1
-            if deadline is None:
-                if done >= self.iterations:
-                    break
-            elif time.perf_counter() >= deadline:
+            if rollout.spent(done, iterations, deadline):
                 break
         self.last_iterations = done
         allowed = set(legal)
@@ -243,9 +264,21 @@ class ISMCTSBot:
             return self.expand
         return "heuristic" if game.num_players in heuristic_expansion_players(game.name) else "random"
 
+    def resolved(self, game: Any) -> str:
+        """The preset this bot plays in ``game``: ``preset``, with "auto" resolved for the game."""
+        if self.preset != "auto":
+            return self.preset
+        return "rollout" if game.num_players in rollout_players(game.name) else "learned"
+
+    def budget(self, preset: str) -> int:
+        """Iterations a decision: ``iterations``, or the preset's default where it was not given."""
+        if self.iterations is not None:
+            return self.iterations
+        return ROLLOUT_ITERATIONS if preset == "rollout" else ITERATIONS
+
     def model(self, game: Any) -> learned.ValueModel | None:
         """The learned value model this bot uses in ``game`` (None: "classic", or none shipped)."""
-        return learned.load(game.name, game.num_players) if self.preset == "learned" else None
+        return learned.load(game.name, game.num_players) if self.resolved(game) == "learned" else None
 
     def _seed_root(
         self, root: _Node, world: State, evaluate: Any, prior: bool = True, width: int = 0

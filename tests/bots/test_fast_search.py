@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 import ludus.bots.ismcts as ismcts_module
+import ludus.bots.rollout as rollout_module
 from ludus.bots.ismcts import ISMCTSBot
 
 from .helpers import GARUM_CONFIGS, config_id, random_position
@@ -12,15 +13,18 @@ from .helpers import GARUM_CONFIGS, config_id, random_position
 
 @pytest.mark.parametrize("config", GARUM_CONFIGS[::3], ids=config_id)
 @pytest.mark.parametrize("steps", [3, 30, 70])
+@pytest.mark.parametrize("preset", ["learned", "rollout"])
 def test_ismcts_with_action_shortcuts_searches_as_without(
-    config: dict, steps: int, monkeypatch: pytest.MonkeyPatch
+    config: dict, steps: int, preset: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     state = random_position("garum", config, seed=steps, steps=steps)
     if state.is_terminal() or len(state.legal_actions()) < 2:
         pytest.skip("no choice here")
-    fast = ISMCTSBot(seed=steps, iterations=25)
+    budget = {"learned": 25, "rollout": 2}[preset]
+    fast = ISMCTSBot(seed=steps, iterations=budget, preset=preset, horizon=4)
     chosen = fast.step(state)
     monkeypatch.setattr(ismcts_module, "heuristic_actions", lambda _name: None)
-    plain = ISMCTSBot(seed=steps, iterations=25)
+    monkeypatch.setattr(rollout_module, "heuristic_actions", lambda _name: None)
+    plain = ISMCTSBot(seed=steps, iterations=budget, preset=preset, horizon=4)
     assert plain.step(state) == chosen
     assert plain.rng.getstate() == fast.rng.getstate()

@@ -48,7 +48,7 @@ def test_ismcts_plays_only_legal_actions_over_whole_games(config: dict) -> None:
 @pytest.mark.parametrize("params", [{}, {"cutoff": None}, {"rollout": "greedy-light", "cutoff": 3}])
 def test_ismcts_rollout_policies_play_legal_games(params: dict) -> None:
     game = ludus.load_game("garum", players=2, board="baelo_claudia")
-    seats = [ISMCTSBot(seed=1, iterations=3, **params), bots.make("random", seed=2)]
+    seats = [ISMCTSBot(seed=1, iterations=3, preset="learned", **params), bots.make("random", seed=2)]
     assert play_out(game.new_initial_state(seed=6), seats).is_terminal()
 
 
@@ -66,9 +66,10 @@ def test_ismcts_rollout_policies_play_legal_games(params: dict) -> None:
 @pytest.mark.parametrize("steps", [0, 45])
 def test_ismcts_is_deterministic_for_a_seed_and_iteration_budget(params: dict, steps: int) -> None:
     state = random_position("garum", {"players": 3}, seed=steps, steps=steps)
-    first = [ISMCTSBot(seed=9, iterations=15, **params).step(state) for _ in range(2)]
+    first = [ISMCTSBot(seed=9, iterations=15, preset="learned", **params).step(state) for _ in range(2)]
     assert first[0] == first[1]
-    bot_a, bot_b = ISMCTSBot(seed=9, iterations=15, **params), ISMCTSBot(seed=9, iterations=15, **params)
+    bot_a = ISMCTSBot(seed=9, iterations=15, preset="learned", **params)
+    bot_b = ISMCTSBot(seed=9, iterations=15, preset="learned", **params)
     game_a, game_b = state.clone(), state.clone()
     for _ in range(4):  # the same sequence of decisions too
         if game_a.is_terminal():
@@ -81,7 +82,7 @@ def test_ismcts_is_deterministic_for_a_seed_and_iteration_budget(params: dict, s
 
 def test_ismcts_chooses_a_decision_it_searched() -> None:
     state = ludus.load_game("garum", players=2).new_initial_state(seed=3)
-    bot = ISMCTSBot(seed=0, iterations=60)
+    bot = ISMCTSBot(seed=0, iterations=60, preset="learned")
     assert bot.step(state) in state.legal_actions()
     assert bot.last_iterations == 60
 
@@ -97,7 +98,7 @@ def test_ismcts_with_a_small_budget_beats_random() -> None:
     for i in range(6):
         seat = i % 2
         seats = [bots.make("random", seed=i), bots.make("random", seed=i + 1)]
-        seats[seat] = ISMCTSBot(seed=i, iterations=15)
+        seats[seat] = ISMCTSBot(seed=i, iterations=15, preset="learned")
         wins += play_out(game.new_initial_state(seed=100 + i), seats).returns()[seat]
     assert wins >= 5
 
@@ -232,7 +233,9 @@ def test_heuristic_expansion_plays_legal_games_in_every_player_count() -> None:
     for players in (2, 3, 4):
         game = ludus.load_game("garum", players=players, board="baelo_claudia")
         seats = [
-            ISMCTSBot(seed=s, iterations=3, expand="heuristic") if s == 0 else bots.make("random", seed=s)
+            ISMCTSBot(seed=s, iterations=3, expand="heuristic", preset="learned")
+            if s == 0
+            else bots.make("random", seed=s)
             for s in range(players)
         ]
         assert play_out(game.new_initial_state(seed=8), seats).is_terminal()

@@ -45,14 +45,14 @@ def test_the_root_prior_counts_prior_visits_times_its_value(preset: str) -> None
 @pytest.mark.parametrize("steps", [0, 20, 41])
 def test_a_heavy_prior_keeps_the_prior_move_against_a_short_search(steps: int) -> None:
     state = random_position("garum", {"players": 2}, seed=steps, steps=steps)
-    root = _seeded_root(ISMCTSBot(seed=0), state)
+    root = _seeded_root(ISMCTSBot(preset="learned", seed=0), state)
     best = max(c.total for c in root.children.values())
-    chosen = ISMCTSBot(seed=0, iterations=30, prior_visits=10_000).step(state)
+    chosen = ISMCTSBot(preset="learned", seed=0, iterations=30, prior_visits=10_000).step(state)
     assert root.children[chosen].total >= best - 1e-9
 
 
 def _searched_root(expand: str, state: ludus.State, iterations: int) -> _Node:
-    bot = ISMCTSBot(seed=1, expand=expand)
+    bot = ISMCTSBot(preset="learned", seed=1, expand=expand)
     root = _seeded_root(bot, state)
     evaluate = bot._evaluator(state.game.name)
     for _ in range(iterations):
@@ -90,7 +90,7 @@ def test_turn_expansion_plays_legal_reproducible_garum_games(players: int) -> No
     ends = [
         play_out(
             game.new_initial_state(seed=4),
-            [ISMCTSBot(seed=s, iterations=6, expand="turn") for s in range(players)],
+            [ISMCTSBot(preset="learned", seed=s, iterations=6, expand="turn") for s in range(players)],
         )
         for _ in range(2)
     ]
@@ -101,7 +101,7 @@ def test_turn_expansion_plays_legal_reproducible_garum_games(players: int) -> No
 @pytest.mark.skipif("celtae" not in ludus.game_names(), reason="the Celtae engine is not present")
 def test_turn_expansion_plays_legal_celtae_games() -> None:
     game = ludus.load_game("celtae", players=2)
-    seats = [ISMCTSBot(seed=0, iterations=3, expand="turn"), bots.make("random", seed=1)]
+    seats = [ISMCTSBot(preset="learned", seed=0, iterations=3, expand="turn"), bots.make("random", seed=1)]
     assert play_out(game.new_initial_state(seed=2), seats).is_terminal()
 
 
