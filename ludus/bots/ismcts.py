@@ -35,7 +35,7 @@ import time
 from typing import Any
 
 from ..engine import Action, State
-from . import learned, rollout
+from . import learned
 from .greedy import (
     heuristic,
     heuristic_actions,
@@ -45,6 +45,8 @@ from .greedy import (
     rollout_players,
     search_world,
 )
+from .rollout import HORIZON, spent
+from .rollout import search as rollout_search
 
 PRESETS = ("auto", "learned", "classic", "rollout")
 EXPANSIONS = ("auto", "random", "heuristic", "turn")
@@ -163,7 +165,7 @@ class ISMCTSBot:
         prior_visits: int = 1,
         aim: str = "auto",
         peek: bool = False,
-        horizon: int = rollout.HORIZON,
+        horizon: int = HORIZON,
     ) -> None:
         if rollout not in ("random", "greedy-light"):
             raise ValueError(f"rollout must be 'random' or 'greedy-light', not {rollout!r}")
@@ -222,7 +224,7 @@ class ISMCTSBot:
             return world if aimed is None else aimed(world)
 
         if preset == "rollout":
-            action, self.last_iterations = rollout.search(
+            action, self.last_iterations = rollout_search(
                 state, deal, rng, self.budget(preset), deadline, self.width, self.horizon, self.scale
             )
             return action
@@ -247,7 +249,7 @@ class ISMCTSBot:
         while True:
             iterate(root, deal(), evaluate, keep)
             done += 1
-            if rollout.spent(done, iterations, deadline):
+            if spent(done, iterations, deadline):
                 break
         self.last_iterations = done
         allowed = set(legal)
