@@ -89,6 +89,44 @@ def search_world(game_name: str) -> Callable[[State], State] | None:
     return getattr(_module(game_name), "search_world", None)
 
 
+def one_ply_values(world: State, legal: list[Action], seat: int) -> list[float]:
+    """The heuristic's value for ``seat`` after each of ``legal`` in ``world``: greedy's ratings."""
+    name = world.game.name
+    evaluate = heuristic_owned(name)  # each child below is a copy thrown away once valued
+    world.legal_actions()  # listed once; every clone below inherits the list
+    shortcut = heuristic_actions(name)
+    known = shortcut(world, legal) if shortcut is not None else [None] * len(legal)
+    values = []
+    for action, margins in zip(legal, known, strict=True):
+        if margins is None:
+            child = world.clone()
+            child.apply_action(action)
+            values.append(evaluate(child, seat))
+        else:
+            values.append(margins[seat])
+    return values
+
+
+def pick_best(legal: list[Action], values: list[float], rng: random.Random) -> Action:
+    """The action of the best value, a tie (within 1e-9 of the best so far) broken by ``rng``."""
+    best: list[Action] = []
+    best_value = float("-inf")
+    for action, value in zip(legal, values, strict=True):
+        if value > best_value + 1e-9:
+            best, best_value = [action], value
+        elif value > best_value - 1e-9:
+            best.append(action)
+    return best[0] if len(best) == 1 else rng.choice(best)
+
+
+def greedy_choice(world: State, rng: random.Random) -> Action:
+    """The move greedy plays in ``world`` as it stands, without re-dealing (``world`` is one already)."""
+    legal = world.legal_actions()
+    if len(legal) == 1:
+        return legal[0]
+    return pick_best(legal, one_ply_values(world, legal, world.current_player()), rng)
+
+
 class GreedyBot:
     """Plays the legal action whose result the heuristic rates best for its seat.
 
@@ -108,24 +146,7 @@ class GreedyBot:
         world = state.resample(seat, self.rng)
         if len(legal) == 1:
             return legal[0]
-        name = state.game.name
-        evaluate = heuristic_owned(name)  # each child below is a copy thrown away once valued
-        world.legal_actions()  # listed once; every clone below inherits the list
-        shortcut = heuristic_actions(name)
-        known = shortcut(world, legal) if shortcut is not None else [None] * len(legal)
-        best: list[Action] = []
-        best_value = float("-inf")
-        for action, values in zip(legal, known, strict=True):
-            if values is None:
-                child = world.clone()
-                child.apply_action(action)
-                value = evaluate(child, seat)
-            else:
-                value = values[seat]
-            if self.noise:
-                value += self.rng.uniform(0, self.noise)
-            if value > best_value + 1e-9:
-                best, best_value = [action], value
-            elif value > best_value - 1e-9:
-                best.append(action)
-        return best[0] if len(best) == 1 else self.rng.choice(best)
+        values = one_ply_values(world, legal, seat)
+        if self.noise:
+            values = [v + self.rng.uniform(0, self.noise) for v in values]
+        return pick_best(legal, values, self.rng)

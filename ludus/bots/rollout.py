@@ -20,38 +20,10 @@ import time
 from collections.abc import Callable
 
 from ..engine import Action, State
-from .greedy import heuristic_actions, heuristic_owned
+from .greedy import greedy_choice, heuristic_owned, one_ply_values, score_margin
 
 WIDTH = 3  # candidates searched when the bot's ``width`` is 0
 HORIZON = 10  # greedy decisions played after a candidate before the heuristic scores the position
-
-
-def ratings(world: State, legal: list[Action], seat: int) -> list[float]:
-    """Greedy's one-ply rating of each legal action for ``seat`` in ``world`` (the heuristic after it)."""
-    name = world.game.name
-    shortcut = heuristic_actions(name)
-    known = shortcut(world, legal) if shortcut is not None else [None] * len(legal)
-    evaluate = heuristic_owned(name)  # each child below is a copy thrown away once valued
-    out = []
-    for action, values in zip(legal, known, strict=True):
-        if values is None:
-            child = world.clone()
-            child.apply_action(action)
-            out.append(evaluate(child, seat))
-        else:
-            out.append(values[seat])
-    return out
-
-
-def greedy_move(world: State, rng: random.Random) -> Action:
-    """The move greedy plays in ``world`` (ties broken by ``rng``), without re-dealing: the world is one already."""
-    legal = world.legal_actions()
-    if len(legal) == 1:
-        return legal[0]
-    values = ratings(world, legal, world.current_player())
-    top = max(values)
-    best = [a for a, v in zip(legal, values, strict=True) if v > top - 1e-9]
-    return best[0] if len(best) == 1 else rng.choice(best)
 
 
 def search(
@@ -71,7 +43,7 @@ def search(
     """
     legal = state.legal_actions()
     seat = state.current_player()
-    values = ratings(deal(), legal, seat)
+    values = one_ply_values(deal(), legal, seat)
     order = sorted(range(len(legal)), key=lambda i: (-values[i], i))
     candidates = [legal[i] for i in order[: width or WIDTH]]
     if len(candidates) == 1:
@@ -105,12 +77,9 @@ def _playout(
     chance (a finished game: its result), plus a thousandth of the margin to tell equal chances apart."""
     moves = 0
     while not world.is_terminal() and moves < horizon:
-        world.apply_action(greedy_move(world, rng))
+        world.apply_action(greedy_choice(world, rng))
         moves += 1
     if world.is_terminal():
-        scores = world.scores()
-        rivals = [s for i, s in enumerate(scores) if i != seat]
-        margin = scores[seat] - (max(rivals) if rivals else 0)
-        return world.returns()[seat] + 0.001 * margin
+        return world.returns()[seat] + 0.001 * score_margin(world, seat)
     margin = evaluate(world, seat)
     return 1.0 / (1.0 + math.exp(-max(-40.0, min(40.0, margin / scale)))) + 0.001 * margin

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+import ludus.bots.greedy as greedy_module
 import ludus.bots.ismcts as ismcts_module
-import ludus.bots.rollout as rollout_module
 from ludus.bots.ismcts import ISMCTSBot
 
 from .helpers import GARUM_CONFIGS, config_id, random_position
@@ -24,7 +24,7 @@ def test_ismcts_with_action_shortcuts_searches_as_without(
     fast = ISMCTSBot(seed=steps, iterations=budget, preset=preset, horizon=4)
     chosen = fast.step(state)
     monkeypatch.setattr(ismcts_module, "heuristic_actions", lambda _name: None)
-    monkeypatch.setattr(rollout_module, "heuristic_actions", lambda _name: None)
+    monkeypatch.setattr(greedy_module, "heuristic_actions", lambda _name: None)
     plain = ISMCTSBot(seed=steps, iterations=budget, preset=preset, horizon=4)
     assert plain.step(state) == chosen
     assert plain.rng.getstate() == fast.rng.getstate()

@@ -11,7 +11,7 @@ import pytest
 import ludus
 from ludus import bots
 from ludus.bots import rollout
-from ludus.bots.greedy import GreedyBot
+from ludus.bots.greedy import GreedyBot, greedy_choice, one_ply_values
 from ludus.bots.ismcts import ISMCTSBot
 
 from .helpers import play_out, random_position
@@ -48,14 +48,19 @@ def test_each_preset_has_its_own_default_budget() -> None:
     assert given.last_iterations == 3
 
 
-@pytest.mark.parametrize("steps", [0, 21, 50, 80])
-def test_the_rollout_search_plays_one_of_greedys_best_width_moves(steps: int) -> None:
-    """Garum's heuristic reads only public facts, so greedy's ratings of the true state are those of every world."""
+def _rated_position(steps: int) -> tuple[ludus.State, list, list[float]]:
+    """A 2-player Garum position after ``steps`` random moves, its legal moves and greedy's ratings of them."""
     state = random_position("garum", {"players": 2}, seed=steps, steps=steps)
     if state.is_terminal():
         pytest.skip("the game ended")
     legal = state.legal_actions()
-    values = rollout.ratings(state, legal, state.current_player())
+    return state, legal, one_ply_values(state, legal, state.current_player())
+
+
+@pytest.mark.parametrize("steps", [0, 21, 50, 80])
+def test_the_rollout_search_plays_one_of_greedys_best_width_moves(steps: int) -> None:
+    """Garum's heuristic reads only public facts, so greedy's ratings of the true state are those of every world."""
+    state, legal, values = _rated_position(steps)
     for width in (1, 2, 3):
         choice = ISMCTSBot(seed=steps, iterations=4, preset="rollout", width=width, horizon=3).step(state)
         rank = sorted(values, reverse=True).index(values[legal.index(choice)])
@@ -105,12 +110,8 @@ def test_the_rollout_search_is_deterministic_and_plays_legal_games(players: int)
 
 @pytest.mark.parametrize("steps", [3, 40, 77])
 def test_a_playout_plays_greedys_moves(steps: int) -> None:
-    state = random_position("garum", {"players": 2}, seed=steps, steps=steps)
-    if state.is_terminal():
-        pytest.skip("the game ended")
-    legal = state.legal_actions()
-    values = rollout.ratings(state, legal, state.current_player())
-    move = rollout.greedy_move(state, random.Random(0))
+    state, legal, values = _rated_position(steps)
+    move = greedy_choice(state, random.Random(0))
     assert values[legal.index(move)] == pytest.approx(max(values))
     chosen = GreedyBot(seed=0).step(state)
     assert values[legal.index(chosen)] == pytest.approx(max(values))
@@ -125,7 +126,7 @@ def test_a_playout_to_the_end_scores_the_result_and_margin() -> None:
     final = state.clone()
     rng = random.Random(1)
     while not final.is_terminal():
-        final.apply_action(rollout.greedy_move(final, rng))
+        final.apply_action(greedy_choice(final, rng))
     scores = final.scores()
     assert value == pytest.approx(final.returns()[seat] + 0.001 * (scores[seat] - scores[1 - seat]))
 
