@@ -70,9 +70,11 @@ def heuristic_expansion_players(game_name: str) -> tuple[int, ...]:
 
 
 @cache
-def rollout_players(game_name: str) -> tuple[int, ...]:
-    """Player counts for which ISMCTS's "auto" preset is "rollout" (``ROLLOUT_PLAYERS``)."""
-    return tuple(getattr(_module(game_name), "ROLLOUT_PLAYERS", ()))
+def rollout_plan(game_name: str, players: int) -> tuple[int, int] | None:
+    """The ``(worlds, horizon)`` of ISMCTS's rollout preset where its "auto" preset plays it (the
+    heuristic module's ``ROLLOUT``: player count -> plan), else None."""
+    plan = getattr(_module(game_name), "ROLLOUT", {}).get(players)
+    return None if plan is None else (int(plan[0]), int(plan[1]))
 
 
 @cache

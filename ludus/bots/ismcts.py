@@ -23,8 +23,9 @@ Where no model is shipped (or NumPy is missing) "learned" plays as "classic". "r
 but flat Monte Carlo over the same determinizations (``ludus.bots.rollout``): the root's best few
 actions by the heuristic, each played on by greedy moves of every seat for ``horizon`` decisions in
 the same worlds. "auto" (the default) is "rollout" for the player counts the game's heuristic
-module lists in ``ROLLOUT_PLAYERS`` (Garum: every count, where it wins far more against greedy than
-the tree at equal time; docs/strength.md, "Greedy playouts") and "learned" otherwise.
+module plans in ``ROLLOUT`` (player count -> worlds and horizon; Garum: every count, where it wins
+far more against greedy than the tree at equal time; docs/strength.md, "Greedy playouts") and
+"learned" otherwise.
 """
 
 from __future__ import annotations
@@ -42,7 +43,7 @@ from .greedy import (
     heuristic_all,
     heuristic_expansion_players,
     margin_finish_players,
-    rollout_players,
+    rollout_plan,
     search_world,
 )
 from .rollout import HORIZON, spent
@@ -52,7 +53,7 @@ PRESETS = ("auto", "learned", "classic", "rollout")
 EXPANSIONS = ("auto", "random", "heuristic", "turn")
 AIMS = ("auto", "target")
 ITERATIONS = 300  # a decision's iterations by default (the tree presets)
-ROLLOUT_ITERATIONS = 16  # ... and the worlds of the rollout preset: about 0.2 s on 2-player Garum
+ROLLOUT_ITERATIONS = 16  # ... and the rollout preset's worlds where the game plans none (``ROLLOUT``)
 SHORT_FINISH = 0.1  # the weight of a short finish's margin (``_returns``)
 
 
@@ -75,8 +76,9 @@ class ISMCTSBot:
     Parameters:
       ``seed``: fixes every determinization and rollout: the same seed, state and
         iteration budget always give the same action.
-      ``iterations`` (300; with the rollout preset 16): iterations per decision, unless
-        ``seconds`` is given; with the rollout preset, the worlds each candidate is played in.
+      ``iterations`` (300; with the rollout preset the game's plan, ``ROLLOUT``, else 16):
+        iterations per decision, unless ``seconds`` is given; with the rollout preset, the
+        worlds each candidate is played in.
       ``seconds`` (None): a time budget per decision instead (not reproducible).
       ``exploration`` (0.1): the UCB1 constant, for rewards in [0, 1]. Small, because
         the heuristic's win chances differ by a few hundredths between sensible moves. On
@@ -126,9 +128,9 @@ class ISMCTSBot:
         learned model of the game and player count (heuristic ones where there is none), or by the
         heuristic alone, as before the model; or no tree but greedy playouts of the root's best
         ``width`` actions (0: 3). "auto" is "rollout" for the player counts in the game's
-        ``ROLLOUT_PLAYERS``, else "learned".
-      ``horizon`` (10): with the rollout preset, the greedy decisions played after each candidate
-        before the heuristic scores the position.
+        ``ROLLOUT``, else "learned".
+      ``horizon`` (the game's plan, else 10): with the rollout preset, the greedy decisions
+        played after each candidate before the heuristic scores the position.
       ``width`` (0): the root actions searched, the best by their one-ply value (learned, else
         heuristic); 0 searches all. Off by default: on 2-player Garum at 1,300 iterations the
         learned preset won 52 % of 20 games against greedy with width 8 and 72 % without.
@@ -165,7 +167,7 @@ class ISMCTSBot:
         prior_visits: int = 1,
         aim: str = "auto",
         peek: bool = False,
-        horizon: int = HORIZON,
+        horizon: int | None = None,
     ) -> None:
         if rollout not in ("random", "greedy-light"):
             raise ValueError(f"rollout must be 'random' or 'greedy-light', not {rollout!r}")
@@ -179,15 +181,15 @@ class ISMCTSBot:
             raise ValueError("width must be >= 0")
         if iterations is not None and iterations < 1:
             raise ValueError("iterations must be at least 1")
-        if horizon < 0:
+        if horizon is not None and horizon < 0:
             raise ValueError("horizon must be >= 0")
         if prior_visits < 1:
             raise ValueError("prior_visits must be at least 1")
         if cutoff is not None and cutoff < 0:
             raise ValueError("cutoff must be None or >= 0")
         self.rng = random.Random(seed)
-        self.iterations = iterations  # None: the preset's own (``budget``)
-        self.horizon = int(horizon)
+        self.iterations = iterations  # None: the preset's own (``plan``; the tree: ITERATIONS)
+        self.horizon = horizon  # None: the game's plan (``plan``)
         self.seconds = seconds
         self.exploration = float(exploration)
         self.rollout = rollout
@@ -224,8 +226,9 @@ class ISMCTSBot:
             return world if aimed is None else aimed(world)
 
         if preset == "rollout":
+            worlds, horizon = self.plan(state.game)
             action, self.last_iterations = rollout_search(
-                state, deal, rng, self.budget(preset), deadline, self.width, self.horizon, self.scale
+                state, deal, rng, worlds, deadline, self.width, horizon, self.scale
             )
             return action
         root = _Node(None, None, seat)
@@ -244,7 +247,7 @@ class ISMCTSBot:
         elif self.prior and evaluate is not None and not heuristic_tree:
             self._seed_root(root, deal(), evaluate)
         iterate = self._iterate_heuristic if heuristic_tree else self._iterate
-        iterations = self.budget(preset)
+        iterations = ITERATIONS if self.iterations is None else self.iterations
         done = 0
         while True:
             iterate(root, deal(), evaluate, keep)
@@ -270,13 +273,16 @@ class ISMCTSBot:
         """The preset this bot plays in ``game``: ``preset``, with "auto" resolved for the game."""
         if self.preset != "auto":
             return self.preset
-        return "rollout" if game.num_players in rollout_players(game.name) else "learned"
+        return "rollout" if rollout_plan(game.name, game.num_players) else "learned"
 
-    def budget(self, preset: str) -> int:
-        """Iterations a decision: ``iterations``, or the preset's default where it was not given."""
-        if self.iterations is not None:
-            return self.iterations
-        return ROLLOUT_ITERATIONS if preset == "rollout" else ITERATIONS
+    def plan(self, game: Any) -> tuple[int, int]:
+        """The rollout preset's worlds a decision and horizon in ``game``: the bot's own where given,
+        else the game's plan for its player count (``ROLLOUT``), else 16 worlds of ten decisions."""
+        worlds, horizon = rollout_plan(game.name, game.num_players) or (ROLLOUT_ITERATIONS, HORIZON)
+        return (
+            worlds if self.iterations is None else self.iterations,
+            horizon if self.horizon is None else self.horizon,
+        )
 
     def model(self, game: Any) -> learned.ValueModel | None:
         """The learned value model this bot uses in ``game`` (None: "classic", or none shipped)."""

@@ -1,5 +1,5 @@
 """The rollout preset of ISMCTS: greedy playouts of the root's best few moves over re-dealt worlds,
-the default in Garum."""
+the default in Garum and 2-player Celtae."""
 
 from __future__ import annotations
 
@@ -17,12 +17,12 @@ from ludus.bots.ismcts import ISMCTSBot
 from .helpers import play_out, random_position
 
 
-def test_the_default_preset_is_rollout_in_garum_and_learned_in_celtae() -> None:
+def test_the_default_preset_is_rollout_in_garum_and_2_player_celtae_and_learned_elsewhere() -> None:
     bot = ISMCTSBot()
-    for players in (2, 3, 4):
-        assert bot.resolved(ludus.load_game("garum", players=players)) == "rollout"
-    for name, players in (("celtae", 1), ("celtae", 2), ("celtae", 3), ("celtae", 4)):
-        assert bot.resolved(ludus.load_game(name, players=players)) == "learned", (name, players)
+    for name, players in (("garum", 2), ("garum", 3), ("garum", 4), ("celtae", 2)):
+        assert bot.resolved(ludus.load_game(name, players=players)) == "rollout", (name, players)
+    for players in (1, 3, 4):
+        assert bot.resolved(ludus.load_game("celtae", players=players)) == "learned", players
     assert ISMCTSBot(preset="classic").resolved(ludus.load_game("garum", players=2)) == "classic"
     name, params = bots.parse_spec("ismcts:preset=rollout:horizon=4")
     made = bots.make(name, **params)
@@ -33,6 +33,21 @@ def test_the_default_preset_is_rollout_in_garum_and_learned_in_celtae() -> None:
 def test_bad_rollout_parameters_are_refused(bad: dict) -> None:
     with pytest.raises(ValueError):
         ISMCTSBot(**bad)
+
+
+@pytest.mark.parametrize(
+    ("name", "players", "plan"),
+    [("garum", 2, (16, 10)), ("garum", 3, (13, 10)), ("celtae", 2, (6, 20)), ("celtae", 3, (16, 10))],
+)
+def test_the_rollout_preset_plays_the_games_plan_unless_told_otherwise(
+    name: str, players: int, plan: tuple
+) -> None:
+    """Worlds and horizon by game and player count (``ROLLOUT``): a Celtae turn is many small
+    decisions, so its playouts look further; where a game plans none, 16 worlds of ten."""
+    game = ludus.load_game(name, players=players)
+    assert ISMCTSBot(preset="rollout").plan(game) == plan
+    assert ISMCTSBot(preset="rollout", iterations=3).plan(game) == (3, plan[1])
+    assert ISMCTSBot(preset="rollout", horizon=4).plan(game) == (plan[0], 4)
 
 
 def test_each_preset_has_its_own_default_budget() -> None:
@@ -81,11 +96,19 @@ class _SeatView:
         return getattr(self._state, name)
 
 
-@pytest.mark.parametrize("steps", [0, 30, 63])
-def test_the_rollout_search_uses_only_what_its_seat_sees(steps: int) -> None:
+@pytest.mark.parametrize(
+    ("name", "options", "steps"),
+    [
+        ("garum", {"players": 2, "board": "baelo_claudia"}, 0),
+        ("garum", {"players": 2, "board": "baelo_claudia"}, 30),
+        ("garum", {"players": 2, "board": "baelo_claudia"}, 63),
+        ("celtae", {"players": 2}, 25),
+    ],
+)
+def test_the_rollout_search_uses_only_what_its_seat_sees(name: str, options: dict, steps: int) -> None:
     """It reads the true state only for its legal moves and re-deals of the seat's view; every world it
     plays on is a re-deal, so the others' hands and the piles' order never steer it."""
-    state = random_position("garum", {"players": 2, "board": "baelo_claudia"}, seed=steps + 1, steps=steps)
+    state = random_position(name, options, seed=steps + 1, steps=steps)
     if state.is_terminal():
         pytest.skip("the game ended")
     choice = ISMCTSBot(seed=5, iterations=3, preset="rollout", horizon=6).step(_SeatView(state))
@@ -94,14 +117,14 @@ def test_the_rollout_search_uses_only_what_its_seat_sees(steps: int) -> None:
         ISMCTSBot(seed=5, iterations=3, preset="rollout", peek=True).step(_SeatView(state))
 
 
-@pytest.mark.parametrize("players", [2, 3])
-def test_the_rollout_search_is_deterministic_and_plays_legal_games(players: int) -> None:
-    game = ludus.load_game("garum", players=players)
-    seats = [ISMCTSBot(seed=1, iterations=2, preset="rollout", horizon=4)] + [
+@pytest.mark.parametrize(("name", "players"), [("garum", 2), ("garum", 3), ("celtae", 2)])
+def test_the_rollout_search_is_deterministic_and_plays_legal_games(name: str, players: int) -> None:
+    game = ludus.load_game(name, players=players)
+    seats = [ISMCTSBot(seed=1, iterations=2, preset="rollout", horizon=2)] + [
         bots.make("greedy", seed=s) for s in range(players - 1)
     ]
     first = play_out(game.new_initial_state(seed=7), seats)
-    again = [ISMCTSBot(seed=1, iterations=2, preset="rollout", horizon=4)] + [
+    again = [ISMCTSBot(seed=1, iterations=2, preset="rollout", horizon=2)] + [
         bots.make("greedy", seed=s) for s in range(players - 1)
     ]
     second = play_out(game.new_initial_state(seed=7), again)
