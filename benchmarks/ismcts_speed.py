@@ -1,7 +1,7 @@
 """ISMCTS speed: iterations per second and decision time by budget, per game and player count.
 
-The tree's iterations: the learned preset, unless ``--bot`` names another (the default in 2-player
-Garum, the rollout preset, counts worlds each playing three moves on, not tree iterations).
+The tree's iterations: the learned preset, unless ``--bot`` names another (the default in Garum and
+2-player Celtae, the rollout preset, counts worlds each playing three moves on, not tree iterations).
 
 Decisions are timed on positions sampled from random games (start, middle and late),
 so the figures mix cheap and expensive moments as real play does. Decisions with a

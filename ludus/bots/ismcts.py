@@ -23,9 +23,9 @@ Where no model is shipped (or NumPy is missing) "learned" plays as "classic". "r
 but flat Monte Carlo over the same determinizations (``ludus.bots.rollout``): the root's best few
 actions by the heuristic, each played on by greedy moves of every seat for ``horizon`` decisions in
 the same worlds. "auto" (the default) is "rollout" for the player counts the game's heuristic
-module plans in ``ROLLOUT`` (player count -> worlds and horizon; Garum: every count, where it wins
-far more against greedy than the tree at equal time; docs/strength.md, "Greedy playouts") and
-"learned" otherwise.
+module plans in ``ROLLOUT`` (player count -> worlds and horizon; Garum: every count; Celtae: 2
+players; where it wins far more against greedy than the tree at equal time; docs/strength.md,
+"Greedy playouts") and "learned" otherwise.
 """
 
 from __future__ import annotations
@@ -506,7 +506,7 @@ class ISMCTSBot:
 
     def _squash(self, margins: list[float]) -> list[float]:
         scale = self.scale if self.net is None else self.net.win_scale
-        return [1.0 / (1.0 + math.exp(-max(-40.0, min(40.0, m / scale)))) for m in margins]
+        return [learned.win_chance(m, scale) for m in margins]
 
 
 def _margins(world: State, evaluate: Any) -> list[float]:

@@ -7,20 +7,22 @@ seat then playing greedy's move for ``horizon`` decisions, and the position reac
 the heuristic's win chance (a finished game by its result). Every candidate meets the same worlds
 and the same tie-breaks (common random numbers), so their differences are not drowned by the
 draws' luck, and the one with the best total is played. Where ISMCTS judges a position the moment
-it reaches it, a playout lets the next ten decisions show what the position is worth, and greedy's
-moves are a fair guess at a rival's: in Garum this wins far more against greedy than the tree search
-at equal time, and holds its own against the tree (docs/strength.md, "Greedy playouts").
+it reaches it, a playout lets the next ``horizon`` decisions (the game's plan: ten in Garum, twenty
+in Celtae, whose turns are many small decisions) show what the position is worth, and greedy's moves
+are a fair guess at a rival's: in Garum and 2-player Celtae this wins far more against greedy than
+the tree search at equal time, and holds its own against the tree (docs/strength.md, "Greedy
+playouts").
 """
 
 from __future__ import annotations
 
-import math
 import random
 import time
 from collections.abc import Callable
 
 from ..engine import Action, State
 from .greedy import greedy_choice, heuristic_owned, one_ply_values, score_margin
+from .learned import win_chance
 
 WIDTH = 3  # candidates searched when the bot's ``width`` is 0
 HORIZON = 10  # greedy decisions played after a candidate before the heuristic scores the position
@@ -82,4 +84,4 @@ def _playout(
     if world.is_terminal():
         return world.returns()[seat] + 0.001 * score_margin(world, seat)
     margin = evaluate(world, seat)
-    return 1.0 / (1.0 + math.exp(-max(-40.0, min(40.0, margin / scale)))) + 0.001 * margin
+    return win_chance(margin, scale) + 0.001 * margin

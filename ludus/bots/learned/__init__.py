@@ -45,6 +45,12 @@ FEATURES = (
 actions played (so the network can weigh the mover's tempo by the stage of the game)."""
 
 
+def win_chance(margin: float, scale: float) -> float:
+    """A margin in points as a win chance, ``1 / (1 + exp(-margin / scale))``: the curve the model's
+    ``win_scale`` and the search's ``scale`` both shape (clamped, so no margin overflows ``exp``)."""
+    return 1.0 / (1.0 + math.exp(-max(-40.0, min(40.0, margin / scale))))
+
+
 def model_name(game_name: str, players: int) -> str:
     return f"{game_name}-{players}"
 
@@ -187,7 +193,7 @@ class ValueModel:
 
     def squash(self, margins: list[float]) -> list[float]:
         scale = self.win_scale
-        return [1.0 / (1.0 + math.exp(-max(-40.0, min(40.0, m / scale)))) for m in margins]
+        return [win_chance(m, scale) for m in margins]
 
     def win_chances(self, state: Any) -> list[float]:
         """Every seat's chance of winning (solo: of reaching the target), from its margin."""
