@@ -69,12 +69,11 @@ def heuristic_expansion_players(game_name: str) -> tuple[int, ...]:
     return tuple(getattr(_module(game_name), "HEURISTIC_EXPANSION_PLAYERS", ()))
 
 
-@cache
-def rollout_plan(game_name: str, players: int) -> tuple[int, int] | None:
-    """The ``(worlds, horizon)`` of ISMCTS's rollout preset where its "auto" preset plays it (the
-    heuristic module's ``ROLLOUT``: player count -> plan), else None."""
-    plan = getattr(_module(game_name), "ROLLOUT", {}).get(players)
-    return None if plan is None else (int(plan[0]), int(plan[1]))
+def rollout_plan(game_name: str, players: int) -> dict[str, Any]:
+    """The settings of ISMCTS's rollout preset that the game's heuristic module gives for ``players``
+    (``ROLLOUT``: player count -> ``ludus.bots.rollout.Plan`` fields); where it gives none, {} and
+    ISMCTS's "auto" preset is its tree."""
+    return dict(getattr(_module(game_name), "ROLLOUT", {}).get(players, {}))
 
 
 @cache

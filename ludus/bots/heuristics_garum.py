@@ -33,11 +33,17 @@ EMPTY = -1
 # times the cost a decision (docs/strength.md, "Earlier measurements").
 HEURISTIC_EXPANSION_PLAYERS = (3, 4)
 
-# ISMCTS plays its rollout preset by default at every player count, player count -> (worlds,
-# horizon): greedy playouts of the three best moves ten decisions on in 16 worlds (13 with 3 or 4
-# players, ~0.2 s) won far more against greedy than the tree search at equal time
-# (docs/strength.md, "Greedy playouts").
-ROLLOUT = {2: (16, 10), 3: (13, 10), 4: (13, 10)}
+# ISMCTS plays its rollout preset by default at every player count, player count -> its
+# ``ludus.bots.rollout.Plan``: greedy playouts of the three best moves ten decisions on in 16 worlds
+# (13 with 3 or 4 players, ~0.2 s) won far more against greedy than the tree search at equal time.
+# With 2 players, more candidates weighed by sequential halving in the same 48 playouts (``halving``)
+# won no more: four did as well against greedy and the classic search, six better against the
+# classic search and worse against greedy (docs/strength.md, "Greedy playouts").
+ROLLOUT = {
+    2: {"worlds": 16, "horizon": 10},
+    3: {"worlds": 13, "horizon": 10},
+    4: {"worlds": 13, "horizon": 10},
+}
 
 OWN_TILE = 1.75  # own fish a colour's tile brings to one line it chooses (2 at most)
 OWN_TILE_FIXED = 1.45  # the same without rotation

@@ -23,7 +23,7 @@ Where no model is shipped (or NumPy is missing) "learned" plays as "classic". "r
 but flat Monte Carlo over the same determinizations (``ludus.bots.rollout``): the root's best few
 actions by the heuristic, each played on by greedy moves of every seat for ``horizon`` decisions in
 the same worlds. "auto" (the default) is "rollout" for the player counts the game's heuristic
-module plans in ``ROLLOUT`` (player count -> worlds and horizon; Garum: every count; Celtae: 2
+module plans in ``ROLLOUT`` (player count -> ``ludus.bots.rollout.Plan``; Garum: every count; Celtae: 2
 players; where it wins far more against greedy than the tree at equal time; docs/strength.md,
 "Greedy playouts") and "learned" otherwise.
 """
@@ -46,14 +46,13 @@ from .greedy import (
     rollout_plan,
     search_world,
 )
-from .rollout import HORIZON, spent
+from .rollout import LEAVES, Plan, spent
 from .rollout import search as rollout_search
 
 PRESETS = ("auto", "learned", "classic", "rollout")
 EXPANSIONS = ("auto", "random", "heuristic", "turn")
 AIMS = ("auto", "target")
 ITERATIONS = 300  # a decision's iterations by default (the tree presets)
-ROLLOUT_ITERATIONS = 16  # ... and the rollout preset's worlds where the game plans none (``ROLLOUT``)
 SHORT_FINISH = 0.1  # the weight of a short finish's margin (``_returns``)
 
 
@@ -78,7 +77,7 @@ class ISMCTSBot:
         iteration budget always give the same action.
       ``iterations`` (300; with the rollout preset the game's plan, ``ROLLOUT``, else 16):
         iterations per decision, unless ``seconds`` is given; with the rollout preset, the
-        worlds each candidate is played in.
+        budget in worlds of three candidates (``ludus.bots.rollout.Plan``).
       ``seconds`` (None): a time budget per decision instead (not reproducible).
       ``exploration`` (0.1): the UCB1 constant, for rewards in [0, 1]. Small, because
         the heuristic's win chances differ by a few hundredths between sensible moves. On
@@ -127,13 +126,19 @@ class ISMCTSBot:
       ``preset`` ("auto", "learned", "classic" or "rollout"): leaf values and root ordering by the
         learned model of the game and player count (heuristic ones where there is none), or by the
         heuristic alone, as before the model; or no tree but greedy playouts of the root's best
-        ``width`` actions (0: 3). "auto" is "rollout" for the player counts in the game's
-        ``ROLLOUT``, else "learned".
+        ``width`` actions. "auto" is "rollout" for the player counts in the game's ``ROLLOUT``,
+        else "learned".
       ``horizon`` (the game's plan, else 10): with the rollout preset, the greedy decisions
-        played after each candidate before the heuristic scores the position.
+        played after each candidate before the position is scored.
       ``width`` (0): the root actions searched, the best by their one-ply value (learned, else
-        heuristic); 0 searches all. Off by default: on 2-player Garum at 1,300 iterations the
-        learned preset won 52 % of 20 games against greedy with width 8 and 72 % without.
+        heuristic); 0 searches all (the rollout preset: the game's plan, else 3). Off by default
+        in the tree: on 2-player Garum at 1,300 iterations the learned preset won 52 % of 20
+        games against greedy with width 8 and 72 % without.
+      ``halving`` (None: the game's plan, else False): with the rollout preset, narrow the
+        ``width`` candidates by sequential halving within the same budget (no game's plan does:
+        in 2-player Garum four or six candidates won no more, docs/strength.md).
+      ``leaf`` ("auto", "heuristic" or "learned"): with the rollout preset, what scores a playout
+        cut short: "auto" the game's plan (2-player Celtae: its learned model), else the heuristic.
       ``aim`` ("auto" or "target"): what the search plays for. "auto" values the position the
         game's heuristic module makes of each determinization (``search_world``; Celtae solo: the
         game played for the hardest target, 35, at every difficulty) and, where the game asks for
@@ -168,6 +173,8 @@ class ISMCTSBot:
         aim: str = "auto",
         peek: bool = False,
         horizon: int | None = None,
+        halving: bool | None = None,
+        leaf: str = "auto",
     ) -> None:
         if rollout not in ("random", "greedy-light"):
             raise ValueError(f"rollout must be 'random' or 'greedy-light', not {rollout!r}")
@@ -177,6 +184,8 @@ class ISMCTSBot:
             raise ValueError(f"aim must be one of {', '.join(AIMS)}, not {aim!r}")
         if preset not in PRESETS:
             raise ValueError(f"preset must be one of {', '.join(PRESETS)}, not {preset!r}")
+        if leaf not in ("auto", *LEAVES):
+            raise ValueError(f"leaf must be one of auto, {', '.join(LEAVES)}, not {leaf!r}")
         if width < 0:
             raise ValueError("width must be >= 0")
         if iterations is not None and iterations < 1:
@@ -190,6 +199,8 @@ class ISMCTSBot:
         self.rng = random.Random(seed)
         self.iterations = iterations  # None: the preset's own (``plan``; the tree: ITERATIONS)
         self.horizon = horizon  # None: the game's plan (``plan``)
+        self.halving = halving  # None: the game's plan
+        self.leaf = leaf  # "auto": the game's plan
         self.seconds = seconds
         self.exploration = float(exploration)
         self.rollout = rollout
@@ -226,9 +237,8 @@ class ISMCTSBot:
             return world if aimed is None else aimed(world)
 
         if preset == "rollout":
-            worlds, horizon = self.plan(state.game)
             action, self.last_iterations = rollout_search(
-                state, deal, rng, worlds, deadline, self.width, horizon, self.scale
+                state, deal, rng, self.plan(state.game), deadline, self.scale
             )
             return action
         root = _Node(None, None, seat)
@@ -275,14 +285,18 @@ class ISMCTSBot:
             return self.preset
         return "rollout" if rollout_plan(game.name, game.num_players) else "learned"
 
-    def plan(self, game: Any) -> tuple[int, int]:
-        """The rollout preset's worlds a decision and horizon in ``game``: the bot's own where given,
-        else the game's plan for its player count (``ROLLOUT``), else 16 worlds of ten decisions."""
-        worlds, horizon = rollout_plan(game.name, game.num_players) or (ROLLOUT_ITERATIONS, HORIZON)
-        return (
-            worlds if self.iterations is None else self.iterations,
-            horizon if self.horizon is None else self.horizon,
-        )
+    def plan(self, game: Any) -> Plan:
+        """The rollout preset's settings in ``game``: the game's plan for its player count (``ROLLOUT``;
+        else ``Plan()``), with what this bot was given in place of the plan's."""
+        plan = Plan(**rollout_plan(game.name, game.num_players))
+        given: dict[str, Any] = {
+            "worlds": self.iterations,
+            "horizon": self.horizon,
+            "width": self.width or None,
+            "halving": self.halving,
+            "leaf": None if self.leaf == "auto" else self.leaf,
+        }
+        return plan._replace(**{k: v for k, v in given.items() if v is not None})
 
     def model(self, game: Any) -> learned.ValueModel | None:
         """The learned value model this bot uses in ``game`` (None: "classic", or none shipped)."""

@@ -13,6 +13,8 @@ from ludus import bots
 from ludus.bots import rollout
 from ludus.bots.greedy import GreedyBot, greedy_choice, one_ply_values
 from ludus.bots.ismcts import ISMCTSBot
+from ludus.bots.learned import load, win_chance
+from ludus.bots.rollout import Plan
 
 from .helpers import play_out, random_position
 
@@ -29,7 +31,7 @@ def test_the_default_preset_is_rollout_in_garum_and_2_player_celtae_and_learned_
     assert (made.preset, made.horizon) == ("rollout", 4)
 
 
-@pytest.mark.parametrize("bad", [{"horizon": -1}, {"iterations": 0}, {"preset": "flat"}])
+@pytest.mark.parametrize("bad", [{"horizon": -1}, {"iterations": 0}, {"preset": "flat"}, {"leaf": "net"}])
 def test_bad_rollout_parameters_are_refused(bad: dict) -> None:
     with pytest.raises(ValueError):
         ISMCTSBot(**bad)
@@ -37,17 +39,28 @@ def test_bad_rollout_parameters_are_refused(bad: dict) -> None:
 
 @pytest.mark.parametrize(
     ("name", "players", "plan"),
-    [("garum", 2, (16, 10)), ("garum", 3, (13, 10)), ("celtae", 2, (6, 20)), ("celtae", 3, (16, 10))],
+    [
+        ("garum", 2, Plan(16, 10, 3, False, "heuristic")),
+        ("garum", 3, Plan(13, 10, 3, False, "heuristic")),
+        ("garum", 4, Plan(13, 10)),
+        ("celtae", 2, Plan(6, 20, 3, False, "learned")),
+        ("celtae", 3, Plan()),
+    ],
 )
 def test_the_rollout_preset_plays_the_games_plan_unless_told_otherwise(
-    name: str, players: int, plan: tuple
+    name: str, players: int, plan: Plan
 ) -> None:
-    """Worlds and horizon by game and player count (``ROLLOUT``): a Celtae turn is many small
-    decisions, so its playouts look further; where a game plans none, 16 worlds of ten."""
+    """Worlds, horizon, candidates, halving and leaves by game and player count (``ROLLOUT``): a Celtae
+    turn is many small decisions, so its playouts look further, and 2-player Celtae scores them by its
+    learned model; where a game plans none, ``Plan()``."""
     game = ludus.load_game(name, players=players)
     assert ISMCTSBot(preset="rollout").plan(game) == plan
-    assert ISMCTSBot(preset="rollout", iterations=3).plan(game) == (3, plan[1])
-    assert ISMCTSBot(preset="rollout", horizon=4).plan(game) == (plan[0], 4)
+    assert ISMCTSBot(preset="rollout", iterations=3).plan(game) == plan._replace(worlds=3)
+    assert ISMCTSBot(preset="rollout", horizon=4).plan(game) == plan._replace(horizon=4)
+    assert ISMCTSBot(preset="rollout", width=2, halving=False).plan(game) == plan._replace(
+        width=2, halving=False
+    )
+    assert ISMCTSBot(preset="rollout", leaf="heuristic").plan(game) == plan._replace(leaf="heuristic")
 
 
 def test_each_preset_has_its_own_default_budget() -> None:
@@ -163,6 +176,67 @@ def test_a_cut_playout_scores_the_heuristics_win_chance() -> None:
 
 def test_against_the_clock_the_rollout_search_plays_at_least_one_world() -> None:
     state = random_position("garum", {"players": 2}, seed=6, steps=12)
-    bot = ISMCTSBot(seed=0, seconds=1e-6, preset="rollout")
+    bot = ISMCTSBot(seed=0, seconds=1e-6, preset="rollout", halving=False)
     assert bot.step(state) in state.legal_actions()
     assert bot.last_iterations == 1
+
+
+def _scripted(monkeypatch: pytest.MonkeyPatch, worth: dict) -> list:
+    """Every playout of a candidate worth ``worth[notation]`` (0 if absent); returns the candidates
+    played (their notation), one entry a playout."""
+    played: list = []
+
+    def playout(world, seat, rng, horizon, evaluate, scale, model=None):  # noqa: ANN001, ANN202, ARG001
+        action = world.history()[-1]
+        played.append(action)
+        return worth.get(action, 0.0)
+
+    monkeypatch.setattr(rollout, "_playout", playout)
+    return played
+
+
+def test_sequential_halving_finds_a_better_move_far_down_greedys_order(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Six candidates, the budget of three in 16 worlds (48 playouts) over three rounds of 16: all six
+    in 2 worlds, the best three in 5 more, the best two in 8 more; the sixth by greedy's ratings, best
+    in every playout, is played, and the last two are weighed on 15 worlds each."""
+    state, legal, values = _rated_position(20)
+    order = [str(legal[i]) for i in sorted(range(len(legal)), key=lambda i: (-values[i], i))]
+    assert len(order) >= 6
+    played = _scripted(monkeypatch, {order[5]: 1.0, order[0]: 0.5, order[1]: 0.4})
+    bot = ISMCTSBot(seed=0, preset="rollout", iterations=16, width=6, halving=True)
+    assert str(bot.step(state)) == order[5]
+    assert sorted(played.count(a) for a in set(played)) == [2, 2, 2, 7, 15, 15] and len(played) <= 48
+    assert bot.last_iterations == 15
+    assert played.count(order[0]) == 15  # the runner-up, kept to the last round
+
+
+@pytest.mark.parametrize("halving", [True, False])
+def test_equal_candidates_leave_greedys_best(monkeypatch: pytest.MonkeyPatch, halving: bool) -> None:
+    state, legal, values = _rated_position(50)
+    _scripted(monkeypatch, {})
+    choice = ISMCTSBot(seed=3, preset="rollout", iterations=4, width=6, halving=halving).step(state)
+    assert values[legal.index(choice)] == pytest.approx(max(values))
+
+
+def test_against_the_clock_halving_plays_a_world_each_round() -> None:
+    state = random_position("garum", {"players": 2}, seed=6, steps=12)
+    bot = ISMCTSBot(seed=0, seconds=1e-6, preset="rollout", width=6, halving=True)
+    assert bot.step(state) in state.legal_actions()
+    assert bot.last_iterations == 3  # six candidates, three rounds
+
+
+def test_a_cut_playout_with_a_model_scores_the_models_win_chance() -> None:
+    """2-player Celtae's plan scores a playout cut short by its learned model: the model's margin for
+    the seat on the model's own curve, plus a thousandth of it."""
+    model = load("celtae", 2)
+    if model is None:
+        pytest.skip("NumPy is missing")
+    state = random_position("celtae", {"players": 2}, seed=4, steps=30)
+    seat = state.current_player()
+    margin = model.margins(state)[seat]
+    never = lambda world, s: pytest.fail("the heuristic scored a playout the model scores")  # noqa: E731
+    value = rollout._playout(state.clone(), seat, random.Random(1), 0, never, 8.0, model)
+    assert value == pytest.approx(win_chance(margin, model.win_scale) + 0.001 * margin)
+    assert value != pytest.approx(win_chance(margin, 8.0) + 0.001 * margin)
