@@ -29,6 +29,7 @@ from . import learned
 from .greedy import greedy_choice, heuristic_owned, one_ply_values, score_margin
 
 LEAVES = ("heuristic", "learned")
+BUDGET_WIDTH = 3  # the candidates a budget of ``worlds`` pays for: ``worlds`` x 3 playouts
 
 
 class Plan(NamedTuple):
@@ -43,7 +44,7 @@ class Plan(NamedTuple):
 
     worlds: int = 16
     horizon: int = 10
-    width: int = 3
+    width: int = BUDGET_WIDTH
     halving: bool = False
     leaf: str = "heuristic"
 
@@ -76,7 +77,7 @@ def search(
     evaluate = heuristic_owned(state.game.name)
     model = learned.load(state.game.name, state.game.num_players) if plan.leaf == "learned" else None
     rounds = math.ceil(math.log2(len(candidates))) if plan.halving else 1
-    budget = plan.worlds * min(3, len(candidates))  # playouts
+    budget = plan.worlds * min(BUDGET_WIDTH, len(candidates))  # playouts
     totals = [0.0] * len(candidates)
     alive = list(range(len(candidates)))
     done = 0
