@@ -135,8 +135,8 @@ class ISMCTSBot:
         in the tree: on 2-player Garum at 1,300 iterations the learned preset won 52 % of 20
         games against greedy with width 8 and 72 % without.
       ``halving`` (None: the game's plan, else False): with the rollout preset, narrow the
-        ``width`` candidates by sequential halving within the same budget (no game's plan does:
-        in 2-player Garum four or six candidates won no more, docs/strength.md).
+        ``width`` candidates by sequential halving within the same budget (2-player Garum's
+        plan: six candidates, docs/strength.md).
       ``leaf`` ("auto", "heuristic" or "learned"): with the rollout preset, what scores a playout
         cut short: "auto" the game's plan (2-player Celtae: its learned model), else the heuristic.
       ``aim`` ("auto" or "target"): what the search plays for. "auto" values the position the

@@ -9,9 +9,9 @@ meets the same worlds and the same tie-breaks (common random numbers), so their 
 drowned by the draws' luck, and the one with the best total is played. Where ISMCTS judges a
 position the moment it reaches it, a playout lets the next ``horizon`` decisions show what the
 position is worth, and greedy's moves are a fair guess at a rival's. Each game plans its own search
-(``Plan``, from its ``ROLLOUT``): in Garum three candidates ten decisions on; in 2-player Celtae,
-whose turns are many small decisions, twenty decisions on, scored by its learned model
-(sequential halving, ``halving``, weighs more candidates in the same budget; no plan uses it). This
+(``Plan``, from its ``ROLLOUT``): in Garum ten decisions on, three candidates with 3 or 4 players
+and with 2 six weighed by sequential halving (``halving``) in the same budget; in 2-player Celtae,
+whose turns are many small decisions, twenty decisions on, scored by its learned model. This
 wins far more against greedy than the tree search at equal time, and more than the tree against
 the classic search (docs/strength.md, "Greedy playouts").
 """

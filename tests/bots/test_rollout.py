@@ -40,7 +40,7 @@ def test_bad_rollout_parameters_are_refused(bad: dict) -> None:
 @pytest.mark.parametrize(
     ("name", "players", "plan"),
     [
-        ("garum", 2, Plan(16, 10, 3, False, "heuristic")),
+        ("garum", 2, Plan(16, 10, 6, True, "heuristic")),
         ("garum", 3, Plan(13, 10, 3, False, "heuristic")),
         ("garum", 4, Plan(13, 10)),
         ("celtae", 2, Plan(6, 20, 3, False, "learned")),
@@ -67,7 +67,7 @@ def test_each_preset_has_its_own_default_budget() -> None:
     state = random_position("garum", {"players": 2}, seed=1, steps=4)
     bot = ISMCTSBot(seed=0)
     bot.step(state)
-    assert bot.last_iterations == 16  # worlds, each playing every candidate on
+    assert bot.last_iterations == 15  # worlds of 16 x 3 playouts, six candidates halved: 2 + 5 + 8
     tree = ISMCTSBot(seed=0, preset="classic")
     tree.step(state)
     assert tree.last_iterations == 300
