@@ -55,7 +55,7 @@ MARGIN_FINISH_PLAYERS = (1,)
 # of both seats, in 6 worlds (~0.2 s). A Celtae turn is many small decisions, so ten saw too little:
 # 72.5 % against greedy on the deals where twenty won 92.5 % and the tree 77.5 %. The positions
 # reached are scored by the learned model, which foresees the final margin better than the
-# heuristic: 72.5 % against the classic search where the heuristic's scores won 59.2 %
+# heuristic: 67.5 % of 80 against the classic search where the heuristic's scores won 59.2 % of 60
 # (docs/strength.md, "Greedy playouts").
 ROLLOUT = {2: {"worlds": 6, "horizon": 20, "leaf": "learned"}}
 
