@@ -4,7 +4,7 @@ Plays the solo deals of ``--seed`` (the deals ``strength.py solo`` plays) with `
 start of the seat's last turn it searches every line of that turn on the true state, the
 coming draws included, and prints the best final score a turn that knew them could reach beside
 the one the bot reached: a ceiling on what a better last turn could add, since no fair bot
-sees the draws. Lines are counted and the search gives up on a deal past ``--nodes``.
+sees the draws. The search gives up on a deal once it has visited ``--nodes`` positions.
 
     .venv/bin/python benchmarks/solo_last_turn.py --bot ismcts:iterations=188 -n 40 --seed 7
 """
@@ -26,7 +26,7 @@ from ludus.engine import load_game
 
 
 class TooBig(Exception):
-    """The last turn has more lines than the search may count."""
+    """The last turn has more positions than the search may visit."""
 
 
 def best_finish(state: Any, budget: list[int]) -> int:
@@ -51,7 +51,9 @@ def main() -> None:
     parser.add_argument("--bot", default="ismcts:iterations=188")
     parser.add_argument("-n", "--games", type=int, default=40)
     parser.add_argument("--seed", type=int, default=7)
-    parser.add_argument("--nodes", type=int, default=500_000, help="lines counted before a deal is left out")
+    parser.add_argument(
+        "--nodes", type=int, default=500_000, help="positions visited before a deal is left out"
+    )
     args = parser.parse_args()
     name, params = bot_registry.parse_spec(args.bot)
     game = load_game("celtae", players=1, difficulty="normal")
