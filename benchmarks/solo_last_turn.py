@@ -12,15 +12,14 @@ sees the draws. The search gives up on a deal once it has visited ``--nodes`` po
 from __future__ import annotations
 
 import argparse
-import random
 import sys
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from ludus import bots as bot_registry
-from ludus.arena.simulate import bot_seed
+from ludus.arena.simulate import bot_seed, make_bot
+from ludus.arena.solo import deal_seeds
 from ludus.celtae.core import START
 from ludus.engine import load_game
 
@@ -55,16 +54,13 @@ def main() -> None:
         "--nodes", type=int, default=500_000, help="positions visited before a deal is left out"
     )
     args = parser.parse_args()
-    name, params = bot_registry.parse_spec(args.bot)
     game = load_game("celtae", players=1, difficulty="normal")
     targets = game.data.targets  # type: ignore[attr-defined]
-    master = random.Random(args.seed)
-    seeds = [master.getrandbits(63) for _ in range(args.games)]
     missed = dict.fromkeys(targets, 0)
     counted = 0
-    for seed in seeds:
+    for seed in deal_seeds(args.seed, args.games):
         state = game.new_initial_state(seed=seed)
-        bot = bot_registry.make(name, seed=bot_seed(seed, 0), **params)
+        bot = make_bot(args.bot, bot_seed(seed, 0))
         last = None
         while not state.is_terminal():
             if last is None and state.stage == 2 and state.turns_left == 1 and state.phase == START:

@@ -53,6 +53,12 @@ def play_solo(
     }
 
 
+def deal_seeds(seed: int | None, games: int) -> list[int]:
+    """The seeds of the first ``games`` solo deals of master seed ``seed``: a run's deals, in order."""
+    master = random.Random(seed)
+    return [master.getrandbits(63) for _ in range(games)]
+
+
 def _task(args: tuple[str, str, int, dict[str, Any]]) -> dict[str, Any]:
     return play_solo(*args)
 
@@ -109,8 +115,7 @@ def solo_challenge(
             f"(one each), got {games}"
         )
     jobs = check_jobs(jobs)
-    master = random.Random(seed)
-    seeds = [master.getrandbits(63) for _ in range(games)]
+    seeds = deal_seeds(seed, games)
     played = difficulties[:1] if one_run else difficulties
     k = len(played)  # game i: difficulty i mod k, the (i div k)-th deal
     tasks = [(bot_name, played[i % k], seeds[i // k], dict(bot_params)) for i in range(games)]
