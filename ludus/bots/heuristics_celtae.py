@@ -34,7 +34,7 @@ from typing import Any
 from ..celtae import board as G
 from ..celtae.core import OVER
 from ..engine import load_game
-from .heuristics_celtae_means import Position, W, position, seat_value
+from .heuristics_celtae_means import W_SOLO, Position, W, position, seat_value
 
 _FINISH_PHASE = 3  # AREA and every later step of a turn (START is 2)
 
@@ -256,7 +256,7 @@ def _static_value(state: Any, seat: int, pos: Position | None = None) -> float:
     pos = pos or position(state)
     own = seat_value(state, seat, seat, pos)
     if state.solo:
-        pace = W["solo_pace"] * _solo_turns_left(state)
+        pace = W_SOLO["solo_pace"] * _solo_turns_left(state)
         return own + pace - state.data.targets[state.game.config["difficulty"]]
     rival = max(_rival_value(state, o, pos) for o in range(state.n) if o != seat)
     return own - W["rival"] * rival
@@ -295,4 +295,4 @@ def _solo_turns_left(state: Any) -> float:
     if state.stage == 2:
         return float(max(0, state.turns_left - (state.phase > 2))) if state.turn == 0 else 0.0
     steps = max(0, state.track - 1) * 4 + (G.CROSSING_FROM - state.marker) % 4 + 1 if state.track else 0
-    return steps / W["solo_steps"] + 2.0 + (0.5 if state.stage == 0 else 0.0)
+    return steps / W_SOLO["solo_steps"] + 2.0 + (0.5 if state.stage == 0 else 0.0)

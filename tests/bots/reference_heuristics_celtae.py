@@ -1,6 +1,6 @@
 """The Celtae heuristic as it was before its speed-ups: the yardstick the fast one must equal to the bit.
 
-A frozen copy; its weights are the live module's, so a retuning moves both.
+A frozen copy; its weights are the live module's (the solo game's in solo), so a retuning moves both.
 """
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ludus.bots.heuristics_celtae import W  # noqa: E402
+from ludus.bots.heuristics_celtae_means import W_SOLO, W, weights
 from ludus.celtae import board as G
 from ludus.celtae.scoring import breakdown_from_stats, leader_holds, meets, stats
 
@@ -122,7 +122,7 @@ def _value(state: Any, seat: int) -> float:
     turns = _turns_left(state)
     own = _seat_value(state, seat, seat, all_stats, turns)
     if state.solo:
-        pace = W["solo_pace"] * _solo_turns_left(state)
+        pace = W_SOLO["solo_pace"] * _solo_turns_left(state)
         return own + pace - state.data.targets[state.game.config["difficulty"]]
     rival = max(_seat_value(state, o, seat, all_stats, turns) for o in range(state.n) if o != seat)
     return own - W["rival"] * rival
@@ -133,7 +133,7 @@ def _solo_turns_left(state: Any) -> float:
     if state.stage == 2:
         return float(max(0, state.turns_left - (state.phase > 2))) if state.turn == 0 else 0.0
     steps = max(0, state.track - 1) * 4 + (G.CROSSING_FROM - state.marker) % 4 + 1 if state.track else 0
-    return steps / W["solo_steps"] + 2.0 + (0.5 if state.stage == 0 else 0.0)
+    return steps / W_SOLO["solo_steps"] + 2.0 + (0.5 if state.stage == 0 else 0.0)
 
 
 def _turns_left(state: Any) -> float:
@@ -150,7 +150,8 @@ def _seat_value(state: Any, o: int, viewer: int, all_stats: list[dict], turns: f
     own_view = o == viewer
     hand_size = sum(state.hands[o])
     value = float(bd["total"] - bd["I"] - bd["K"]) + (state.strength[o] + hand_size) / 5.0
-    g = min(1.0, turns / W["horizon"])
+    w = weights(state)
+    g = min(1.0, turns / w["horizon"])
     act, tr = state.active[o], state.tribe[o]
     builders = act[G.B] + tr[G.B] + tr[G.D]
     farmers = act[G.F] + tr[G.F] + tr[G.D]
@@ -172,14 +173,14 @@ def _seat_value(state: Any, o: int, viewer: int, all_stats: list[dict], turns: f
             )
         else:
             best = hand_size / 2.5  # a rival's hand: about 40 % of it in its best colour
-        value += g * W["build"] * min(1.0, best / need)
-        value += g * W["builder"] * min(builders, 4)
+        value += g * w["build"] * min(1.0, best / need)
+        value += g * w["builder"] * min(builders, 4)
     # the cheapest Roman tile on top
     tops = [d.roman_tiles[s[-1]] for s in state.roman if s]
     if tops:
         icon_cards = max(sum(hand[i::3]) for i in range(3)) if hand is not None else hand_size / 2.0
         strength = state.strength[o] + soldiers * icon_cards
-        value += g * W["battle"] * max(pts * min(1.0, strength / need) ** 2 for pts, need in tops)
+        value += g * w["battle"] * max(pts * min(1.0, strength / need) ** 2 for pts, need in tops)
     # Druid tiles on top
     best_druid = 0.0
     for s in state.druid:
@@ -191,25 +192,25 @@ def _seat_value(state: Any, o: int, viewer: int, all_stats: list[dict], turns: f
         spare = sum(max(0, tr[t] - needs[t]) for t in range(4))
         have += min(wild, spare)
         best_druid = max(best_druid, pts * (have / total) ** 2)
-    value += g * W["druid"] * best_druid
+    value += g * w["druid"] * best_druid
     # tribe toward its next point space, workers by type, tokens
     size = sum(tr)
     prev = 0
     for sp in d.tribe_point_spaces:
         if size < sp:
-            value += g * W["tribe"] * (size - prev) / (sp - prev)
+            value += g * w["tribe"] * (size - prev) / (sp - prev)
             break
         prev = sp
-    value += g * (W["farmer"] * min(farmers, 5) + W["soldier"] * soldiers + W["noble"] * min(nobles, 2))
-    value += g * W["token"] * state.tokens[o]
+    value += g * (w["farmer"] * min(farmers, 5) + w["soldier"] * soldiers + w["noble"] * min(nobles, 2))
+    value += g * w["token"] * state.tokens[o]
     # discs on citadels still open: a share of their completion points
     open_discs = sum(cit.count(o) for cit in state.citadels if -1 in cit)
-    value += g * W["open_disc"] * open_discs
+    value += g * w["open_disc"] * open_discs
     # progress cards with markers, not met yet
     for i, card in enumerate(state.prog_cards):
         marks = state.prog_marks[i]
         if marks and not meets(state, o, card, all_stats):
-            value += g * W["progress"] * marks * _closeness(state, o, card, all_stats)
+            value += g * w["progress"] * marks * _closeness(state, o, card, all_stats)
     # the leader (own choice of side counts before it is revealed)
     lid = state.leaders[o]
     if lid >= 0:
@@ -220,7 +221,7 @@ def _seat_value(state: Any, o: int, viewer: int, all_stats: list[dict], turns: f
         if leader_holds(state, o, side, all_stats[o]):
             value += cond["points"]
         else:
-            value += g * W["leader"] * cond["points"] * _leader_progress(cond, all_stats[o])
+            value += g * w["leader"] * cond["points"] * _leader_progress(cond, all_stats[o])
     return value
 
 

@@ -22,3 +22,27 @@ def test_bots_play_only_legal_actions_in_celtae(players: int, bot: dict) -> None
         bots.make(name, seed=s, **params) if s == 0 else bots.make("random", seed=s) for s in range(players)
     ]
     assert play_out(game.new_initial_state(seed=8), seats).is_terminal()
+
+
+def test_the_solo_game_is_valued_by_the_solo_weights_and_duels_by_the_multiplayer_ones() -> None:
+    from ludus.bots import heuristics_celtae as values
+    from ludus.bots import heuristics_celtae_means as means
+
+    from .helpers import random_position
+
+    solo = random_position("celtae", {"players": 1}, seed=3, steps=40)
+    duel = random_position("celtae", {"players": 2}, seed=3, steps=40)
+    assert means.weights(solo) is means.W_SOLO and means.weights(duel) is means.W
+    assert means.W_SOLO["tribe"] != means.W["tribe"]  # the solo game has weights of its own
+    before = [values.evaluate(solo, 0), values.evaluate(duel, 0)]
+    saved = dict(means.W_SOLO)
+    try:
+        means.W_SOLO["tribe"] += 5.0  # a tribe short of its next point space is worth more
+        for memo in (values._VALUES, values._RIVALS, means._POSITIONS):
+            memo.clear()
+        after = [values.evaluate(solo, 0), values.evaluate(duel, 0)]
+    finally:
+        means.W_SOLO.update(saved)
+        for memo in (values._VALUES, values._RIVALS, means._POSITIONS):
+            memo.clear()
+    assert after[0] > before[0] and after[1] == before[1]
