@@ -32,16 +32,12 @@ KEYS = "build,battle,druid,tribe,builder,farmer,soldier,noble,token,open_disc,pr
 
 
 def _scores(task: tuple[dict[str, float], list[int]]) -> list[int]:
-    """Greedy's final scores on these deals with these solo weights (memos cleared: they hold values)."""
+    """Greedy's final scores on these deals with these solo weights."""
     weights, deals = task
     means.W_SOLO.clear()
     means.W_SOLO.update(weights)
-    out = []
-    for seed in deals:
-        values._VALUES.clear()
-        means._POSITIONS.clear()
-        out.append(play_solo("greedy", "hard", seed)["score"])
-    return out
+    values.forget()  # the memoised values hold the weights before
+    return [play_solo("greedy", "hard", seed)["score"] for seed in deals]
 
 
 def scores(pool: ProcessPoolExecutor, weights: dict[str, float], deals: list[int], jobs: int) -> list[int]:

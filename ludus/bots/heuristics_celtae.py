@@ -34,7 +34,7 @@ from typing import Any
 from ..celtae import board as G
 from ..celtae.core import OVER
 from ..engine import load_game
-from .heuristics_celtae_means import W_SOLO, Position, W, position, seat_value
+from .heuristics_celtae_means import _POSITIONS, W_SOLO, Position, W, position, seat_value
 
 _FINISH_PHASE = 3  # AREA and every later step of a turn (START is 2)
 
@@ -264,6 +264,14 @@ def _static_value(state: Any, seat: int, pos: Position | None = None) -> float:
 
 _RIVALS: dict[tuple, float] = {}
 _RIVALS_MAX = 2_000
+
+
+def forget() -> None:
+    """Drop every memoised value: they hold the weights they were computed with (``W``, ``W_SOLO``),
+    so a caller that changes a weight must call this before valuing again."""
+    _VALUES.clear()
+    _RIVALS.clear()
+    _POSITIONS.clear()
 
 
 def _rival_value(state: Any, o: int, pos: Position) -> float:

@@ -38,11 +38,9 @@ def test_the_solo_game_is_valued_by_the_solo_weights_and_duels_by_the_multiplaye
     saved = dict(means.W_SOLO)
     try:
         means.W_SOLO["tribe"] += 5.0  # a tribe short of its next point space is worth more
-        for memo in (values._VALUES, values._RIVALS, means._POSITIONS):
-            memo.clear()
+        values.forget()
         after = [values.evaluate(solo, 0), values.evaluate(duel, 0)]
     finally:
         means.W_SOLO.update(saved)
-        for memo in (values._VALUES, values._RIVALS, means._POSITIONS):
-            memo.clear()
+        values.forget()
     assert after[0] > before[0] and after[1] == before[1]
