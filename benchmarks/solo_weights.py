@@ -28,7 +28,7 @@ from ludus.arena.solo import deal_seeds, play_solo
 from ludus.bots import heuristics_celtae as values
 from ludus.bots import heuristics_celtae_means as means
 
-KEYS = "build,battle,druid,tribe,builder,farmer,soldier,noble,token,open_disc,progress,leader,horizon,solo_pace,solo_steps"
+KEYS = ",".join(k for k in means.W_SOLO if k != "rival")  # every weight the solo game reads
 
 
 def _scores(task: tuple[dict[str, float], list[int]]) -> list[int]:
@@ -75,15 +75,13 @@ def main() -> None:
     start = dict(means.W_SOLO)
     if args.from_multiplayer:
         start.update(means.W)
-    for item in args.set:
-        key, _, value = item.partition("=")
-        if key not in start:
-            raise SystemExit(f"no weight {key!r}; the weights are {', '.join(start)}")
-        start[key] = float(value)
+    sets = [item.partition("=")[::2] for item in args.set]
     keys = [k for k in args.keys.split(",") if k]
-    for key in keys:
+    for key in [k for k, _ in sets] + keys:
         if key not in start:
             raise SystemExit(f"no weight {key!r}; the weights are {', '.join(start)}")
+    for key, value in sets:
+        start[key] = float(value)
     factors = [float(f) for f in args.factors.split(",")]
     deals = deal_seeds(args.seed, args.games)
     print(f"greedy, Celtae solo, {len(deals)} deals of seed {args.seed}; start: {start}", flush=True)

@@ -34,7 +34,8 @@ from typing import Any
 from ..celtae import board as G
 from ..celtae.core import OVER
 from ..engine import load_game
-from .heuristics_celtae_means import _POSITIONS, W_SOLO, Position, W, position, seat_value
+from .heuristics_celtae_means import W_SOLO, Position, W, position, seat_value
+from .heuristics_celtae_means import forget as _forget_positions
 
 _FINISH_PHASE = 3  # AREA and every later step of a turn (START is 2)
 
@@ -271,7 +272,7 @@ def forget() -> None:
     so a caller that changes a weight must call this before valuing again."""
     _VALUES.clear()
     _RIVALS.clear()
-    _POSITIONS.clear()
+    _forget_positions()
 
 
 def _rival_value(state: Any, o: int, pos: Position) -> float:

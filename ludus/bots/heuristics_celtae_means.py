@@ -231,6 +231,11 @@ def position(state: Any) -> Position:
     return pos
 
 
+def forget() -> None:
+    """Drop the memoised positions: each holds the weights it was made with (``Position.w``)."""
+    _POSITIONS.clear()
+
+
 _STAT_GETTERS: dict[tuple[str, int], Any] = {}
 
 
