@@ -59,6 +59,15 @@ PREVIEW = """(hit) => {
 }"""
 
 
+def _wait_board_turn(page) -> str:
+    """Wait for this page's turn and for the board drawn from that turn's view: the server draws
+    the board apart from the view, and the click targets are laid on the drawing once it is there."""
+    if wait_turn(page) == "over":
+        return "over"
+    page.wait_for_function(f"{BODY}.boardVersion === {BODY}.version")
+    return "mine"
+
+
 def _check_panels(page) -> None:
     shown = page.evaluate(SHOWN)
     assert shown["projected"] == shown["expected"], shown
@@ -211,7 +220,7 @@ def test_whole_garum_game_by_board_and_panel_clicks(browser, server, screenshots
     marks = 0
     board = ludus.load_game("garum", **OPTIONS[size]).board
     for _ in range(200):
-        if wait_turn(page) == "over":
+        if _wait_board_turn(page) == "over":
             break
         _check_panels(page)
         phase = page.evaluate(f"{BODY}.phase")
@@ -290,7 +299,7 @@ def test_emperor_choice_and_ghost_tile_by_clicks_on_the_zoomed_phone_board(brows
     rng = random.Random(5)
     done = set()
     for _ in range(80):
-        if wait_turn(page) == "over" or {"choose", "ghost"} <= done:
+        if _wait_board_turn(page) == "over" or {"choose", "ghost"} <= done:
             break
         phase = page.evaluate(f"{BODY}.phase")
         _check_panels(page)
