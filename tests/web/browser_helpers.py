@@ -34,6 +34,16 @@ def wait_turn(page, timeout: float = 20_000) -> str:
     return "over" if page.evaluate(f"{BODY}.terminal") == "true" else "mine"
 
 
+def wait_board_turn(page) -> str:
+    """``wait_turn``, then on a turn also the board drawn from that turn's view: the server draws
+    the board apart from the view, and the page lays its click targets (Garum's overlay) on the
+    drawing once it is there, so a first turn may come before anything can be clicked."""
+    if wait_turn(page) == "over":
+        return "over"
+    page.wait_for_function(f"{BODY}.boardVersion === {BODY}.version")
+    return "mine"
+
+
 def version(page) -> int:
     return int(page.evaluate(f"{BODY}.version"))
 

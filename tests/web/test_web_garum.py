@@ -11,7 +11,7 @@ from browser_helpers import (
     garum_decision_by_board,
     open_my_seat,
     version,
-    wait_turn,
+    wait_board_turn,
     wait_version_after,
 )
 
@@ -29,7 +29,7 @@ def test_whole_two_player_garum_game_against_a_bot_by_clicking(page, server, scr
     decisions = 0
     undone = False
     cancelled = False
-    while wait_turn(page) == "mine":
+    while wait_board_turn(page) == "mine":
         before = version(page)
         phase = page.evaluate(f"{BODY}.phase")
         if phase == "place" and not cancelled:

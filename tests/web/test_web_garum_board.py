@@ -12,7 +12,7 @@ import random
 
 import httpx
 import pytest
-from browser_helpers import BODY, version, wait_turn, wait_version_after
+from browser_helpers import BODY, version, wait_board_turn, wait_version_after
 from test_web_lobby import serious_violations
 
 import ludus
@@ -57,15 +57,6 @@ PREVIEW = """(hit) => {
     at: rect ? [Math.floor(Number(rect.getAttribute("x"))), Math.floor(Number(rect.getAttribute("y")))] : null,
     x, y};
 }"""
-
-
-def _wait_board_turn(page) -> str:
-    """Wait for this page's turn and for the board drawn from that turn's view: the server draws
-    the board apart from the view, and the click targets are laid on the drawing once it is there."""
-    if wait_turn(page) == "over":
-        return "over"
-    page.wait_for_function(f"{BODY}.boardVersion === {BODY}.version")
-    return "mine"
 
 
 def _check_panels(page) -> None:
@@ -220,7 +211,7 @@ def test_whole_garum_game_by_board_and_panel_clicks(browser, server, screenshots
     marks = 0
     board = ludus.load_game("garum", **OPTIONS[size]).board
     for _ in range(200):
-        if _wait_board_turn(page) == "over":
+        if wait_board_turn(page) == "over":
             break
         _check_panels(page)
         phase = page.evaluate(f"{BODY}.phase")
@@ -299,7 +290,7 @@ def test_emperor_choice_and_ghost_tile_by_clicks_on_the_zoomed_phone_board(brows
     rng = random.Random(5)
     done = set()
     for _ in range(80):
-        if _wait_board_turn(page) == "over" or {"choose", "ghost"} <= done:
+        if wait_board_turn(page) == "over" or {"choose", "ghost"} <= done:
             break
         phase = page.evaluate(f"{BODY}.phase")
         _check_panels(page)

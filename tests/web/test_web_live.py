@@ -11,6 +11,7 @@ from browser_helpers import (
     garum_decision_by_board,
     open_my_seat,
     version,
+    wait_board_turn,
     wait_turn,
     wait_version_after,
 )
@@ -152,7 +153,7 @@ def test_emperor_choice_and_ghost_tile_by_board_clicks(page, server):
     rng = random.Random(8)
     done = set()
     for _ in range(60):
-        if wait_turn(page) == "over" or {"choose", "ghost"} <= done:
+        if wait_board_turn(page) == "over" or {"choose", "ghost"} <= done:
             break
         phase = page.evaluate(f"{BODY}.phase")
         before = version(page)

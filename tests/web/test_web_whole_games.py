@@ -75,7 +75,7 @@ def test_whole_celtae_solo_game_by_board_clicks_on_a_phone(browser, server, scre
 @pytest.mark.parametrize("size", ["desktop", "phone"])
 def test_whole_garum_game_on_troia_by_board_clicks(browser, server, screenshots, size):
     """Troia's 16 rounds to the end against a greedy bot; the move list never touched."""
-    from browser_helpers import BODY, wait_turn
+    from browser_helpers import BODY, wait_board_turn
     from test_web_garum_board import SIZES, _check_last_move, _check_panels, _place, _worker
 
     options = {"players": 2, "board": "troia"}
@@ -94,7 +94,7 @@ def test_whole_garum_game_on_troia_by_board_clicks(browser, server, screenshots,
         page.evaluate("""() => { window.pieceClicks = 0; document.addEventListener('click', (e) => {
           if (e.target.closest('[data-board-action], [data-board-select]')) window.pieceClicks++; }, true); }""")
         per_turn, started = [], None
-        while wait_turn(page) == "mine":
+        while wait_board_turn(page) == "mine":
             _check_panels(page)
             phase = page.evaluate(f"{BODY}.phase")
             if phase == "place":
