@@ -213,16 +213,25 @@ class GameCache:
         moves: list[tuple[int, str]],
         new: State,
         timed_out_to: str | None = None,
+        renew: bool = False,
     ) -> float:
-        """Store the actions that led to ``new`` (one version each; ``timed_out_to`` marks the first);
-        returns the time of the last."""
+        """Store the actions that led to ``new`` (one version each; ``timed_out_to`` marks the first;
+        ``renew``: a person at the table played them); returns the time of the last."""
         at = 0.0
         for i, (seat, text) in enumerate(moves):
             version = row.version + 1 + i
             last = i == len(moves) - 1
             status = "over" if last and new.is_terminal() else "playing"
             at = self.store.append_action(
-                conn, rt.id, len(rt.owners) + i, seat, text, version, status, timed_out_to if i == 0 else None
+                conn,
+                rt.id,
+                len(rt.owners) + i,
+                seat,
+                text,
+                version,
+                status,
+                timed_out_to if i == 0 else None,
+                renew,
             )
         self.store.notify(conn, self._payload(rt.id, row.version + len(moves), row.meta_version))
         return at

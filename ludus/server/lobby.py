@@ -16,7 +16,7 @@ from .limits import TooManyRequests
 from .runtime import play_forced, public_options
 from .schemas import display_name
 from .seatbots import bot_names, canonical_kind
-from .security import hash_token, new_game_id, new_token
+from .security import hash_token, host_key, new_game_id, new_token
 from .storage import GameRow, SeatRow
 
 MAX_TURN_SECONDS = 7 * 24 * 3600
@@ -32,7 +32,9 @@ class Lobby(GameCache):
         seat_kinds: list[str],
         claim: list[int] | None = None,
         names: list[str | None] | None = None,
+        host: str | None = None,
     ) -> dict[str, Any]:
+        """A new game; ``host``: the creator's client address (``security.host_key`` keeps a digest)."""
         if game not in ludus.game_names():
             raise Unprocessable(f"unknown game {game!r}; known games: {', '.join(ludus.game_names())}")
         options = dict(options)
@@ -63,6 +65,7 @@ class Lobby(GameCache):
             0,
             "over" if state.is_terminal() else "playing",
             hints=hints,
+            host=None if host is None else host_key(host),
         )
         seat_rows = [
             SeatRow(i, kind, hash_token(tokens[i]) if i in tokens else None, i in tokens, None, names[i])

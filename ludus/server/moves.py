@@ -82,7 +82,15 @@ class Moves(GameCache):
                     raise Conflict(f"stale version {version}: the game is at version {rt.version}")
                 details = Details(rt.state)
                 new, moves, forced = _played(rt.state, seat, sequence, details.before)
-                return row, seat, new, moves, forced, self._commit_moves(rt, conn, row, moves, new), details
+                return (
+                    row,
+                    seat,
+                    new,
+                    moves,
+                    forced,
+                    self._commit_moves(rt, conn, row, moves, new, renew=True),
+                    details,
+                )
 
             row, seat, new, moves, forced, at, details = self.store.transact(work)
             self._played_by(rt, seat, row, moves, forced, new, at, details)
@@ -146,7 +154,7 @@ class Moves(GameCache):
             def work(conn: Any) -> float:
                 if self.store.lock_versions(conn, game_id) != expected:
                     raise _Elsewhere  # another process moved it: ``play`` syncs first
-                return self._commit_moves(rt, conn, row, moves, new)
+                return self._commit_moves(rt, conn, row, moves, new, renew=True)
 
             future = self.store.transact_soon(work)
         except Exception:  # refused on the cache, or not SQLite: ``play`` answers

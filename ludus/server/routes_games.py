@@ -7,7 +7,7 @@ from fastapi import FastAPI, Query, Request
 from . import schemas
 from .hints import HintAnswer, HintDesk
 from .hub import JSONResponse, JSONText
-from .limits import ServerLimits
+from .limits import ServerLimits, client_address
 from .routing import BEARER_SECURITY, ERRORS, Token, run, seat_token
 from .service import GameService
 from .views import timed_view_text
@@ -27,8 +27,16 @@ def add_game_routes(app: FastAPI, service: GameService, limits: ServerLimits, hi
         responses=ERRORS,
         summary="Create a game",
     )
-    async def create_game(body: schemas.CreateGame) -> JSONResponse:
-        created = await run(service.create, body.game, body.options, body.seats, body.claim, body.names)
+    async def create_game(body: schemas.CreateGame, request: Request) -> JSONResponse:
+        created = await run(
+            service.create,
+            body.game,
+            body.options,
+            body.seats,
+            body.claim,
+            body.names,
+            client_address(request.scope),
+        )
         return JSONResponse(created, status_code=201)
 
     @app.get(

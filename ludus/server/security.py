@@ -41,3 +41,12 @@ def bearer_token(header: str | None) -> str | None:
     if scheme.lower() != "bearer" or not token.strip():
         return ""  # present but malformed: refused like a wrong token
     return token.strip()
+
+
+def host_key(address: str) -> str:
+    """What the database keeps of a creator's address: a digest, never the address itself (enough to
+    count one address's games and queue its bots fairly). An account's key (``account:<id>``) is kept
+    as it is."""
+    if address.startswith("account:"):
+        return address[:64]
+    return "addr:" + hashlib.sha256(b"ludus-host:" + address.encode("utf-8", "replace")).hexdigest()[:40]

@@ -175,9 +175,9 @@ class GameService(Lobby, Moves, GameCache):
             return self.store.resumable_ids(conn)
 
     def expire_idle(self, now: float | None = None) -> list[str]:
-        """Mark unfinished games idle longer than ``expire_days`` abandoned; returns their ids."""
-        before = (time.time() if now is None else now) - self._expiry_seconds()
-        expired = self.store.transact(lambda conn: self.store.expire_idle(conn, before))
+        """Mark unfinished games where no person played for ``expire_days`` abandoned; returns their ids."""
+        at = time.time() if now is None else now
+        expired = self.store.transact(lambda conn: self.store.expire_idle(conn, at, self._expiry_seconds()))
         if expired:
             log.info("%d idle games marked abandoned", len(expired))
         return expired

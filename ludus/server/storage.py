@@ -79,9 +79,16 @@ games = Table(
     Column("status", String(16), nullable=False),
     Column("created_at", Float, nullable=False),
     Column("updated_at", Float, nullable=False),
+    # a digest of the creator's address (``security.host_key``): the per-address caps and the bots' fair queue
+    Column("host", String(64), nullable=True),
+    Column(
+        "renewed_at", Float, nullable=True
+    ),  # a person at the table last played (idle expiry counts from it)
     Index("ix_games_status", "status"),
     Index("ix_games_status_created", "status", "created_at"),
     Index("ix_games_status_updated", "status", "updated_at"),
+    Index("ix_games_status_host", "status", "host"),
+    Index("ix_games_status_renewed", "status", "renewed_at"),
 )
 
 seats = Table(
@@ -130,6 +137,7 @@ _GAME_MOVED = (
         version=bindparam("v"), num_actions=bindparam("n"), status=bindparam("s"), updated_at=bindparam("at")
     )
 )
+_GAME_RENEWED = _GAME_MOVED.values(renewed_at=bindparam("at"))
 
 
 @dataclass
@@ -145,6 +153,7 @@ class GameRow:
     status: str
     turn_started: float = 0.0  # ``games.updated_at``: when the turn in progress began (epoch seconds)
     hints: bool | None = None  # False: the creator turned hints off (None: not said, so on)
+    host: str | None = None  # ``security.host_key`` of the creator's address (None: made before it was kept)
 
 
 @dataclass
@@ -201,6 +210,7 @@ def _row(r: Any) -> GameRow:
         r.status,
         float(r.updated_at),
         r.hints,
+        r.host,
     )
 
 
@@ -367,7 +377,7 @@ class Store:
         )
         query = select(games).where(games.c.status == "playing", free)
         if idle_since is not None:
-            query = query.where(games.c.updated_at >= idle_since)
+            query = query.where(func.coalesce(games.c.renewed_at, games.c.updated_at) >= idle_since)
         rows = conn.execute(query.order_by(games.c.created_at.desc(), games.c.id).limit(limit).offset(offset))
         out = [_row(r) for r in rows]
         by_game: dict[str, list[SeatRow]] = {g.id: [] for g in out}
@@ -405,15 +415,22 @@ class Store:
         )
         return int(conn.execute(query).scalar_one())
 
-    def expire_idle(self, conn: Connection, before: float) -> list[str]:
-        """Mark every unfinished game whose actions last changed before ``before`` abandoned.
+    def expire_idle(self, conn: Connection, now: float, idle_seconds: float) -> list[str]:
+        """Mark abandoned every unfinished game where no person at the table has played for
+        ``idle_seconds``, or for twice its time to move if that is longer (a table never expires
+        while a turn may still be played in time).
 
         They stay as records; ``meta_version`` moves so that every cache notices. Returns their ids.
         """
+        renewed = func.coalesce(games.c.renewed_at, games.c.updated_at)
         ids = [
             r.id
             for r in conn.execute(
-                select(games.c.id).where(games.c.status == "playing", games.c.updated_at < before)
+                select(games.c.id).where(
+                    games.c.status == "playing",
+                    renewed < now - idle_seconds,
+                    games.c.turn_seconds.is_(None) | (renewed < now - 2 * games.c.turn_seconds),
+                )
             )
         ]
         if ids:
@@ -441,7 +458,9 @@ class Store:
                 status=row.status,
                 created_at=now,
                 updated_at=now,
+                renewed_at=now,
                 hints=row.hints,
+                host=row.host,
             )
         )
         conn.execute(
@@ -471,8 +490,10 @@ class Store:
         version: int,
         status: str,
         timed_out_to: str | None = None,
+        renew: bool = False,
     ) -> float:
-        """Store an action; returns its time (when the next turn began)."""
+        """Store an action; returns its time (when the next turn began). ``renew``: a person at the
+        table played it, which keeps the game from expiring (a bot's move does not)."""
         now = time.time()
         if self.is_sqlite:  # the statements of every action, straight to the driver
             driver = sqlite_driver(conn)
@@ -482,8 +503,9 @@ class Store:
                 (game_id, ply, seat, action, now, timed_out_to),
             )
             driver.execute(
-                "UPDATE games SET version = ?, num_actions = ?, status = ?, updated_at = ? WHERE id = ?",
-                (version, ply + 1, status, now, game_id),
+                "UPDATE games SET version = ?, num_actions = ?, status = ?, updated_at = ?, "
+                "renewed_at = CASE WHEN ? THEN ? ELSE renewed_at END WHERE id = ?",
+                (version, ply + 1, status, now, renew, now, game_id),
             )
             return now
         conn.execute(
@@ -497,7 +519,10 @@ class Store:
                 "timed_out_to": timed_out_to,
             },
         )
-        conn.execute(_GAME_MOVED, {"gid": game_id, "v": version, "n": ply + 1, "s": status, "at": now})
+        conn.execute(
+            _GAME_RENEWED if renew else _GAME_MOVED,
+            {"gid": game_id, "v": version, "n": ply + 1, "s": status, "at": now},
+        )
         return now
 
     def truncate_actions(self, conn: Connection, game_id: str, keep: int, version: int) -> float:

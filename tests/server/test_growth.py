@@ -34,7 +34,9 @@ def _age(database_url: str, game_id: str, days: float) -> None:
                 update(games)
                 .where(games.c.id == game_id)
                 .values(
-                    created_at=games.c.created_at - days * 86400, updated_at=games.c.updated_at - days * 86400
+                    created_at=games.c.created_at - days * 86400,
+                    updated_at=games.c.updated_at - days * 86400,
+                    renewed_at=games.c.renewed_at - days * 86400,
                 )
             )
         )
