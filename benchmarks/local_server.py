@@ -19,7 +19,14 @@ def start(db: Path, bot_seconds: float) -> tuple[uvicorn.Server, str]:
     app = create_app(
         f"sqlite:///{db}",
         bot_seconds=bot_seconds,
-        limits=ServerLimits(create_rate="10000/minute", join_rate="10000/minute", ws_per_client=10000),
+        limits=ServerLimits(
+            create_rate="10000/minute",
+            join_rate="10000/minute",
+            ws_per_client=10000,
+            bot_games_per_host=10000,
+            open_tables_per_host=10000,
+            lobby_per_host=10000,
+        ),
     )
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

@@ -27,6 +27,9 @@ machine's speed varies by two from one hour to the next, so CPU figures compare 
         --ramp 20 --warmup 25 --duration 80
     .venv/bin/python benchmarks/server_load.py --clients 50 --games 100 --fault --kill-after 8
     .venv/bin/python benchmarks/server_load.py --postgres --processes 2 --clients 50 --games 100
+    .venv/bin/python benchmarks/server_load.py --scenario all      # honest moves beside each load
+
+``--scenario`` runs the fairness scenarios of ``load_scenarios.py`` instead (issue 49's figures).
 """
 
 from __future__ import annotations
@@ -35,18 +38,13 @@ import argparse
 import asyncio
 import contextlib
 import gc
-import glob
 import json
 import os
-import pwd
 import random
 import re
 import resource
 import shutil
-import signal
-import socket
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -64,17 +62,10 @@ import ludus
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bots_speed import hearts_rate  # noqa: E402
+from load_scenarios import SCENARIOS, run_scenario  # noqa: E402
+from load_servers import HOST, SLOW_MS, PrivatePostgres, Server  # noqa: E402
 
-HOST = "127.0.0.1"
-SLOW_MS = 200  # the servers log requests slower than this (time spent inside the server)
 RECV_SECONDS = 30.0  # a WebSocket silent this long is dropped and reopened
-# Every simulated client comes from 127.0.0.1: lift the per-address limits meant for real clients.
-LOAD_LIMITS = {
-    "LUDUS_CREATE_RATE": "100000/minute",
-    "LUDUS_JOIN_RATE": "100000/minute",
-    "LUDUS_WS_PER_CLIENT": "100000",
-    "LUDUS_MAX_BOT_GAMES": "100000",
-}
 
 
 async def recv(sock: Any) -> Any:
@@ -82,133 +73,6 @@ async def recv(sock: Any) -> Any:
     the simulated clients' CPU is the machine's too)."""
     async with asyncio.timeout(RECV_SECONDS):
         return await sock.recv()
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind((HOST, 0))
-        return s.getsockname()[1]
-
-
-class Server:
-    """One ``ludus.server.serve`` process on a loopback port."""
-
-    def __init__(self, database_url: str, log: Path, bot_seconds: float) -> None:
-        self.database_url = database_url
-        self.port = free_port()
-        self.base = f"http://{HOST}:{self.port}"
-        self.log = log
-        self.bot_seconds = bot_seconds
-        self.proc: subprocess.Popen | None = None
-
-    def launch(self) -> None:
-        code = f"from ludus.server import serve; serve({HOST!r}, {self.port}, {self.database_url!r})"
-        env = {
-            **os.environ,
-            "LUDUS_BOT_SECONDS": str(self.bot_seconds),
-            "LUDUS_SLOW_REQUEST_MS": str(SLOW_MS),
-            **LOAD_LIMITS,
-        }
-        with open(self.log, "ab") as log:
-            self.proc = subprocess.Popen([sys.executable, "-c", code], env=env, stdout=log, stderr=log)
-
-    def wait_ready(self, seconds: float = 60) -> None:
-        deadline = time.monotonic() + seconds
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise SystemExit(f"server exited with {self.proc.returncode}; see {self.log}")
-            try:
-                if httpx.get(f"{self.base}/api/games", timeout=1).status_code == 200:
-                    return
-            except httpx.HTTPError:
-                time.sleep(0.05)
-        raise SystemExit(f"server did not start in {seconds} s; see {self.log}")
-
-    def kill(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.cpu_before_kill += self.cpu_seconds()
-            self.proc.send_signal(signal.SIGKILL)
-            self.proc.wait()
-
-    cpu_before_kill = 0.0
-
-    def cpu_seconds(self) -> float:
-        """CPU time (user + system) of the process so far, from /proc."""
-        try:
-            fields = Path(f"/proc/{self.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
-            return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-        except (OSError, IndexError, ValueError):
-            return 0.0
-
-
-class PrivatePostgres:
-    """A throwaway PostgreSQL cluster on a loopback port (as user 'postgres' when run as root)."""
-
-    def __init__(self) -> None:
-        found = glob.glob("/usr/lib/postgresql/*/bin/postgres")
-        if not found:
-            raise SystemExit(
-                "no PostgreSQL binaries under /usr/lib/postgresql/*/bin: apt-get install postgresql"
-            )
-        self.bindir = Path(sorted(found)[-1]).parent
-        self.tmp = Path(tempfile.mkdtemp(prefix="ludus-bench-pg-"))
-        self.port = free_port()
-        self.proc: subprocess.Popen | None = None
-
-    def start(self) -> str:
-        as_user: dict[str, Any] = {"cwd": self.tmp}
-        if os.geteuid() == 0:
-            user = pwd.getpwnam("postgres")
-            os.chown(self.tmp, user.pw_uid, user.pw_gid)
-            as_user.update(user=user.pw_uid, group=user.pw_gid, extra_groups=[])
-        data = self.tmp / "data"
-        subprocess.run(
-            [str(self.bindir / "initdb"), "-D", str(data), "-U", "postgres", "--auth=trust", "-E", "UTF8"],
-            check=True,
-            capture_output=True,
-            **as_user,
-        )
-        self.proc = subprocess.Popen(
-            [
-                str(self.bindir / "postgres"),
-                "-D",
-                str(data),
-                "-p",
-                str(self.port),
-                "-k",
-                str(self.tmp),
-                "-c",
-                f"listen_addresses={HOST}",
-                "-c",
-                "max_connections=300",
-            ],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-            **as_user,
-        )
-        import psycopg
-
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                with psycopg.connect(
-                    f"host={HOST} port={self.port} user=postgres dbname=postgres", autocommit=True
-                ) as conn:
-                    conn.execute("CREATE DATABASE ludus_bench")
-                return f"postgresql+psycopg://postgres@{HOST}:{self.port}/ludus_bench"
-            except psycopg.OperationalError:
-                if time.monotonic() > deadline:
-                    raise SystemExit("the private PostgreSQL did not start") from None
-                time.sleep(0.1)
-
-    def stop(self) -> None:
-        if self.proc is not None:
-            self.proc.send_signal(signal.SIGINT)
-            try:
-                self.proc.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-        shutil.rmtree(self.tmp, ignore_errors=True)
 
 
 @dataclass
@@ -499,6 +363,16 @@ def _run_loop(main_coroutine):  # type: ignore[no-untyped-def]
     return uvloop.run(main_coroutine)
 
 
+def _scenarios(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    names = SCENARIOS if args.scenario == "all" else tuple(args.scenario.split(","))
+    unknown = set(names) - set(SCENARIOS)
+    if unknown:
+        parser.error(f"unknown scenario {', '.join(sorted(unknown))}; scenarios: {', '.join(SCENARIOS)}")
+    print(f"hearts {hearts_rate(2.0) / 1000:.0f}k decisions/CPU-s (the machine's speed now)")
+    for name in names:
+        run_scenario(name, args.duration or 30.0, args.warmup or 5.0, args.pace)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--clients", type=int, default=100, help="concurrent simulated clients")
@@ -539,7 +413,19 @@ def main() -> None:
         help="how clients play: HTTP requests, WebSocket messages, or half and half",
     )
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--scenario",
+        help="instead: an honest player's move latency beside a load, on a fresh server each "
+        f"(comma-separated, or 'all': {', '.join(SCENARIOS)}); --duration (default 30) and --warmup "
+        "(default 5) set its window",
+    )
+    parser.add_argument(
+        "--pace", type=float, default=0.05, help="--scenario: the honest player's seconds a move"
+    )
     args = parser.parse_args()
+    if args.scenario:
+        _scenarios(parser, args)
+        return
     if args.clients < 1 or args.games < 1 or args.processes < 1:
         parser.error("--clients, --games and --processes must be at least 1")
 

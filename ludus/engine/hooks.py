@@ -17,7 +17,7 @@ Each hook's shape (the functions it offers and the arguments they take) is in ``
 from __future__ import annotations
 
 import importlib
-import sys
+import threading
 from importlib import resources
 from typing import Any
 
@@ -57,8 +57,27 @@ def hook(game: type[Game] | Game | str, name: str) -> Any:
     return None if target is None else _load(name, target)
 
 
+_loaded: dict[tuple[str, str], Any] = {}
+_loading = threading.Lock()
+
+
 def _load(name: str, target: str) -> Any:
-    """The target imported (``sys.modules`` keeps modules loaded once; callers cache what they use)."""
+    """The target imported, once: views and bots ask for hooks many times a move, so a loaded target
+    is read from a dictionary of its own without a lock. The first loads take a lock: a module that
+    another thread is still importing sits half-made in ``sys.modules`` (concurrent first hints after
+    a start once read one and failed)."""
+    key = (name, target)
+    found = _loaded.get(key)
+    if found is not None:
+        return found
+    with _loading:
+        found = _loaded.get(key)
+        if found is None:
+            found = _loaded[key] = _import(name, target)
+    return found
+
+
+def _import(name: str, target: str) -> Any:
     module, _, attr = target.partition(":")
     try:
         if SHAPES[name].kind == "file":
@@ -66,9 +85,7 @@ def _load(name: str, target: str) -> Any:
             if not path.is_file():
                 raise FileNotFoundError(f"no file {attr} in package {module}")
             return path
-        # a module already imported is read from sys.modules at once (import_module goes through
-        # the import machinery's locks first): views and bots ask for hooks many times a move
-        loaded = sys.modules.get(module) or importlib.import_module(module)
+        loaded = importlib.import_module(module)
         return getattr(loaded, attr) if attr else loaded
     except (ImportError, AttributeError, FileNotFoundError, TypeError) as exc:
         raise HookError(f"the declared hook {name}={target!r} cannot be loaded: {exc}") from exc

@@ -20,18 +20,22 @@ def serve(host: str = "127.0.0.1", port: int = 8000, database_url: str | None = 
     """Serve until interrupted; the database URL falls back to LUDUS_DATABASE_URL, then ./ludus.db."""
     import uvicorn
 
-    from .app import MAX_WS_MESSAGE
+    from .header_deadline import uvicorn_http
+    from .limits import ServerLimits
+    from .routes_ws import MAX_WS_FRAME
 
     tune_gc()
+    limits = ServerLimits.from_env()
 
     # No permessage-deflate: compressing every view cost a tenth of the server's CPU for a few KiB.
     # X-Forwarded-For is believed only from LUDUS_FORWARDED_ALLOW_IPS (default: 127.0.0.1, a proxy
     # on this host), so that rate limits count the real client behind a reverse proxy.
     uvicorn.run(
-        create_app(database_url),
+        create_app(database_url, limits=limits),
         host=host,
         port=port,
-        ws_max_size=MAX_WS_MESSAGE,
+        http=uvicorn_http(limits.header_seconds),
+        ws_max_size=MAX_WS_FRAME,  # up to this, a message over MAX_WS_MESSAGE gets an error reply
         ws_per_message_deflate=False,
         proxy_headers=True,
         forwarded_allow_ips=os.environ.get("LUDUS_FORWARDED_ALLOW_IPS", "127.0.0.1"),

@@ -2,8 +2,10 @@
 
 Blocking work (database, rules, views) runs in worker threads, except what needs no waiting on
 SQLite: a current cached view, and an action, whose write alone waits on the group committer's
-thread (``Moves.play_on_loop``); bots think in a pool of their own. The parts live in modules of their own: middleware,
-error answers, the routes of games and of the WebSocket, the API docs, the app's lifespan.
+thread (``Moves.play_on_loop``). Bots and hints think in worker processes (``botpool``), never in this
+one, served from a queue fair across the addresses that created the games (``automation``). The parts
+live in modules of their own: middleware, error answers, the routes of games and of the WebSocket,
+the API docs, the app's lifespan.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from fastapi import FastAPI
 import ludus
 
 from .automation import Automation
+from .botpool import DEFAULT_FACTORY, BotPool
 from .docs_page import DOCS_PAGE, DOCS_START, mount_docs
 from .error_handlers import add_error_handlers, as_server_error, busy_response, validation_message
 from .hints import HintDesk
@@ -54,7 +57,7 @@ its token as the first message `{"token": "..."}` (without one: the spectator vi
 query parameter is refused with close code 4400: URLs end up in logs). It sends the
 current view at once, then the new view after every change; it accepts `{"action", "version"}`
 messages with the limits of the HTTP route. Errors come as `{"error": {"status", "detail"}}`;
-messages over 16 KiB are refused.
+messages over 16 KiB are refused with an error (the socket stays open; a frame over 1 MiB closes it, 1009).
 
 A busy database answers 503 with `Retry-After`; an unexpected error answers 500 with
 `{"detail", "error_id"}` (the server log has the traceback under that id).
@@ -66,16 +69,19 @@ def create_app(
     *,
     bot_seconds: float = DEFAULT_SECONDS,
     limits: ServerLimits | None = None,
+    bot_factory: str = DEFAULT_FACTORY,
 ) -> FastAPI:
     """The server app over the database at ``database_url`` (default ``LUDUS_DATABASE_URL`` or ./ludus.db).
 
-    The schema is migrated when the app starts (its lifespan), not when it is created.
+    The schema is migrated when the app starts (its lifespan), not when it is created. ``bot_factory``
+    names (``module:function(kind, seconds, seed)``) what builds the bots in the worker processes:
+    tests give bots of their own this way, since a monkeypatch does not reach other processes.
     """
     store = Store(database_url)
     limits = limits or ServerLimits.from_env()  # ludus.server.limits: caps, rates, expiry
     service = GameService(store, bot_seconds=bot_seconds, limits=limits)
     hub = Hub()
-    automation = Automation(service)
+    automation = Automation(service, pool=BotPool(limits.bot_processes, bot_factory))
     service.listeners = [hub.publish, automation.on_change]
 
     app = FastAPI(
@@ -97,9 +103,8 @@ def create_app(
     app.add_middleware(BodyTimeout, seconds=limits.body_seconds)
     mount_docs(app)
     add_error_handlers(app)
-    hints = app.state.hints = HintDesk(
-        service
-    )  # ludus.server.hints: the seat to move asks for its best moves
+    # ludus.server.hints: the seat to move asks for its best moves, thought about in the bots' pool
+    hints = app.state.hints = HintDesk(service, automation.pool)
     add_game_routes(app, service, limits, hints)
     add_ws_route(app, service, hub)
     _mount_web(app)

@@ -1,13 +1,19 @@
 """Bots and turn timers: moves nobody sends, made in the background without blocking requests.
 
-Bots think on a private copy of the state in a bounded set of worker threads shared by all
-games (``BotScheduler``), fairly: a game has at most one bot turn waiting or thinking, waiting
-turns are served in the order their games asked (a game that just moved goes to the back),
-and one worker is kept for quick bots, so a game of slow bots never holds up a game of quick
-ones behind it. A bot's budget counts from when it starts thinking; if it overruns that by
-far, a random legal action is played instead. A move is committed only if the game is still
-at the version the bot thought about, so bots in several processes, or a human answering
-just as the timer ran out, never make two moves for one turn.
+Bots think in worker processes (``botpool.BotPool``, ``LUDUS_BOT_PROCESSES`` of them), never in the
+server's own, so a thinking bot slows no request. Bot turns wait in the pool's fair queue: round-robin
+by host (the digest of the address that created the game), then round-robin by game within a host,
+and a game has at most one bot turn waiting or thinking. A bot's budget counts from when it starts
+thinking; a worker still thinking at twice the budget plus one second is killed and replaced, and the
+stand-in bot's move (``seatbots.standin_name``, normally greedy, an urgent job of the pool) is played
+instead, or a random legal one if that fails too. A move is committed only if the game is still at
+the version the bot thought about, so a human answering just as the timer ran out never makes two
+moves for one turn.
+
+A process drives the bots of the games changed through it, and of every unfinished game when it
+starts; changes caught up from other processes (``catch_up``) do not start its bots. On PostgreSQL,
+a game's bots think only in the process holding the game's advisory lock (``claims.GameClaims``),
+so two server processes never think about one game's turn at once.
 
 Bots are paced so that a person can follow them: a bot's decision is committed no sooner than
 ``bot_pace`` seconds (``LUDUS_BOT_PACE``, default 0.6; 0 in the tests) after the game's
@@ -21,20 +27,19 @@ import logging
 import os
 import threading
 import time
-from collections import deque
-from concurrent.futures import Future
-from dataclasses import dataclass, field
 from typing import Any
 
+from .botpool import BotFailed, BotPool, Job
+from .claims import GameClaims
 from .errors import ServerError
 from .limits import ServerLimits
 from .runtime import BotJob, Runtime, TurnClock
-from .seatbots import fallback_action
+from .seatbots import fallback_action, standin_name
 from .service import GameService
 
 log = logging.getLogger("ludus.server")
 
-QUICK_SECONDS = 1.0  # a bot with at most this budget a move may use the worker kept for quick bots
+STANDIN_SECONDS = 1.0  # the stand-in's budget when it plays for a bot that gave no move
 EXPIRY_CHECK_SECONDS = 3600.0
 DEFAULT_BOT_PACE = 0.6
 MAX_BOT_PACE = 10.0
@@ -52,108 +57,29 @@ def bot_pace_from_env() -> float:
     return pace
 
 
-def overrun_seconds(budget: float) -> float:
-    """How long after it started a bot may think before a random move is played for it."""
-    return budget * 2 + 1
-
-
-@dataclass(eq=False)
-class BotTask:
-    """One bot turn in the scheduler: ``started`` gets the time it began, ``done`` its action."""
-
-    job: BotJob
-    started: Future[float] = field(default_factory=Future)
-    done: Future[Any] = field(default_factory=Future)
-
-    @property
-    def slow(self) -> bool:
-        return self.job.seconds > QUICK_SECONDS
-
-
-class BotScheduler:
-    """``workers`` threads that run bot turns in the order games asked, one worker kept for quick bots."""
-
-    def __init__(self, workers: int) -> None:
-        self.workers = max(1, workers)
-        self.slow_cap = max(1, self.workers - 1)
-        self._waiting: deque[BotTask] = deque()
-        self._slow_busy = 0
-        self._cond = threading.Condition()
-        self._threads: list[threading.Thread] = []
-        self._closed = False
-
-    def submit(self, job: BotJob) -> BotTask:
-        task = BotTask(job)
-        with self._cond:
-            if self._closed:
-                raise RuntimeError("the bot scheduler is closed")
-            self._waiting.append(task)
-            if len(self._threads) < self.workers:
-                thread = threading.Thread(
-                    target=self._work, name=f"ludus-bot-{len(self._threads)}", daemon=True
-                )
-                self._threads.append(thread)
-                thread.start()
-            self._cond.notify()
-        return task
-
-    def waiting(self) -> int:
-        with self._cond:
-            return len(self._waiting)
-
-    def _next(self) -> BotTask | None:
-        """The first waiting task a free worker may take (caller holds the condition)."""
-        for i, task in enumerate(self._waiting):
-            if not task.slow or self._slow_busy < self.slow_cap:
-                del self._waiting[i]
-                if task.slow:
-                    self._slow_busy += 1
-                return task
-        return None
-
-    def _work(self) -> None:
-        while True:
-            with self._cond:
-                while (task := self._next()) is None:
-                    if self._closed:
-                        return
-                    self._cond.wait()
-            try:
-                if task.started.set_running_or_notify_cancel() and task.done.set_running_or_notify_cancel():
-                    task.started.set_result(time.monotonic())
-                    try:
-                        task.done.set_result(task.job.bot.step(task.job.state))
-                    except BaseException as exc:
-                        task.done.set_exception(exc)
-            finally:
-                with self._cond:
-                    if task.slow:
-                        self._slow_busy -= 1
-                    self._cond.notify_all()
-
-    def close(self) -> None:
-        with self._cond:
-            self._closed = True
-            for task in self._waiting:
-                task.started.cancel()
-            self._waiting.clear()
-            self._cond.notify_all()
-
-
 class Automation:
+    """Drives the games of this process: one driver task per game with something due."""
+
     def __init__(
-        self, service: GameService, limits: ServerLimits | None = None, bot_pace: float | None = None
+        self,
+        service: GameService,
+        limits: ServerLimits | None = None,
+        bot_pace: float | None = None,
+        pool: BotPool | None = None,
     ) -> None:
         self.service = service
         self.limits = limits or service.limits
         self.bot_pace = bot_pace_from_env() if bot_pace is None else bot_pace
-        self.scheduler = BotScheduler(self.limits.bot_workers)
+        self.pool = pool or BotPool(self.limits.bot_processes)
+        store = service.store
+        self.claims = GameClaims(None if store.is_sqlite else store.listen_url())
         self.loop: asyncio.AbstractEventLoop | None = None
         self._running: dict[str, asyncio.Task[None]] = {}
         self._again: set[str] = set()
         self._timers: dict[str, tuple[int, asyncio.Task[None]]] = {}
         self._sweeper: asyncio.Task[None] | None = None
         self._closing = False
+        self._remote = threading.local()  # ``game`` while catching up another process's change
 
     def kick(self, game_id: str) -> None:
         """Something changed in ``game_id``: let its bots move or its turn timer start (in the loop)."""
@@ -170,6 +96,8 @@ class Automation:
 
     def on_change(self, rt: Runtime) -> None:
         """Service listener (under the game's lock): kick only games where something may be due."""
+        if getattr(self._remote, "game", None) == rt.id:
+            return  # another process made this change: that process drives the game on
         state = rt.state
         if state.is_terminal() or rt.abandoned:
             return
@@ -180,8 +108,18 @@ class Automation:
         ):
             self.kick_threadsafe(rt.id)
 
+    def catch_up(self, game_id: str) -> None:
+        """Another process changed ``game_id``: catch up and tell the listeners, but start no bot or
+        timer here (blocking: call it in a worker thread)."""
+        self._remote.game = game_id
+        try:
+            self.service.refresh(game_id)
+        finally:
+            self._remote.game = None
+
     async def _drive(self, game_id: str) -> None:
         last_bot = None  # when this driver last committed a bot's decision (monotonic seconds)
+        claimed = False
         try:
             while not self._closing:
                 self._again.discard(game_id)
@@ -190,11 +128,19 @@ class Automation:
                 except ServerError:
                     return
                 if isinstance(job, BotJob):
+                    if not claimed:
+                        claimed = await asyncio.to_thread(self.claims.claim, game_id)
+                        if not claimed:
+                            return  # another process drives it, and looks again when it lets go
                     action = await self._think(job)
                     if last_bot is not None and self.bot_pace > 0:
                         await asyncio.sleep(max(0.0, last_bot + self.bot_pace - time.monotonic()))
                     await asyncio.to_thread(self.service.commit_bot, job, action)
                     last_bot = time.monotonic()
+                    continue
+                if claimed:  # let go, then look once more: a change made meanwhile elsewhere is seen
+                    claimed = False
+                    await asyncio.to_thread(self.claims.release, game_id)
                     continue
                 if isinstance(job, TurnClock):
                     self._start_timer(job)
@@ -204,19 +150,28 @@ class Automation:
             log.exception("bot driver failed for game %s", game_id)
         finally:
             self._running.pop(game_id, None)
+            if claimed and not self._closing:  # closing: the claims' connection goes, and its locks
+                asyncio.get_running_loop().run_in_executor(None, self.claims.release, game_id)
 
     async def _think(self, job: BotJob) -> Any:
-        """The bot's action, waited for from when it starts thinking (not from when it was queued)."""
-        task = self.scheduler.submit(job)
-        await asyncio.wrap_future(task.started)
+        """The bot's action (notation) from the pool; if it gives none, the stand-in's, else a random one."""
         try:
-            done = asyncio.shield(asyncio.wrap_future(task.done))  # a worker still holds it if we give up
-            return await asyncio.wait_for(done, timeout=overrun_seconds(job.seconds))
-        except TimeoutError:
+            return await self._ask(job, job.bot, job.seconds)
+        except BotFailed as exc:
             log.warning(
-                "bot %s overran its budget in game %s; playing a random move", job.bot_name, job.game_id
+                "bot %s gave no move in game %s (%s): the stand-in plays", job.bot_name, job.game_id, exc
             )
+        seconds = min(STANDIN_SECONDS, self.limits.bot_max_seconds)
+        try:
+            return await self._ask(job, standin_name(), seconds, urgent=True)
+        except BotFailed as exc:
+            log.warning("the stand-in gave no move in game %s either (%s): a random one", job.game_id, exc)
             return fallback_action(job.state)
+
+    async def _ask(self, job: BotJob, bot: str, seconds: float, urgent: bool = False) -> Any:
+        params = {"bot": bot, "seconds": seconds, "seed": job.seed}
+        pooled = Job("bot", job.host, job.game_id, job.state, params, seconds)
+        return await asyncio.wrap_future(self.pool.submit(pooled, urgent))
 
     def _start_timer(self, clock: TurnClock) -> None:
         old = self._timers.get(clock.game_id)
@@ -269,4 +224,5 @@ class Automation:
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
-        self.scheduler.close()
+        await asyncio.to_thread(self.pool.close)
+        await asyncio.to_thread(self.claims.close)

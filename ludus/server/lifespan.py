@@ -1,5 +1,6 @@
 """The app's life: worker threads, the schema migrated, PostgreSQL's LISTEN for other processes'
-changes, bots and turn timers resumed at start; all of it closed at the end."""
+changes, bots and turn timers resumed at start; all of it closed at the end (the bots' worker
+processes with it)."""
 
 from __future__ import annotations
 
@@ -24,10 +25,10 @@ WORKER_THREADS = 32
 
 class RemoteCatchUp:
     """Games changed by another process: caught up from the database, one catch-up at a time per game,
-    and only for games someone here watches."""
+    and only for games someone here watches. ``refresh(game_id)`` catches one up (blocking)."""
 
-    def __init__(self, service: GameService, hub: Hub) -> None:
-        self.service = service
+    def __init__(self, refresh: Callable[[str], None], hub: Hub) -> None:
+        self.refresh = refresh
         self.hub = hub
         self.refreshing: set[str] = set()
         self.again: set[str] = set()  # changed again while being caught up: catch up once more
@@ -46,7 +47,7 @@ class RemoteCatchUp:
         try:
             while True:
                 self.again.discard(game_id)
-                await asyncio.to_thread(self.service.refresh, game_id)
+                await asyncio.to_thread(self.refresh, game_id)
                 if game_id not in self.again:
                     break
         except Exception:
@@ -59,8 +60,9 @@ class RemoteCatchUp:
 def make_lifespan(
     store: Store, service: GameService, hub: Hub, automation: Automation
 ) -> Callable[[FastAPI], AbstractAsyncContextManager[None]]:
-    """The app's lifespan over these parts."""
-    catch_up = RemoteCatchUp(service, hub)
+    """The app's lifespan over these parts. A change from another process is shown to this one's
+    watchers but starts no bot here (``Automation.catch_up``): the process that made it drives on."""
+    catch_up = RemoteCatchUp(automation.catch_up, hub)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:

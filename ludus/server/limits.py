@@ -57,16 +57,23 @@ class TooManyRequests(ServerError):
 class ServerLimits:
     """Caps of one server process. Field ``x`` is read from ``LUDUS_X`` by ``from_env``."""
 
-    bot_workers: int = 4  # bots thinking at once (threads); further bot turns wait, round-robin by game
+    # bots and hints thinking at once, each in a worker process of its own (``botpool``); further ones
+    # wait in a queue served round-robin by the games' hosts, then by game
+    bot_processes: int = max(1, (os.cpu_count() or 2) - 1)
     bot_max_seconds: float = 5.0  # a bot's time a move is capped to this (``ismcts:seconds=10`` -> 5 s)
     max_bot_games: int = 200  # unfinished games with a bot seat; creating one more is refused (429)
+    bot_games_per_host: int = 20  # unfinished games with a bot seat one address (or account) created
+    open_tables_per_host: int = 5  # one address's games with a seat offered in the lobby (GET /api/games)
+    lobby_per_host: int = 3  # the most open tables of one address the lobby lists (its newest)
     min_turn_seconds: float = 10.0  # the shortest turn timer a game may ask for
     expire_days: float = 14.0  # an unfinished game idle this long is marked abandoned (kept as a record)
     create_rate: str = "30/minute"  # game creations per client address
     join_rate: str = "60/minute"  # joins per client address
+    replay_rate: str = "600/minute"  # replay steps per client address (a viewer asks at most ~500)
     ws_per_game: int = 64  # open WebSockets on one game
     ws_per_client: int = 32  # open WebSockets from one client address
     body_seconds: float = 10.0  # a request body must arrive within this (slow clients get 408)
+    header_seconds: float = 5.0  # a request's headers must arrive within this, or the connection is closed
     lobby_page: int = 100  # the most games one lobby page lists
 
     @classmethod
@@ -169,6 +176,8 @@ class BodyTimeout:
 
 _GAME_WS = re.compile(r"^/api/games/([^/]+)/ws$")
 _JOIN = re.compile(r"^/api/games/[^/]+/join$")
+_GAME_REPLAY = re.compile(r"^/api/games/[^/]+/replay(?:/.*)?$")  # a step, or any path below
+_RATED_POSTS = {"/api/games": "create", "/api/replay": "replay"}
 
 
 def _refusal(exc: TooManyRequests) -> JSONResponse:
@@ -177,8 +186,15 @@ def _refusal(exc: TooManyRequests) -> JSONResponse:
     )
 
 
+def _rated(method: str | None, path: str) -> str | None:
+    """Which per-address rate an HTTP request counts against, if any."""
+    if method == "POST":
+        return _RATED_POSTS.get(path) or ("join" if _JOIN.match(path) else None)
+    return "replay" if method == "GET" and _GAME_REPLAY.match(path) else None
+
+
 class ClientLimits:
-    """Per client address: the rate of game creations and joins, and the open WebSockets.
+    """Per client address: the rate of game creations, joins and replay steps, and the open WebSockets.
 
     A refused request is answered 429 with ``Retry-After`` and ``{"detail"}``; a WebSocket over
     a cap is accepted, told ``{"error": {"status": 429, "detail"}}`` and closed with code 4429.
@@ -186,13 +202,15 @@ class ClientLimits:
 
     def __init__(self, app: ASGIApp, limits: ServerLimits) -> None:
         self.app = app
-        self.rates = RateLimiter({"create": limits.create_rate, "join": limits.join_rate})
+        self.rates = RateLimiter(
+            {"create": limits.create_rate, "join": limits.join_rate, "replay": limits.replay_rate}
+        )
         self.sockets = SocketCounter(limits.ws_per_game, limits.ws_per_client)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         path = scope.get("path", "")
-        if scope["type"] == "http" and scope.get("method") == "POST":
-            what = "create" if path == "/api/games" else "join" if _JOIN.match(path) else None
+        if scope["type"] == "http":
+            what = _rated(scope.get("method"), path)
             if what is not None:
                 try:
                     self.rates.hit(what, client_address(scope))

@@ -9,15 +9,17 @@ from typing import Any
 import ludus
 from ludus.engine import Game, OptionError
 
-from .errors import Conflict, Unprocessable
+from .errors import Conflict, Forbidden, Unprocessable
 from .game_cache import GameCache, shared_game
 from .hints import hints_option
 from .limits import TooManyRequests
+from .names import same_reading
 from .runtime import play_forced, public_options
 from .schemas import display_name
 from .seatbots import bot_names, canonical_kind
 from .security import hash_token, host_key, new_game_id, new_token
 from .storage import GameRow, SeatRow
+from .storage_lobby import count_host_games, open_games
 
 MAX_TURN_SECONDS = 7 * 24 * 3600
 
@@ -34,7 +36,8 @@ class Lobby(GameCache):
         names: list[str | None] | None = None,
         host: str | None = None,
     ) -> dict[str, Any]:
-        """A new game; ``host``: the creator's client address (``security.host_key`` keeps a digest)."""
+        """A new game; ``host``: the creator's client address (``security.host_key`` keeps a digest),
+        whose caps on games with bots and open tables it must fit (429 otherwise), as the server's."""
         if game not in ludus.game_names():
             raise Unprocessable(f"unknown game {game!r}; known games: {', '.join(ludus.game_names())}")
         options = dict(options)
@@ -49,8 +52,12 @@ class Lobby(GameCache):
             if i not in humans:
                 raise Unprocessable(f"claim: seat {i} is not a human seat")
         names = _seat_names(names, seat_kinds)
-        if any(kind != "human" for kind in seat_kinds):
-            self._room_for_bots()
+        creator = None if host is None else host_key(host)
+        bots = any(kind != "human" for kind in seat_kinds)
+        offered = bool(set(humans) - set(claim))  # a seat offered in the lobby: an open table
+        if bots or offered:
+            with self.store.read() as conn:  # refused before any work; counted again with the insert
+                self._room(conn, creator, bots, offered)
         tokens = {i: new_token() for i in claim}
         seed = secrets.randbits(63)
         state = loaded.new_initial_state(seed=seed)
@@ -65,7 +72,7 @@ class Lobby(GameCache):
             0,
             "over" if state.is_terminal() else "playing",
             hints=hints,
-            host=None if host is None else host_key(host),
+            host=creator,
         )
         seat_rows = [
             SeatRow(i, kind, hash_token(tokens[i]) if i in tokens else None, i in tokens, None, names[i])
@@ -77,10 +84,18 @@ class Lobby(GameCache):
             moves = play_forced(state)  # a single-choice start is played before anyone sees it
 
             def work(conn: Any) -> float:
+                if bots or offered:  # no other creation counts and inserts meanwhile
+                    self.store.lock_creations(conn)
+                    self._room(conn, creator, bots, offered)
                 at = self.store.insert_game(conn, row, seat_rows)
                 return self._commit_moves(rt, conn, row, moves, state) if moves else at
 
-            row.turn_started = self.store.transact(work)
+            try:
+                row.turn_started = self.store.transact(work)
+            except BaseException:
+                rt.row = None  # type: ignore[assignment]  # nothing was stored: the cache keeps none of it
+                self._forget(row.id)
+                raise
             if moves:
                 self._adopt(rt, row, moves, [True] * len(moves), state, row.turn_started)
             self._changed(rt)
@@ -110,14 +125,34 @@ class Lobby(GameCache):
             )
         return turn_seconds
 
-    def _room_for_bots(self) -> None:
-        """Refuse a game with bots while the server already runs its limit of them."""
-        with self.store.read() as conn:
+    def _room(self, conn: Any, host: str | None, bots: bool, offered: bool) -> None:
+        """Refuse a new game with bots while the server, or its creator ``host`` (``security.host_key``;
+        None: not known, not counted), runs its limit of them; and a new open table while its creator
+        holds its limit of those."""
+        if bots:
             playing = self.store.count_bot_games(conn)
-        if playing >= self.limits.max_bot_games:
+            if playing >= self.limits.max_bot_games:
+                raise TooManyRequests(
+                    f"this server already runs {playing} unfinished games with bots (its "
+                    f"limit): try again later, or play with human seats",
+                    retry_after=60,
+                )
+        if host is None or not (bots or offered):
+            return
+        with_bots, open_tables = count_host_games(conn, host, time.time(), self._expiry_seconds())
+        if bots and with_bots >= self.limits.bot_games_per_host:
             raise TooManyRequests(
-                f"this server already runs {playing} unfinished games with bots (its "
-                f"limit): try again later, or play with human seats",
+                f"this address already has {with_bots} unfinished games with bots (the limit of one "
+                f"address): a place frees when one is over, so finish one (or leave it: a stand-in bot "
+                f"then plays your seat to the end), or play with human seats only",
+                retry_after=60,
+            )
+        if offered and open_tables >= self.limits.open_tables_per_host:
+            raise TooManyRequests(
+                f"this address already has {open_tables} open tables, games with a seat offered in the "
+                f"lobby (the limit of one address): one frees its place once its free "
+                f"seats are taken (join them yourself, or wait for players) or it is over; or claim "
+                f"every human seat",
                 retry_after=60,
             )
 
@@ -137,6 +172,7 @@ class Lobby(GameCache):
                 if not free:
                     raise Conflict("no free seat in this game")
                 seat, token = free[0].seat, new_token()
+                _not_taken([name if s.seat == seat else s.name for s in rt.seats], seat)
                 meta = rt.row.meta_version + 1
                 named = (
                     {} if name is None else {"name": name}
@@ -162,6 +198,10 @@ class Lobby(GameCache):
                 self._sync(rt, conn, self.store.lock_game(conn, game_id))
                 seat = self._seat_of(rt, token)
                 self._not_abandoned(rt)
+                left_to = rt.seats[seat].left_to
+                if left_to is not None:
+                    raise Forbidden(f"seat {seat} left this game ({left_to} plays it now): its name stays")
+                _not_taken([name if s.seat == seat else s.name for s in rt.seats], seat)
                 if rt.seats[seat].name != name:
                     meta = rt.row.meta_version + 1
                     self.store.update_seat(conn, game_id, seat, meta, name=name)
@@ -173,13 +213,14 @@ class Lobby(GameCache):
             return {"id": game_id, "seat": seat, "name": name}
 
     def open_games(self, limit: int | None = None, offset: int = 0) -> list[dict[str, Any]]:
-        """One page of joinable games, newest first (idle ones about to expire are left out)."""
+        """One page of joinable games, newest first (idle ones about to expire are left out), at most
+        ``lobby_per_host`` of one creator's: its newest (the others stay joinable by their links)."""
         limit = self.limits.lobby_page if limit is None else limit
         if not 1 <= limit <= self.limits.lobby_page or not 0 <= offset <= 1_000_000:
             raise Unprocessable(f"limit must be from 1 to {self.limits.lobby_page}, offset from 0 to 1000000")
         with self.store.read() as conn:
-            found = self.store.open_games(
-                conn, limit, offset, idle_since=time.time() - self._expiry_seconds()
+            found = open_games(
+                conn, limit, offset, time.time(), self._expiry_seconds(), self.limits.lobby_per_host
             )
         return [
             {
@@ -241,10 +282,22 @@ def _seat_names(names: list[str | None] | None, seat_kinds: list[str]) -> list[s
         return [None] * len(seat_kinds)
     if len(names) != len(seat_kinds):
         raise Unprocessable(f"names: give one per seat ({len(seat_kinds)}), not {len(names)}")
-    out = []
+    out: list[str | None] = []
     for i, (name, kind) in enumerate(zip(names, seat_kinds, strict=True)):
         name = _checked_name(name, f"names: seat {i}")
         if name is not None and kind != "human":
             raise Unprocessable(f"names: seat {i} is a bot ({kind}); only a person's seat takes a name")
         out.append(name)
+        _not_taken(out, i, f"names: seat {i}")
     return out
+
+
+def _not_taken(names: list[str | None], seat: int, where: str = "name") -> None:
+    """Refuse (422) seat ``seat``'s name ``names[seat]`` if it reads as another seat's at the table
+    (``names.same_reading``): nobody takes the creator's name, or a lookalike of it."""
+    name = names[seat]
+    for other, taken in enumerate(names):
+        if other != seat and name is not None and taken is not None and same_reading(taken, name):
+            raise Unprocessable(
+                f"{where}: {name!r} reads as {taken!r}, seat {other}'s name at this table: choose another"
+            )

@@ -258,21 +258,38 @@ def _played(
 ) -> tuple[State, list[tuple[int, str]], list[bool]]:
     """A copy of ``state`` after ``seat`` plays ``sequence`` (each followed by its single-choice steps):
     the copy, each action played as (seat, notation), and whether it was played for its seat.
-    ``before`` is told each action with the state it is played from."""
+    ``before`` is told each action with the state it is played from.
+
+    A sequence stops at the undo barrier: an action after one that showed something new or ended
+    the turn is refused, and so is the whole request, before anything is stored. A refusal never
+    describes a position the seat has not reached: only the first action's refusal gives the
+    engine's reason (the position the request started from); a later one says which action failed,
+    not why, since the why would describe the position after the earlier ones (which the seat could
+    then take back unseen).
+    """
     new = state.clone()
+    start = len(state.history())
     moves: list[tuple[int, str]] = []
     forced: list[bool] = []
     for i, text in enumerate(sequence):
-        where = f"action {i + 1} of {len(sequence)} ({str(text)[:40]!r}): " if len(sequence) > 1 else ""
-        if new.is_terminal() or new.current_player() != seat:
-            raise Unprocessable(f"{where}seat {seat} is no longer to move; nothing was played")
+        where = f"action {i + 1} of {len(sequence)} ({str(text)[:40]!r})"
+        if i and (new.undo_barrier() > start or new.is_terminal() or new.current_player() != seat):
+            raise Unprocessable(
+                f"{where} was not played: an action before it shows something new or ends the turn, "
+                "so it cannot be sent in the same request as what follows it; nothing was played"
+            )
         # the position it is played from, for ``before`` once it proved legal: the first is ``state``
         # itself (``new`` is its copy); a later one of a sequence needs a copy of its own
         previous = None if before is None else state if i == 0 else new.clone()
         try:
             new.apply_action(text)
         except IllegalActionError as exc:
-            raise Unprocessable(f"{where}{exc}" + ("; nothing was played" if i else "")) from None
+            if i:
+                raise Unprocessable(
+                    f"{where} is not legal after the actions before it; nothing was played"
+                ) from None
+            prefix = f"{where}: " if len(sequence) > 1 else ""
+            raise Unprocessable(f"{prefix}{exc}") from None
         moves.append((seat, new.history()[-1]))
         if before is not None:
             before(previous, new.history()[-1])  # type: ignore[arg-type]  # set with before

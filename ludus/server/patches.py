@@ -20,15 +20,10 @@ import functools
 import gzip
 import threading
 import weakref
-from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from typing import Any
 
-import orjson
 from starlette.responses import Response
-
-import ludus
-from ludus.engine import IllegalActionError, RecordError
 
 # A list whose elements mostly changed (or grew or shrank by much) is replaced whole rather than
 # patched element by element: a move list of 40 new moves is one operation, not 40.
@@ -157,100 +152,13 @@ def messages(
     return out
 
 
-# -- replays ----------------------------------------------------------------------------------------
+# -- boards and replays ---------------------------------------------------------------------------
 def svg_splices(old: str, new: str) -> list[list[Any]]:
     """Line edits turning SVG text ``old`` into ``new``: ``[start, count, [lines]]`` on ``old``'s
     lines (each drawn element is one line), applied from the last to the first."""
     a, b = old.split("\n"), new.split("\n")
     ops = difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes()
     return [[i1, i2 - i1, b[j1:j2]] for tag, i1, i2, j1, j2 in ops if tag != "equal"]
-
-
-def replay_steps(
-    record: dict[str, Any], svg_of: Callable[[dict[str, Any]], str | None] | None = None
-) -> dict[str, Any]:
-    """Every step of a checked record's replay in one answer, for a viewer that steps locally.
-
-    ``first`` is the public view before any action, ``patches[i]`` turns step ``i``'s view into
-    step ``i + 1``'s; with ``svg_of``, ``svg`` is the first board drawn and ``svg_patches`` the
-    line edits of each step's drawing (``svg_splices``). One replay of the record, not one per step.
-    """
-    state = ludus.replay(record, upto=0)
-    actions = record["actions"]
-
-    def step_view(step: int) -> dict[str, Any]:
-        return {
-            "step": step,
-            "action": actions[step - 1] if step else None,
-            "current_player": state.current_player(),
-            "terminal": state.is_terminal(),
-            "scores": list(state.scores()),
-            "winners": state.winners() if state.is_terminal() else [],
-            "observation": state.observation(None),
-        }
-
-    view = _as_json(step_view(0))
-    first_svg = last_svg = svg_of(view["observation"]) if svg_of else None
-    answer: dict[str, Any] = {
-        "game": record["game"],
-        "config": state.game.config,
-        "steps": len(actions),
-        "actions": actions,
-        "first": view,
-        "patches": [],
-        "svg": first_svg,
-        "svg_patches": [] if first_svg is not None else None,
-    }
-    for step, text in enumerate(actions, start=1):
-        try:
-            state.apply_action(text)
-        except IllegalActionError as exc:
-            raise RecordError(f"action {step} ({text!r}) cannot be replayed: {exc}") from None
-        new = _as_json(step_view(step))
-        answer["patches"].append(diff(view, new))
-        if svg_of is not None and last_svg is not None:  # drawn from the first step on
-            drawn = svg_of(new["observation"]) or ""
-            answer["svg_patches"].append(svg_splices(last_svg, drawn))
-            last_svg = drawn
-        view = new
-    return answer
-
-
-def _as_json(value: Any) -> Any:
-    """``value`` as the client will read it (tuples as lists, non-string keys as strings)."""
-    return orjson.loads(orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS))
-
-
-class ReplayCache:
-    """The encoded (gzip) answers of ``replay_steps`` for recent finished games: made once each."""
-
-    def __init__(self, size: int = 32) -> None:
-        self.size = size
-        self._items: OrderedDict[Any, bytes] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def get(self, key: Any, make: Callable[[], dict[str, Any]]) -> bytes:
-        with self._lock:
-            if key in self._items:
-                self._items.move_to_end(key)
-                return self._items[key]
-        body = gzip.compress(orjson.dumps(make(), option=orjson.OPT_NON_STR_KEYS), compresslevel=6)
-        with self._lock:
-            self._items[key] = body
-            while len(self._items) > self.size:
-                self._items.popitem(last=False)
-        return body
-
-
-def gzip_json(body: bytes, accept_encoding: str | None) -> Response:
-    """A gzip-compressed JSON body as the answer, unpacked here for a client that cannot take gzip."""
-    if "gzip" in (accept_encoding or ""):
-        return Response(
-            body,
-            media_type="application/json",
-            headers={"Content-Encoding": "gzip", "Vary": "Accept-Encoding"},
-        )
-    return Response(gzip.decompress(body), media_type="application/json", headers={"Vary": "Accept-Encoding"})
 
 
 @functools.lru_cache(maxsize=64)

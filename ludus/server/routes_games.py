@@ -122,7 +122,7 @@ def add_game_routes(app: FastAPI, service: GameService, limits: ServerLimits, hi
     async def game_hint(
         game_id: str, token: Token, n: int = Query(3, ge=1, le=hints.settings.most)
     ) -> JSONResponse:
-        return JSONResponse(await run(hints.hint, game_id, token, n))
+        return JSONResponse(await hints.hint(game_id, token, n))
 
     @app.get(
         "/api/games/{game_id}/record",

@@ -23,7 +23,8 @@ from .middleware import log_unexpected
 from .routing import run
 from .service import GameService
 
-MAX_WS_MESSAGE = 16 * 1024
+MAX_WS_MESSAGE = 16 * 1024  # a larger message is answered with an error; the socket stays open
+MAX_WS_FRAME = 1024 * 1024  # a larger frame is not read at all: the socket is closed (1009)
 
 
 def add_ws_route(app: FastAPI, service: GameService, hub: Hub) -> None:
@@ -148,7 +149,7 @@ class GameSocket:
 
 def _parsed(text: str, error: Any) -> dict[str, Any] | None:
     """The message as an object, or None once ``error`` was told why it is not one."""
-    if len(text) > MAX_WS_MESSAGE:
+    if len(text) > MAX_WS_MESSAGE or len(text.encode("utf-8", "surrogatepass")) > MAX_WS_MESSAGE:
         error(413, f"message larger than {MAX_WS_MESSAGE} bytes")
         return None
     try:

@@ -39,7 +39,7 @@ class Runtime:
     public_log: Any = None  # views._public_log's cache: (its epoch, plies, the log as JSON text)
     panels: Any = None  # views.public_panels' cache: (version, the panels) — the same for every seat
     idle_seat: int | None = None  # a human seat whose turn timer ran out: a bot plays its turn
-    bots: dict[tuple[int, str], Any] = field(default_factory=dict)
+    bot_seeds: dict[tuple[int, str], int] = field(default_factory=dict)  # (seat, kind) -> drawn once
     published: tuple[int, int] = (-1, -1)
     timeouts: dict[int, str] = field(default_factory=dict)  # ply -> stand-in that played it (turn timer)
     views: dict[int | None, str] = field(default_factory=dict)  # JSON texts made at ``views_key``
@@ -141,15 +141,20 @@ class Details:
 
 @dataclass
 class BotJob:
-    """A bot's turn to think: a private copy of the state, and the version it must still match."""
+    """A bot's turn to think: a private copy of the state, and the version it must still match.
+
+    What a worker process needs to build the bot is named, not made: ``bot`` (the name the bot
+    factory takes), ``seconds`` and ``seed``; ``host`` is the game's queue in the pool."""
 
     game_id: str
     seat: int
     version: int
     state: State
-    bot: Any
-    bot_name: str
+    bot_name: str  # the seat's kind as stored (``ismcts:seconds=2``), or the stand-in's name
+    bot: str  # the bot's name without parameters (``ismcts``)
     seconds: float = DEFAULT_SECONDS  # its time budget for this move (capped by the server)
+    seed: int = 0  # this decision's seed (``seatbots.decision_seed``)
+    host: str | None = None  # the game's ``host`` (None: a game made before it was kept)
     timed_out: bool = False  # a stand-in playing the turn of a seat whose turn timer ran out
 
 

@@ -7,6 +7,8 @@ from typing import Annotated, Any
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictInt
 
+from .names import readable
+
 MAX_ACTION_LENGTH = 500
 MAX_KIND_LENGTH = 32
 MAX_TOKEN_LENGTH = 128
@@ -15,12 +17,19 @@ Seat = Annotated[StrictInt, Field(ge=0, le=15)]
 Version = Annotated[StrictInt, Field(ge=0, le=2**62)]
 Kind = Annotated[str, Field(min_length=1, max_length=MAX_KIND_LENGTH)]
 MAX_NAME_LENGTH = 32
+NAME_RULES = (
+    f"at most {MAX_NAME_LENGTH} characters, no control or invisible characters, at least 2 letters or "
+    "digits, at most 2 combining marks on a character, not reading as a bot's or level's name or as another "
+    "seat's name at the table"
+)
 
 
 def display_name(value: str | None) -> str | None:
     """A player's display name as stored: trimmed, NFC, 1 to ``MAX_NAME_LENGTH`` characters, no control
-    or format characters (they could hide text or reorder what others read); blank -> None.
-    Raises ValueError saying what is wrong."""
+    or format characters (they could hide text or reorder what others read), and a name people can
+    read (``names.readable``: visible letters, no invisible fillers, no stacked marks, no bot's name);
+    blank -> None. Raises ValueError saying what is wrong. (Another seat's name at the same table is
+    checked by the lobby, which knows the table.)"""
     if value is None:
         return None
     if not isinstance(value, str):
@@ -36,6 +45,7 @@ def display_name(value: str | None) -> str | None:
     )
     if bad is not None:
         raise ValueError(f"a display name may not hold control characters (U+{ord(bad):04X})")
+    readable(text)
     return text
 
 
@@ -70,7 +80,7 @@ class CreateGame(Strict):
         max_length=16,
         default=None,
         description=f"display names of the human seats, one per seat (null or blank: none; bots keep "
-        f"theirs): at most {MAX_NAME_LENGTH} characters, no control characters",
+        f"theirs): {NAME_RULES}",
     )
 
 
@@ -89,18 +99,11 @@ class GameCreated(BaseModel):
 
 
 class JoinBody(Strict):
-    name: DisplayName = Field(
-        default=None,
-        description=f"the joining player's display name (at most "
-        f"{MAX_NAME_LENGTH} characters, no control characters)",
-    )
+    name: DisplayName = Field(default=None, description=f"the joining player's display name ({NAME_RULES})")
 
 
 class NameBody(Strict):
-    name: DisplayName = Field(
-        description=f"the seat's display name (at most {MAX_NAME_LENGTH} characters, no "
-        "control characters; null or blank: none)"
-    )
+    name: DisplayName = Field(description=f"the seat's display name ({NAME_RULES}; null or blank: none)")
 
 
 class Named(BaseModel):

@@ -1,4 +1,11 @@
-"""Bots sitting at seats: built by name from ``ludus.bots``, each with a time budget."""
+"""Bots sitting at seats: built by name from ``ludus.bots``, each with a time budget.
+
+A seat's bot is built afresh for every decision, in a worker process (``botpool``): the bots keep
+nothing from one move to the next but their random generator, so each decision gets a seed of its
+own, ``decision_seed``, made from a seed the server draws once per seat (kept with the game in
+memory, as the seat's bot object was) and the game's version: a decision thought about again at
+the same version is drawn the same way, whatever happened to the tries before it.
+"""
 
 from __future__ import annotations
 
@@ -53,11 +60,18 @@ def seat_bot(kind: str, default: float = DEFAULT_SECONDS) -> tuple[str, float]:
     return name, float(seconds)
 
 
-def make_seat_bot(kind: str, seconds: float = DEFAULT_SECONDS) -> Any:
-    """A fresh bot with a random seed and, if it takes one, its time budget a move."""
+def make_seat_bot(kind: str, seconds: float = DEFAULT_SECONDS, seed: int | None = None) -> Any:
+    """A fresh bot with ``seed`` (None: a random one) and, if it takes one, its time budget a move.
+
+    The default bot factory of the server's worker processes (``create_app(bot_factory=...)``)."""
     name, seconds = seat_bot(kind, seconds)
     budget = {"seconds": seconds} if "seconds" in bots.parameters(name) else {}
-    return bots.make(name, seed=secrets.randbits(32), **budget)
+    return bots.make(name, seed=secrets.randbits(32) if seed is None else seed, **budget)
+
+
+def decision_seed(seat_seed: int, version: int) -> int:
+    """The seed of a seat's bot for the decision at ``version`` of its game (the same on every try)."""
+    return random.Random(f"{seat_seed}:{version}").getrandbits(32)
 
 
 def fallback_action(state: Any) -> Any:

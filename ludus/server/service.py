@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import logging
 import random
+import secrets
 import time
 from typing import Any
 
@@ -28,7 +29,7 @@ from .game_cache import CACHE_SIZE, GAME_ID, GameCache
 from .lobby import MAX_TURN_SECONDS, Lobby
 from .moves import MAX_SEQUENCE, Moves
 from .runtime import MAX_FORCED, Before, BotJob, Details, Runtime, TurnClock, advance, play_forced
-from .seatbots import make_seat_bot, seat_bot, standin_name
+from .seatbots import decision_seed, make_seat_bot, seat_bot, standin_name
 from .storage import GameRow
 from .views import timed_view_text, turn_deadline, view_of, view_text
 
@@ -113,10 +114,21 @@ class GameService(Lobby, Moves, GameCache):
                 return None if deadline is None else TurnClock(game_id, seat, rt.version, deadline)
             bot_name, seconds = seat_bot(name, self.bot_seconds)
             seconds = min(seconds, self.limits.bot_max_seconds)  # the server's cap on a bot's time a move
-            bot = rt.bots.get((seat, name))
-            if bot is None:
-                bot = rt.bots[(seat, name)] = make_seat_bot(bot_name, seconds)
-            return BotJob(game_id, seat, rt.version, state.clone(), bot, name, seconds, timed_out)
+            seed = rt.bot_seeds.get((seat, name))
+            if seed is None:  # drawn once per seat: a decision thought about again is drawn the same way
+                seed = rt.bot_seeds[(seat, name)] = secrets.randbits(32)
+            return BotJob(
+                game_id,
+                seat,
+                rt.version,
+                state.clone(),
+                name,
+                bot_name,
+                seconds,
+                decision_seed(seed, rt.version),
+                rt.row.host,
+                timed_out,
+            )
 
     def time_out(self, clock: TurnClock) -> bool:
         """The turn timer ran out: if nothing moved since, a bot plays the seat's turn."""

@@ -45,7 +45,6 @@ from sqlalchemy import (
     Text,
     bindparam,
     create_engine,
-    exists,
     func,
     select,
     text,
@@ -138,6 +137,7 @@ _GAME_MOVED = (
     )
 )
 _GAME_RENEWED = _GAME_MOVED.values(renewed_at=bindparam("at"))
+_CREATIONS_LOCK = 0x6C75647573  # the PostgreSQL advisory lock of game creations ("ludus")
 
 
 @dataclass
@@ -197,7 +197,8 @@ def database_url(url: str | None = None) -> str:
 _BOOLEAN_COLUMNS = [c.name for c in games.columns if isinstance(c.type, Boolean)]
 
 
-def _row(r: Any) -> GameRow:
+def game_row(r: Any) -> GameRow:
+    """The ``GameRow`` of a row of ``games``."""
     return GameRow(
         r.id,
         r.game,
@@ -295,9 +296,9 @@ class Store:
             for name in _BOOLEAN_COLUMNS:  # as SQLAlchemy reads them: SQLite stores 0/1
                 if values.get(name) is not None:
                     values[name] = bool(values[name])
-            return _row(SimpleNamespace(**values))
+            return game_row(SimpleNamespace(**values))
         r = conn.execute(_GAME_FOR_UPDATE, {"gid": game_id}).first()
-        return _row(r) if r else None
+        return game_row(r) if r else None
 
     def lock_versions(self, conn: Connection, game_id: str) -> tuple[int, int] | None:
         """The game's (``version``, ``meta_version``), its row locked as by ``lock_game``: what a write
@@ -343,7 +344,7 @@ class Store:
 
     def game(self, conn: Connection, game_id: str) -> GameRow | None:
         r = conn.execute(_GAME, {"gid": game_id}).first()
-        return _row(r) if r else None
+        return game_row(r) if r else None
 
     def seats(self, conn: Connection, game_id: str) -> list[SeatRow]:
         rows = conn.execute(_SEATS, {"gid": game_id})
@@ -362,35 +363,6 @@ class Store:
             )
         )
         return {r.ply: r.timed_out_to for r in rows}
-
-    def open_games(
-        self, conn: Connection, limit: int = 100, offset: int = 0, idle_since: float | None = None
-    ) -> list[tuple[GameRow, list[SeatRow]]]:
-        """Joinable games, newest first: still playing, a free human seat, moved since ``idle_since``."""
-        # EXISTS per game row (the seats' primary key), so that the newest page is found without
-        # reading every seat of every game
-        free = exists().where(
-            seats.c.game_id == games.c.id,
-            seats.c.kind == "human",
-            seats.c.claimed.is_(False),
-            seats.c.left_to.is_(None),
-        )
-        query = select(games).where(games.c.status == "playing", free)
-        if idle_since is not None:
-            query = query.where(func.coalesce(games.c.renewed_at, games.c.updated_at) >= idle_since)
-        rows = conn.execute(query.order_by(games.c.created_at.desc(), games.c.id).limit(limit).offset(offset))
-        out = [_row(r) for r in rows]
-        by_game: dict[str, list[SeatRow]] = {g.id: [] for g in out}
-        if out:
-            for r in conn.execute(
-                select(seats)
-                .where(seats.c.game_id.in_(list(by_game)))
-                .order_by(seats.c.game_id, seats.c.seat)
-            ):
-                by_game[r.game_id].append(
-                    SeatRow(r.seat, r.kind, r.token_hash, bool(r.claimed), r.left_to, r.name)
-                )
-        return [(g, by_game[g.id]) for g in out]
 
     def _with_bots(self) -> Any:
         """Games with a seat a bot plays (its own kind, or one that took over a seat that left)."""
@@ -414,6 +386,12 @@ class Store:
             .where(games.c.status == "playing", games.c.id.in_(self._with_bots()))
         )
         return int(conn.execute(query).scalar_one())
+
+    def lock_creations(self, conn: Connection) -> None:
+        """Hold, until the transaction ends, the right to create a game, so that counting games and
+        adding one are one step for every process (SQLite: the transaction's write lock already is)."""
+        if not self.is_sqlite:
+            conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _CREATIONS_LOCK})
 
     def expire_idle(self, conn: Connection, now: float, idle_seconds: float) -> list[str]:
         """Mark abandoned every unfinished game where no person at the table has played for

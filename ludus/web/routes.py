@@ -3,12 +3,18 @@
 The server draws only observations it made itself: a seat's own view (by its token), the
 spectator view, a step of a replay it ran. A client never posts an observation to be drawn,
 so no request can ask for a board of its own making (a 1400 x 1400 "board" was a 467 MB SVG).
+A replay is answered one step at a time (a viewer keeps the steps it has), each answer at most
+``MAX_ANSWER_BYTES``, replayed in the bots' worker processes (``replay_answer``), never in the server's own.
 """
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
+import gzip as gzip_module
 import html
 import json
+import re
 import string
 import sys
 import threading
@@ -16,7 +22,8 @@ from collections import OrderedDict
 from pathlib import Path
 from typing import Annotated, Any
 
-from fastapi import Body, FastAPI, Query, Request
+import orjson
+from fastapi import FastAPI, Query, Request
 from fastapi.exception_handlers import http_exception_handler
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
@@ -27,13 +34,22 @@ from ludus.engine import OptionError, RecordError
 from ludus.engine.hooks import hook
 from ludus.engine.record import check_record
 from ludus.engine.registry import game_class
-from ludus.server.patches import ReplayCache, gzip_json, replay_steps, svg_response, svg_splices
+from ludus.server.botpool import BotFailed, call_job
+from ludus.server.patches import svg_response, svg_splices
+from ludus.server.replays import ReplayStates, actors_of
 
 from . import STATIC_DIR
 
 # A finished game of any configuration has a few hundred actions; a record file beyond this is refused.
 MAX_RECORD_ACTIONS = 2_000
 SVG_CACHE_SIZE = 256
+# No replay answer is larger (the longest seen: a Garum step with its board, ~120 KB of JSON).
+MAX_ANSWER_BYTES = 1_000_000
+_INTEGER = re.compile(r"-?[0-9]+")
+
+
+def _busy(detail: str) -> JSONResponse:
+    return JSONResponse({"detail": detail}, status_code=503, headers={"Retry-After": "1"})
 
 
 def _error(status: int, detail: str) -> JSONResponse:
@@ -76,25 +92,16 @@ def _help(game: str) -> Any:
     return help_data() if callable(help_data) else None
 
 
-def _svg(observation: Any, options: Any = None) -> str | None:
-    """The SVG of an observation, None if its game cannot draw one; ValueError for a bad one.
-
-    ``options`` are the renderer's keyword options (scalars only, e.g. ``highlight``).
-    """
-    if not isinstance(observation, dict) or observation.get("game") not in ludus.game_names():
-        raise ValueError(f"an observation must be an object whose 'game' is one of {ludus.game_names()}")
-    options = options or {}
-    if not isinstance(options, dict) or not all(
-        isinstance(k, str) and (v is None or isinstance(v, str | int | float | bool))
-        for k, v in options.items()
-    ):
-        raise ValueError("render options must be an object of names to numbers, strings or booleans")
-    render = _renderer(observation["game"])
+def _svg(game: str, observation: dict[str, Any]) -> str | None:
+    """The SVG of an observation of ``game``, None if the game cannot draw one; ValueError if its
+    renderer fails. The game is named by the game row or the record, never by the observation:
+    a plugin's observation may carry only its own fields."""
+    render = _renderer(game)
     if render is None:
         return None
     try:
-        return render(observation, **options)
-    except Exception as exc:  # a malformed observation must give an answer, not a crash
+        return render(observation, **_highlight(game, observation))
+    except Exception as exc:  # a renderer's failure must give an answer, not a crash
         raise ValueError(f"cannot draw this observation: {type(exc).__name__}: {exc}") from None
 
 
@@ -106,13 +113,13 @@ class SvgCache:
         self._items: OrderedDict[str, str | None] = OrderedDict()
         self._lock = threading.Lock()
 
-    def svg(self, observation: dict[str, Any]) -> str | None:
-        key = json.dumps(observation, sort_keys=True, separators=(",", ":"))
+    def svg(self, game: str, observation: dict[str, Any]) -> str | None:
+        key = game + json.dumps(observation, sort_keys=True, separators=(",", ":"))
         with self._lock:
             if key in self._items:
                 self._items.move_to_end(key)
                 return self._items[key]
-        drawn = _svg(observation, _highlight(observation))
+        drawn = _svg(game, observation)
         with self._lock:
             self._items[key] = drawn
             while len(self._items) > self.size:
@@ -193,24 +200,39 @@ def _valid_by_players(cls: Any, option: Any) -> dict[str, Any]:
     return {"valid": valid}
 
 
-def _highlight(observation: dict[str, Any]) -> dict[str, Any]:
+def _highlight(game: str, observation: dict[str, Any]) -> dict[str, Any]:
     """Garum's renderer outlines the round's cetarium when asked to."""
-    if observation.get("game") == "garum" and observation.get("cetarium"):
+    if game == "garum" and observation.get("cetarium"):
         return {"highlight": observation["cetarium"]}
     return {}
 
 
-def replay_step(record: Any, step: Any) -> dict[str, Any]:
-    """The public view after the first ``step`` actions of ``record`` (RecordError if unreadable)."""
+def _step(step: Any, total: int) -> int:
+    """``step`` checked as an action count 0..``total``; RecordError saying what is wrong."""
+    if not isinstance(step, int) or isinstance(step, bool):
+        raise RecordError(f"step must be an integer 0..{total}, got {repr(step)[:40]}")
+    if not 0 <= step <= total:
+        raise RecordError(f"step must be 0..{total}, got {str(step)[:40]}")
+    return step
+
+
+def replay_step(
+    record: Any, step: Any, svg: bool = True, states: ReplayStates | None = None
+) -> dict[str, Any]:
+    """The public view after the first ``step`` actions of ``record`` (RecordError if unreadable),
+    with the seat that took each of its actions (``actors``). The record's own actions are left
+    out: the viewer holds them. With ``states``, replayed from the nearest state kept there;
+    without, from the start: the same answer."""
     check_record(record)
     total = len(record["actions"])
     if total > MAX_RECORD_ACTIONS:
         raise RecordError(f"the record has {total} actions; at most {MAX_RECORD_ACTIONS} can be replayed")
-    if not isinstance(step, int) or isinstance(step, bool):
-        raise RecordError("step must be an integer")
-    if not 0 <= step <= total:
-        raise RecordError(f"step must be 0..{total}, got {step}")
-    state = ludus.replay(record, upto=step)
+    step = _step(step, total)
+    if states is None:
+        actors = actors_of(ludus.replay(record))  # every action checked, whatever the step
+        state = ludus.replay(record, upto=step)
+    else:
+        state, actors = states.replay(record, step)
     observation = state.observation(None)
     return {
         "game": record["game"],
@@ -218,26 +240,51 @@ def replay_step(record: Any, step: Any) -> dict[str, Any]:
         "step": step,
         "steps": total,
         "action": record["actions"][step - 1] if step else None,
-        "actions": record["actions"],
+        "actors": actors,
         "current_player": state.current_player(),
         "terminal": state.is_terminal(),
         "scores": state.scores(),
         "winners": state.winners(),
         "observation": observation,
-        "svg": _svg(observation, _highlight(observation)),
+        "svg": _svg(record["game"], observation) if svg else None,
         "breakdown": _breakdown(state),
     }
 
 
-def replay_all(record: Any, svg: Any = True) -> dict[str, Any]:
-    """Every step of ``record`` in one answer: the first public view, then a JSON patch per step
-    (``ludus.server.patches.replay_steps``); with ``svg``, the boards drawn, as line edits."""
-    check_record(record)
-    if len(record["actions"]) > MAX_RECORD_ACTIONS:
+POSTED: dict[str, Any] = {
+    "type": "object",
+    "required": ["record"],
+    "properties": {
+        "record": {"type": "object", "description": "a game record: game, config, seed, actions"},
+        "step": {"type": "integer", "minimum": 0, "default": 0, "description": "actions replayed"},
+        "svg": {"type": "boolean", "default": True, "description": "false: no board drawn"},
+    },
+}
+
+
+def _posted(body: bytes) -> tuple[Any, Any, bool]:
+    """The record, step and svg of a posted body; RecordError (JSON's own error if malformed)."""
+    try:
+        data = json.loads(body)
+    except RecursionError:
+        raise json.JSONDecodeError("nested too deep", "", 0) from None
+    if not isinstance(data, dict) or "record" not in data:
+        raise RecordError("the body must be a JSON object with a record (and a step, and svg)")
+    svg = data.get("svg", True)
+    if not isinstance(svg, bool):
+        raise RecordError("svg must be true or false")
+    return data["record"], data.get("step", 0), svg
+
+
+def replay_body(answer: dict[str, Any]) -> bytes:
+    """A replay answer as JSON, refused (RecordError) beyond ``MAX_ANSWER_BYTES``."""
+    body = orjson.dumps(answer, option=orjson.OPT_NON_STR_KEYS)
+    if len(body) > MAX_ANSWER_BYTES:
         raise RecordError(
-            f"the record has {len(record['actions'])} actions; at most {MAX_RECORD_ACTIONS} can be replayed"
+            f"the view after step {answer['step']} is {len(body)} bytes, "
+            f"more than the {MAX_ANSWER_BYTES} a replay answer may be"
         )
-    return replay_steps(record, (lambda obs: _svg(obs, _highlight(obs))) if svg is True else None)
+    return body
 
 
 def _breakdown(state: Any) -> list[dict[str, Any]] | None:
@@ -356,7 +403,7 @@ def _mount_boards(app: FastAPI) -> None:
         view = service.view(game_id, _bearer(request))
         if version is not None and view["version"] != version:
             return _error(409, f"the game is at version {view['version']}, not {version}")
-        svg = cache.svg(view["observation"])
+        svg = cache.svg(view["game"], view["observation"])
         if svg is None:
             return _error(404, f"{view['game']} has no SVG renderer yet")
         key = (game_id, view["seat"])  # the last board this seat (or the spectators) was sent
@@ -374,70 +421,92 @@ def _mount_boards(app: FastAPI) -> None:
         return svg_response(svg, request.headers.get("accept-encoding"))
 
 
+REPLAY_SECONDS = 5.0  # a step's budget in a worker (a 2,000-action record replays in well under it)
+REPLAYS_WAITING = 8  # replay steps waiting for a worker at once; one more is told to come back (503)
+_STATES = ReplayStates()  # the few replayed states of this process (a pool worker's own)
+
+
+def replay_answer(body: bytes | None, record: Any, step: Any, svg: bool, gzip: bool) -> tuple[int, bytes]:
+    """A replay step's answer, made in a bot pool worker (``botpool.call_job``): (200, its JSON,
+    gzipped if asked), or (400 / 422, the reason). ``body``: a posted request, parsed here (the
+    server's own process never spends time on it)."""
+    try:
+        if body is not None:
+            record, step, svg = _posted(body)
+        answer = replay_body(replay_step(record, step, svg, _STATES))
+    except json.JSONDecodeError as exc:
+        return 400, f"malformed JSON: {exc}".encode()
+    except ValueError as exc:  # RecordError among them
+        return 422, str(exc).encode()
+    return 200, gzip_module.compress(answer, compresslevel=6) if gzip else answer
+
+
 def _mount_replays(app: FastAPI) -> None:
-    """A finished game's steps, one at a time or all at once, and the replay of a posted record."""
-    replays: OrderedDict[tuple[str, int], dict[str, Any]] = (
-        OrderedDict()
-    )  # a finished game's steps never change
-    replays_lock = threading.Lock()
+    """A finished game's or a posted record's public view, one step per answer (``replay_step``),
+    made in the bots' worker processes (``replay_answer``) under one host of the fair queue: all
+    replays together get one share of the pool, and the server's own process none of the work."""
+    waiting = [0]  # steps waiting for the pool (changed on the event loop only)
 
-    @app.get("/api/games/{game_id}/replay", summary="The public view after `step` actions of a finished game")
-    def game_replay(
-        game_id: str, request: Request, step: Annotated[int, Query(ge=0, le=MAX_RECORD_ACTIONS)] = 0
-    ) -> Any:
-        service = getattr(request.app.state, "service", None)
-        if service is None:
-            return _error(404, "this server holds no games")
-        with replays_lock:
-            if (game_id, step) in replays:
-                replays.move_to_end((game_id, step))
-                return replays[(game_id, step)]
+    async def replayed(request: Request, body: bytes | None, record: Any, step: Any, svg: bool) -> Response:
+        """The step's answer from the pool; 503 with Retry-After while more steps wait than it takes."""
+        gzip = "gzip" in (request.headers.get("accept-encoding") or "")
+        args = (body, record, step, svg, gzip)
+        pool = getattr(getattr(request.app.state, "automation", None), "pool", None)
+        if waiting[0] >= REPLAYS_WAITING:
+            return _busy("the server is busy replaying: try again in a moment")
+        waiting[0] += 1
         try:
-            answer = replay_step(service.record(game_id), step)
-        except RecordError as exc:
-            return _error(422, str(exc))
-        with replays_lock:
-            replays[(game_id, step)] = answer
-            while len(replays) > SVG_CACHE_SIZE:
-                replays.popitem(last=False)
-        return answer
-
-    whole_replays = ReplayCache()
+            if pool is None:  # the client mounted on an app of its own, without the server's pool
+                status, content = await asyncio.to_thread(replay_answer, *args)
+            else:
+                job = call_job("replays", "replays", "ludus.web.routes:replay_answer", args, REPLAY_SECONDS)
+                try:
+                    status, content = await asyncio.wait_for(asyncio.wrap_future(pool.submit(job)), 10.0)
+                except (TimeoutError, BotFailed, RuntimeError, concurrent.futures.CancelledError):
+                    job.done.cancel()
+                    return _busy("the server could not replay this step now: try again in a moment")
+        finally:
+            waiting[0] -= 1
+        if status != 200:
+            return _error(status, content.decode())
+        headers = {"Vary": "Accept-Encoding", **({"Content-Encoding": "gzip"} if gzip else {})}
+        return Response(content, media_type="application/json", headers=headers)
 
     @app.get(
-        "/api/games/{game_id}/replay/all",
+        "/api/games/{game_id}/replay",
         response_class=Response,
-        summary="Every step of a finished game at once: the first view, then a JSON patch per step",
+        summary="The public view after `step` actions of a finished game",
     )
-    def game_replay_all(game_id: str, request: Request, svg: bool = True) -> Response:
+    async def game_replay(
+        game_id: str,
+        request: Request,
+        step: Annotated[str, Query(max_length=12, description="an integer 0..the record's actions")] = "0",
+        svg: Annotated[bool, Query(description="false: no board drawn (a page that draws its own)")] = True,
+    ) -> Response:
         service = getattr(request.app.state, "service", None)
         if service is None:
             return _error(404, "this server holds no games")
-        try:
-            body = whole_replays.get((game_id, svg), lambda: replay_all(service.record(game_id), svg))
-        except RecordError as exc:
-            return _error(422, str(exc))
-        return gzip_json(body, request.headers.get("accept-encoding"))
+        wanted = int(step) if _INTEGER.fullmatch(step) else step
+        record = await asyncio.to_thread(service.record, game_id)
+        return await replayed(request, None, record, wanted, svg)
 
-    @app.post("/api/replay", summary="The public view after `step` actions of a record (e.g. a record file)")
-    def post_replay(
-        request: Request,
-        record: Annotated[Any, Body()],
-        step: Annotated[Any, Body()] = 0,
-        svg: Annotated[Any, Body()] = True,
-    ) -> Any:
-        """Replay a posted record to ``step`` and return the public view there (``step: "all"``: every
-        step, as ``/api/games/{id}/replay/all``). The record is checked action by action by the engine
-        (at most ``MAX_RECORD_ACTIONS``, in a body of at most 64 KiB): everything drawn is the
-        server's own replay, never a posted observation."""
-        try:
-            if step == "all":
-                return gzip_json(
-                    ReplayCache(0).get(None, lambda: replay_all(record, svg)),
-                    request.headers.get("accept-encoding"),
-                )
-            return replay_step(record, step)
-        except RecordError as exc:
-            return _error(422, str(exc))
-        except ValueError as exc:
-            return _error(422, str(exc))
+    @app.get("/api/games/{game_id}/replay/all", include_in_schema=False)
+    async def whole_replay_gone(game_id: str) -> JSONResponse:
+        """Once every step in one answer (up to 11 MB): now one step per answer."""
+        return _error(410, "a whole replay is no longer sent at once: ask ?step=N for each step (0..steps)")
+
+    @app.post(
+        "/api/replay",
+        response_class=Response,
+        summary="The public view after `step` actions of a record (e.g. a record file)",
+        openapi_extra={
+            "requestBody": {"required": True, "content": {"application/json": {"schema": POSTED}}}
+        },
+    )
+    async def post_replay(request: Request) -> Response:
+        """Replay a posted record to ``step`` (an integer 0..its actions) and return the public view
+        there. The record is checked action by action by the engine (at most ``MAX_RECORD_ACTIONS``,
+        in a body of at most 64 KiB): everything drawn is the server's own replay, never a posted
+        observation. The body is parsed in the worker, once a place there is had: a request refused
+        while the server is busy costs it no parsing."""
+        return await replayed(request, await request.body(), None, None, True)

@@ -114,3 +114,42 @@ def test_an_unknown_hook_name_is_refused():
         hook("garum", "renderr")
     with pytest.raises(TypeError):
         Hooks(renderr="ludus.garum.render")
+
+
+def test_sixteen_threads_asking_for_a_hook_while_it_first_loads_all_get_it_whole(tmp_path, monkeypatch):
+    """The first hints after a start once answered 500: a thread read a module that another thread
+    was still importing, half-made, from ``sys.modules``. Here the module stops half-made until the
+    other fifteen threads have asked for it."""
+    import threading
+
+    from ludus.engine import hooks
+
+    (tmp_path / "hook_gate.py").write_text(
+        "import threading\nstarted = threading.Event()\ngo = threading.Event()\n"
+    )
+    (tmp_path / "half_made_module.py").write_text(
+        "import hook_gate\nhook_gate.started.set()\nhook_gate.go.wait(30)\nVALUE = 42\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import hook_gate
+
+    found: list[object] = []
+
+    def ask() -> None:
+        try:
+            found.append(hooks._load("heuristic", "half_made_module").VALUE)
+        except Exception as exc:  # the failure this guards against: AttributeError on a half-made module
+            found.append(exc)
+
+    first = threading.Thread(target=ask)
+    first.start()
+    assert hook_gate.started.wait(30)
+    others = [threading.Thread(target=ask) for _ in range(15)]
+    for thread in others:
+        thread.start()
+    for thread in others:
+        thread.join(0.5)  # a half-made module would be read (and fail) by now; a whole one waits
+    hook_gate.go.set()
+    for thread in [first, *others]:
+        thread.join()
+    assert found == [42] * 16

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import threading
 import time
 
 import pytest
@@ -72,39 +71,42 @@ def test_the_turn_timer_lets_a_bot_play_an_idle_seats_turn(quick_timer_client):
     assert set(moved["options"]) == set(record_config) | {"turn_seconds"}
 
 
-def test_a_bot_over_its_time_budget_is_replaced_by_a_random_move(client, monkeypatch):
-    release = threading.Event()
+@pytest.fixture
+def stuck_client(database_url, tmp_path, monkeypatch):
+    """A server whose bots are ``sleeper_bots`` (in its worker processes): ``expert`` seats never answer."""
+    from fastapi.testclient import TestClient
 
-    class Stuck:
-        def step(self, state):
-            release.wait(10)
-            return state.legal_actions()[0]
-
-    monkeypatch.setattr("ludus.server.service.make_seat_bot", lambda name, seconds: Stuck())
-    body = client.post("/api/games", json={"game": "garum", "seats": ["random", "random"]}).json()
-    try:
-        wait_for(
-            client, body["id"], lambda v: v["ply"] >= 1, seconds=5
-        )  # budget 0.05 s: gives up after 1.1 s
-    finally:
-        release.set()
+    monkeypatch.setenv("LUDUS_SLEEPER_LOG", str(tmp_path / "decisions.jsonl"))
+    app = create_app(
+        database_url,
+        bot_seconds=BOT_SECONDS,
+        limits=ServerLimits(bot_max_seconds=5.0),
+        bot_factory="sleeper_bots:make",
+    )
+    with TestClient(app) as c:
+        yield c
 
 
-def test_requests_are_answered_while_bots_think(client, monkeypatch):
-    release = threading.Event()
+def test_a_bot_over_its_time_budget_is_replaced_by_the_standin(stuck_client):
+    body = stuck_client.post("/api/games", json={"game": "garum", "seats": ["expert", "expert"]}).json()
+    # budget 0.05 s: its worker is killed after 1.1 s and the stand-in plays the move
+    wait_for(stuck_client, body["id"], lambda v: v["ply"] >= 1, seconds=30)
+    assert stuck_client.app.state.automation.pool.stats["overran"] >= 1
 
-    class Slow:
-        def step(self, state):
-            release.wait(10)
-            return state.legal_actions()[0]
 
-    monkeypatch.setattr("ludus.server.service.make_seat_bot", lambda name, seconds: Slow())
-    body = client.post("/api/games", json={"game": "garum", "seats": ["random", "random"]}).json()
-    try:
-        started = time.monotonic()
-        for _ in range(5):
-            assert client.get(f"/api/games/{body['id']}").status_code == 200
-            assert client.get("/api/games").status_code == 200
-        assert time.monotonic() - started < 1.0  # not waiting behind the thinking bot
-    finally:
-        release.set()
+def test_requests_are_answered_while_bots_think(stuck_client, tmp_path):
+    import sleeper_bots
+
+    log = tmp_path / "decisions.jsonl"
+    body = stuck_client.post(
+        "/api/games", json={"game": "garum", "seats": ["expert:seconds=5", "expert:seconds=5"]}
+    ).json()
+    deadline = time.monotonic() + 30
+    while not sleeper_bots.events(log, "start") and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert sleeper_bots.events(log, "start")  # a bot is thinking (for 11 s before it is killed)
+    for _ in range(5):
+        assert stuck_client.get(f"/api/games/{body['id']}").status_code == 200
+        assert stuck_client.get("/api/games").status_code == 200
+    assert not sleeper_bots.events(log, "done")  # ...and still thinking
+    assert stuck_client.app.state.automation.pool.stats["overran"] == 0

@@ -1,104 +1,114 @@
-"""Fair bots: one game's slow bots cannot hold up another game's bots; a budget counts from when the
-bot starts thinking; the server caps a bot's time a move and the games with bots; turn timers
-have a minimum; a seat whose turn timer ran out is told so."""
+"""Fair bots: one address's slow bots cannot hold up another address's bots; a budget counts from
+when the bot starts thinking; the server caps a bot's time a move and the games with bots; turn
+timers have a minimum; a seat whose turn timer ran out is told so.
+
+The bots here are ``sleeper_bots`` (built in the pool's worker processes, logging their decisions),
+so the tests count decisions rather than time them."""
 
 from __future__ import annotations
 
-import threading
 import time
 
 import pytest
+import sleeper_bots
 from fastapi.testclient import TestClient
 from server_helpers import wait_for
 
 from ludus.server import create_app
+from ludus.server.botpool import FairQueue, Job
 from ludus.server.limits import ServerLimits
 
 BOT_SECONDS = 0.05
 
 
-class Sleeper:
-    """A bot that takes exactly its time budget (sleeping, so no CPU) and counts its moves by speed."""
-
-    moves: dict[str, int]
-    lock = threading.Lock()
-
-    def __init__(self, seconds: float) -> None:
-        self.seconds = seconds
-
-    def step(self, state):
-        time.sleep(self.seconds)
-        kind = "slow" if self.seconds > 1 else "quick"
-        with Sleeper.lock:
-            Sleeper.moves[kind] = Sleeper.moves.get(kind, 0) + 1
-        return state.legal_actions()[0]
-
-
 @pytest.fixture
-def sleepers(monkeypatch):
-    Sleeper.moves = {}
-    made: list[float] = []
-
-    def make(name, seconds):
-        made.append(seconds)
-        return Sleeper(seconds)
-
-    monkeypatch.setattr("ludus.server.service.make_seat_bot", make)
-    return made
+def sleeper_log(tmp_path, monkeypatch):
+    path = tmp_path / "decisions.jsonl"
+    monkeypatch.setenv(sleeper_bots.LOG, str(path))
+    return path
 
 
-def _app(database_url: str, **limits) -> TestClient:
-    return TestClient(create_app(database_url, bot_seconds=BOT_SECONDS, limits=ServerLimits(**limits)))
+def _app(database_url: str, factory: str | None = "sleeper_bots:make", **limits) -> TestClient:
+    kwargs = {} if factory is None else {"bot_factory": factory}
+    return TestClient(
+        create_app(database_url, bot_seconds=BOT_SECONDS, limits=ServerLimits(**limits), **kwargs)
+    )
 
 
 def _wait(client, gid, predicate, seconds=30.0):
     return wait_for(client, gid, predicate, seconds, every=0.02)
 
 
-def test_ten_games_of_slow_bots_do_not_hold_up_a_game_of_quick_bots(database_url, sleepers):
-    with _app(database_url, bot_workers=3, bot_max_seconds=5.0) as client:
-        for _ in range(10):
-            r = client.post(
-                "/api/games", json={"game": "garum", "seats": ["ismcts:seconds=2", "ismcts:seconds=2"]}
-            )
+def _until(what, seconds: float = 60.0):
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if found := what():
+            return found
+        time.sleep(0.02)
+    pytest.fail(f"still not there after {seconds:g} s")
+
+
+def test_one_addresss_slow_bot_games_do_not_hold_up_another_addresss_bots(database_url, sleeper_log):
+    with _app(database_url, bot_processes=1, bot_max_seconds=5.0) as client:
+        for _ in range(8):  # from "testclient": 8 games whose every decision takes 1 s
+            r = client.post("/api/games", json={"game": "garum", "seats": ["ismcts:seconds=1"] * 2})
             assert r.status_code == 201, r.text
-        time.sleep(0.2)  # the slow bots are all thinking or waiting now
-        quick = client.post("/api/games", json={"game": "garum", "seats": ["random", "random"]}).json()
-        _wait(client, quick["id"], lambda v: v["ply"] >= 12)
-        # 12 quick moves of 0.05 s each, while two workers finish a slow 2 s move at a time: served
-        # in order behind the slow games, the quick game would have waited for ~10 slow moves each
-        assert Sleeper.moves.get("slow", 0) <= 2
+        _until(lambda: sleeper_bots.events(sleeper_log, "start", "ismcts"))  # the queue is full now
+        other = TestClient(client.app, client=("198.51.100.7", 4000))  # another address, the same app
+        r = other.post("/api/games", json={"game": "garum", "seats": ["random", "random"]})
+        assert r.status_code == 201, r.text
+        quick = 4
+        _until(lambda: len(sleeper_bots.events(sleeper_log, "done", "random")) >= quick)
+        slow = len(sleeper_bots.events(sleeper_log, "done", "ismcts"))
+        # hosts take turns for the one worker: a quick decision waits for at most the slow one
+        # running; served by game alone, it would have waited for all 8 slow games each time
+        assert slow <= quick + 2, slow
+
+
+def test_the_queue_serves_addresses_in_turn_then_their_games_in_turn_and_urgent_jobs_first():
+    queue = FairQueue()
+
+    def job(host, game):
+        return Job("bot", host, game, None, {}, 1.0)  # type: ignore[arg-type]  # no state needed
+
+    queue.put(job("B", "b1"))
+    for game in ("a1", "a2", "a3"):
+        queue.put(job("A", game))
+    queue.put(job(None, "old"))  # a game made before its host was kept: the "unknown" host
+    assert [queue.take().game_id for _ in range(2)] == ["b1", "a1"]
+    queue.put(job("B", "b1"))  # B asks again after A was served: B's turn comes before A's next
+    queue.put(job("A", "a1"))
+    urgent = job("A", "a2")
+    queue.put(urgent, urgent=True)
+    assert queue.take() is urgent
+    # then the host served longest ago, and its game served longest ago (a1 was just served)
+    assert [queue.take().game_id for _ in range(5)] == ["old", "b1", "a2", "a3", "a1"]
+    assert queue.take() is None and len(queue) == 0
 
 
 @pytest.mark.slow
-def test_a_bots_budget_counts_from_when_it_starts_thinking(database_url, monkeypatch):
-    monkeypatch.setattr("ludus.server.service.make_seat_bot", lambda name, seconds: Sleeper(0.3))
-    Sleeper.moves = {}
-    fallbacks = []
-    monkeypatch.setattr(
-        "ludus.server.automation.fallback_action",
-        lambda state: fallbacks.append(1) or state.legal_actions()[0],
-    )
-    monkeypatch.setattr("ludus.server.automation.overrun_seconds", lambda budget: 0.5)
-    with _app(database_url, bot_workers=1) as client:
-        # one worker, three games: each bot waits behind the others' 0.3 s moves far longer than
-        # the 0.5 s it may overrun, but never thinks longer than that once started
+def test_a_bots_budget_counts_from_when_it_starts_thinking(database_url, sleeper_log, monkeypatch):
+    monkeypatch.setattr("ludus.server.botpool.overrun_seconds", lambda budget: 1.0)
+    with _app(database_url, bot_processes=1) as client:
+        # one worker, four games of 0.5 s decisions: each waits behind the others' far longer than
+        # the 1 s it may think, but never thinks longer than that once started
         games = [
-            client.post("/api/games", json={"game": "garum", "seats": ["random", "random"]}).json()
-            for _ in range(3)
+            client.post("/api/games", json={"game": "garum", "seats": ["ismcts:seconds=0.5"] * 2}).json()
+            for _ in range(4)
         ]
         for game in games:
-            _wait(client, game["id"], lambda v: v["ply"] >= 3)
-    assert fallbacks == []
+            _wait(client, game["id"], lambda v: v["ply"] >= 3, seconds=60)
+        assert client.app.state.automation.pool.stats["overran"] == 0
+    assert sleeper_bots.events(sleeper_log, bot="greedy") == []  # no stand-in played
 
 
-def test_a_bots_time_a_move_is_capped_by_the_server(database_url, sleepers):
+def test_a_bots_time_a_move_is_capped_by_the_server(database_url, sleeper_log):
     with _app(database_url, bot_max_seconds=0.2) as client:
         r = client.post("/api/games", json={"game": "garum", "seats": ["ismcts:seconds=10", "random"]})
         assert r.status_code == 201, r.text
         assert r.json()["seats"][0]["kind"] == "ismcts:seconds=10"  # as asked: the cap is the server's
         _wait(client, r.json()["id"], lambda v: {e["seat"] for e in v["log"]} == {0, 1})
-    assert sleepers and max(sleepers) == 0.2
+    assert {e["seconds"] for e in sleeper_bots.events(sleeper_log, "start", "ismcts")} == {0.2}
 
 
 def _bot_games(database_url: str) -> int:
@@ -113,7 +123,7 @@ def _bot_games(database_url: str) -> int:
         store.dispose()
 
 
-def test_games_with_bots_over_the_cap_are_refused_with_429(database_url, sleepers):
+def test_games_with_bots_over_the_cap_are_refused_with_429(database_url, sleeper_log):
     with _app(database_url, max_bot_games=_bot_games(database_url) + 2) as client:
         for _ in range(2):
             assert (
@@ -130,7 +140,7 @@ def test_games_with_bots_over_the_cap_are_refused_with_429(database_url, sleeper
 
 
 def test_turn_seconds_below_the_servers_minimum_is_refused(database_url):
-    with _app(database_url, min_turn_seconds=10) as client:
+    with _app(database_url, factory=None, min_turn_seconds=10) as client:
         r = client.post(
             "/api/games",
             json={"game": "garum", "seats": ["human", "human"], "options": {"turn_seconds": 0.001}},
@@ -143,7 +153,7 @@ def test_turn_seconds_below_the_servers_minimum_is_refused(database_url):
 
 
 def test_a_seat_whose_turn_timed_out_is_told_so_in_its_view_and_the_log(database_url):
-    with _app(database_url, min_turn_seconds=0.1) as client:
+    with _app(database_url, factory=None, min_turn_seconds=0.1) as client:
         body = client.post(
             "/api/games",
             json={"game": "garum", "seats": ["human", "human"], "options": {"turn_seconds": 0.3}},
@@ -157,6 +167,6 @@ def test_a_seat_whose_turn_timed_out_is_told_so_in_its_view_and_the_log(database
         assert mine["seats"][idle]["timed_out"] >= 1
         assert mine["log"][0]["seat"] == idle and mine["log"][0]["timed_out"] is True
         assert mine["log"][0]["played_by"]
-    with _app(database_url, min_turn_seconds=0.1) as client:  # kept across a restart
+    with _app(database_url, factory=None, min_turn_seconds=0.1) as client:  # kept across a restart
         again = client.get(f"/api/games/{gid}").json()
         assert again["log"][0]["timed_out"] is True and again["seats"][idle]["timed_out"] >= 1

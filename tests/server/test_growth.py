@@ -10,7 +10,8 @@ import time
 
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import update
+from server_helpers import wait_for
+from sqlalchemy import select, update
 from starlette.websockets import WebSocketDisconnect
 
 from ludus.server import create_app
@@ -90,8 +91,79 @@ def test_the_expiry_sweep_leaves_finished_and_recent_games_alone(database_url):
         )
 
 
+def _stored_times(client: TestClient, game_id: str) -> tuple[float, float]:
+    """The game's ``renewed_at`` (a person at the table last played) and ``updated_at`` (anyone did)."""
+    store = client.app.state.service.store
+    with store.read() as conn:
+        row = conn.execute(select(games.c.renewed_at, games.c.updated_at).where(games.c.id == game_id)).one()
+    return float(row.renewed_at), float(row.updated_at)
+
+
+def _play_as(client: TestClient, created: dict, seat: int) -> None:
+    game_id = created["id"]
+    auth = {"Authorization": f"Bearer {created['seats'][seat]['token']}"}
+    mine = client.get(f"/api/games/{game_id}", headers=auth).json()
+    r = client.post(
+        f"/api/games/{game_id}/actions",
+        headers=auth,
+        json={"action": mine["legal_actions"][0], "version": mine["version"]},
+    )
+    assert r.status_code == 200, r.text
+
+
+def test_a_game_where_only_bots_moved_expires_from_the_last_move_of_a_person(database_url):
+    with _app(database_url, expire_days=14) as client:
+        created = client.post("/api/games", json={"game": "garum", "seats": ["human", "random"]}).json()
+        gid = created["id"]
+        while client.get(f"/api/games/{gid}").json()["current_player"] == 0:  # the person's whole turn
+            _play_as(client, created, 0)
+        wait_for(client, gid, lambda v: v["current_player"] == 0 and v["log"] and v["log"][-1]["seat"] == 1)
+        renewed, updated = _stored_times(client, gid)
+        assert renewed < updated  # the bot's moves came later and did not renew the game
+        expiry = 14 * 86400
+        # past the expiry counted from the person's last move, not from the bot's
+        assert gid in client.app.state.service.expire_idle(now=(renewed + updated) / 2 + expiry)
+        assert client.get(f"/api/games/{gid}").json()["status"] == "abandoned"
+
+
+def test_a_game_where_only_a_stand_in_played_for_longer_than_the_expiry_is_abandoned(database_url):
+    with _app(database_url, expire_days=14) as client:
+        created = client.post("/api/games", json=HUMANS).json()
+        gid = created["id"]
+        gone = client.get(f"/api/games/{gid}").json()["current_player"]
+        _age(database_url, gid, 15)  # nobody played for 15 days; then the seat to move leaves
+        auth = {"Authorization": f"Bearer {created['seats'][gone]['token']}"}
+        assert client.post(f"/api/games/{gid}/leave", headers=auth).status_code == 200
+        wait_for(client, gid, lambda v: v["ply"] >= 1 and v["current_player"] != gone)  # a stand-in played
+        assert gid in client.app.state.service.expire_idle()
+        assert client.get(f"/api/games/{gid}").json()["status"] == "abandoned"
+
+
+def test_a_persons_move_renews_an_idle_game(database_url):
+    with _app(database_url, expire_days=14) as client:
+        moved = client.post("/api/games", json=HUMANS).json()
+        idle = client.post("/api/games", json=HUMANS).json()
+        for created in (moved, idle):
+            _age(database_url, created["id"], 15)
+        _play_as(client, moved, client.get(f"/api/games/{moved['id']}").json()["current_player"])
+        expired = client.app.state.service.expire_idle()
+        assert idle["id"] in expired and moved["id"] not in expired
+        assert client.get(f"/api/games/{moved['id']}").json()["status"] == "playing"
+
+
+def test_a_table_with_a_long_turn_timer_outlives_twice_its_time_to_move(database_url):
+    day = 86400
+    with _app(database_url, expire_days=1) as client:
+        body = {**HUMANS, "options": {"turn_seconds": 3 * day}}
+        gid = client.post("/api/games", json=body).json()["id"]
+        service, now = client.app.state.service, time.time()
+        assert gid not in service.expire_idle(now=now + 5.9 * day)  # past the expiry, within 2 x 3 days
+        assert client.get(f"/api/games/{gid}").json()["status"] == "playing"
+        assert gid in service.expire_idle(now=now + 6.1 * day)
+
+
 def test_the_lobby_is_paginated_and_lists_only_joinable_games(database_url):
-    with _app(database_url, lobby_page=3) as client:
+    with _app(database_url, lobby_page=3, lobby_per_host=10) as client:  # one address's 4 tables
         joinable = [client.post("/api/games", json={**HUMANS, "claim": [0]}).json()["id"] for _ in range(4)]
         full = client.post("/api/games", json=HUMANS).json()["id"]  # both seats taken by the creator
         bots = client.post("/api/games", json={"game": "garum", "seats": ["random", "random"]}).json()["id"]

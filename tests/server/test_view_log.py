@@ -8,6 +8,8 @@ import random
 import orjson
 import pytest
 
+from ludus.server.runtime import BotJob
+from ludus.server.seatbots import make_seat_bot
 from ludus.server.service import GameService
 from ludus.server.storage import Store
 from ludus.server.views import seat_log
@@ -110,8 +112,8 @@ def test_kept_log_through_a_bots_moves(service):
         if view["terminal"]:
             break
         job = service.next_job(gid)
-        if job is not None and hasattr(job, "bot"):
-            assert service.commit_bot(job, job.bot.step(job.state))
+        if isinstance(job, BotJob):
+            assert service.commit_bot(job, make_seat_bot(job.bot_name, job.seconds).step(job.state))
             bot_moves += 1
         else:
             service.play(gid, token, rng.choice(view["legal_actions"]), view["version"])

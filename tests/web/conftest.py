@@ -60,7 +60,14 @@ def server(tmp_path_factory):
     app = create_app(
         f"sqlite:///{db}",
         bot_seconds=0.2,
-        limits=ServerLimits(create_rate="10000/minute", join_rate="10000/minute", ws_per_client=10000),
+        limits=ServerLimits(
+            create_rate="10000/minute",
+            join_rate="10000/minute",
+            ws_per_client=10000,
+            bot_games_per_host=10000,
+            open_tables_per_host=10000,
+            lobby_per_host=10000,
+        ),
     )
     if not _serving_pages(app):
         mount(app)

@@ -84,6 +84,14 @@ def test_create_takes_you_into_your_seat_with_names_and_invites(strict_page, ser
     assert "Ann, Seat 1 (you)" in page.inner_text("#seats")
     invite = page.input_value("[data-testid=invite-1]")
     assert f"/games/{game_id}#token=" in invite
+    # the creator's own seat has its link too (to go on from another device), not the invite's
+    own = page.input_value("[data-testid=own-link]")
+    assert f"/games/{game_id}#token=" in own and own != invite
+    assert page.evaluate("window.ludusGame.view.seat") == 0
+    mine = httpx.get(
+        f"{server}/api/games/{game_id}", headers={"Authorization": f"Bearer {own.split('#token=')[1]}"}
+    )
+    assert mine.json()["seat"] == 0
 
 
 def test_a_level_chosen_for_a_seat_is_the_seats_bot(strict_page, server):

@@ -468,20 +468,29 @@ function connect() {
   });
 }
 
-// -- invites ----------------------------------------------------------------------------------
+// -- seat links -------------------------------------------------------------------------------
+/** One link with its Copy button (the field selects itself on focus, for copying by hand). */
+function linkRow(label, url, testid) {
+  const input = el("input", {value: url, readonly: true, size: 30, "aria-label": label, "data-testid": testid,
+    onfocus: (e) => e.target.select()});
+  const copy = el("button", {type: "button", class: "copy", "aria-label": `copy ${label}`, onclick: async () => {
+    try { await navigator.clipboard.writeText(url); copy.textContent = "Copied"; }
+    catch { input.focus(); input.select(); copy.textContent = "Selected: copy it"; }
+  }}, "Copy");
+  return el("p", {class: "link-row"}, `${label}: `, input, copy);
+}
+
+/** Your own seat's link (to go on from another device) and, for the creator, each invite link. */
 function renderInvites() {
-  const saved = tokens.load(gameId);
-  const invites = Object.entries(saved.invites || {});
-  if (!invites.length) return;
+  const invites = Object.entries(tokens.load(gameId).invites || {});
+  if (!token && !invites.length) return;
   const section = $("invites");
   section.hidden = false;
-  fill(section, el("h2", {}, "Invite links"), el("p", {class: "hint"}, "Send each link to one player: it opens that seat."),
-    invites.map(([seat, tok]) => {
-      const url = gameUrl(gameId, tok);
-      return el("p", {}, `${seatName(Number(seat))}: `, el("input", {value: url, readonly: true, size: 30,
-        "aria-label": `invite link for ${seatName(Number(seat))}`, "data-testid": `invite-${seat}`,
-        onfocus: (e) => e.target.select()}));
-    }),
+  fill(section, el("h2", {}, "Seat links"),
+    token && [linkRow("Your seat", gameUrl(gameId, token), "own-link"),
+      el("p", {class: "hint"}, "Open your link on another device to play your seat there. Keep it to yourself.")],
+    invites.length > 0 && el("p", {class: "hint"}, "Send each invite link to one player: it opens that seat."),
+    invites.map(([seat, tok]) => linkRow(`Invite for ${seatName(Number(seat))}`, gameUrl(gameId, tok), `invite-${seat}`)),
     el("p", {}, "Spectators: ", el("a", {href: `/games/${encodeURIComponent(gameId)}`}, "watch link")));
 }
 

@@ -1,44 +1,131 @@
-// The replay viewer: a finished game (by id) or an uploaded record, stepped forward and back,
-// by hand or played on its own. One request brings the whole replay, run by the server (a
-// finished game's own record by its id; a record file is posted, checked action by action by the
-// engine): the first public view and a JSON patch per step, with the boards as line edits. Every
-// step is then shown from memory, without asking the server again.
+// The replay viewer: a finished game (by id) or a record file, stepped forward and back, by hand
+// or played on its own. The record is loaded once (a finished game's from the server, a file read
+// here); each step's public view is then asked of the server as the person reaches it (one small
+// request, replayed by the server from the record: a finished game's own by its id, a record file
+// posted and checked action by action by the engine) and kept, so going back or playing again asks
+// nothing. While playing, and stepping forward, the next step is fetched ahead. The page asks at
+// most 500 steps a minute, within the server's replay rate: a whole game played at the fastest
+// speed (one step each 120 ms) never reaches it.
 
-import {api, ApiError, apiText, applyPatch} from "./api.js";
+import {api, ApiError} from "./api.js";
 import {gameModule, parseSvg, showBoard} from "./board.js";
 import {rulesButton} from "./rules.js";
 import {el, fill, say, seatName} from "./util.js";
 
 const $ = (id) => document.getElementById(id);
-const viewer = {record: null, step: 0, steps: 0, views: [], log: [], boards: [], module: null, timer: null, playing: false,
-  ahead: null}; // ahead: {step, node}, the next step's board already parsed
+// At most MOST step requests in any minute, within the server's default replay rate (600 a minute
+// per address, shared with the game page); a refusal for now (429, 503) is waited out.
+const MOST = 500;
+const MINUTE_MS = 60_000;
+const TRIES = 5;
+const viewer = {
+  gen: 0, // which record is open: an answer for an earlier one is dropped
+  ready: false, record: null, label: "", source: null, module: null, log: [], steps: 0,
+  answers: [], // each step's answer once fetched
+  step: 0, // the step shown
+  target: 0, // the step asked for (shown once its answer is here)
+  forward: false, // stepping forward (or playing): the next step is fetched ahead
+  pumping: false, timer: null, playing: false,
+  ahead: null, // {step, node}: the next step's board already parsed
+};
+const asked = []; // when each of the last minute's step requests went
 
 function message(text, kind = "error") {
   say($("message"), text, kind);
 }
 
-/** The whole replay: every step's view rebuilt from the first one and its patches, every board from its edits. */
-async function fetchAll(record, text, gameId, wantSvg) {
-  let whole;
-  if (gameId !== null) {
-    whole = await api("GET", `/api/games/${encodeURIComponent(gameId)}/replay/all?svg=${wantSvg}`);
-  } else {
-    // the record goes as its original text: a seed above 2**53 would not survive JSON.parse
-    const body = `{"step": "all", "svg": ${wantSvg}, "record": ${text}}`;
-    whole = JSON.parse(await apiText("POST", "/api/replay", {body}));
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function reasonOf(text, status) {
+  try {
+    const data = JSON.parse(text);
+    if (typeof data?.detail === "string") return data.detail;
+  } catch { /* not JSON */ }
+  return `the server answered ${status}`;
+}
+
+function request(source, step) {
+  const headers = {Accept: "application/json"};
+  if (source.gameId !== null) {
+    return fetch(`/api/games/${encodeURIComponent(source.gameId)}/replay?step=${step}&svg=${source.svg}`, {headers});
   }
-  const views = [whole.first];
-  for (const ops of whole.patches) views.push(applyPatch(views[views.length - 1], ops));
-  const boards = [whole.svg];
-  if (whole.svg !== null && whole.svg !== undefined) {
-    let lines = whole.svg.split("\n");
-    for (const edits of whole.svg_patches) {
-      lines = lines.slice();
-      for (let i = edits.length - 1; i >= 0; i--) lines.splice(edits[i][0], edits[i][1], ...edits[i][2]);
-      boards.push(lines.join("\n"));
+  // the record goes as its original text: a seed above 2**53 would not survive JSON.parse
+  const body = `{"step": ${step}, "svg": ${source.svg}, "record": ${source.text}}`;
+  return fetch("/api/replay", {method: "POST", headers: {...headers, "Content-Type": "application/json"}, body});
+}
+
+/** Wait, if need be, until one more request keeps the last minute's within MOST. */
+async function spaced() {
+  for (;;) {
+    const now = performance.now();
+    while (asked.length && asked[0] <= now - MINUTE_MS) asked.shift();
+    if (asked.length < MOST) {
+      asked.push(now);
+      return;
     }
+    await sleep(asked[0] + MINUTE_MS - now);
   }
-  return {whole, views, boards};
+}
+
+/** One step's answer from the server, a refusal for now waited out. */
+async function ask(source, step) {
+  for (let tries = 1; ; tries++) {
+    await spaced();
+    let response;
+    try {
+      response = await request(source, step);
+    } catch (exc) {
+      throw new ApiError(0, `cannot reach the server (${exc.message})`);
+    }
+    const text = await response.text();
+    if (response.ok) {
+      if (tries > 1) message(`Replaying ${source.label}.`, "info");
+      return JSON.parse(text);
+    }
+    if ((response.status === 429 || response.status === 503) && tries < TRIES) {
+      const seconds = Math.min(60, Math.max(1, Number(response.headers.get("Retry-After")) || 1));
+      message(`The server is busy: step ${step} again in ${seconds} s…`, "info");
+      await sleep(seconds * 1000);
+      continue;
+    }
+    throw new ApiError(response.status, reasonOf(text, response.status));
+  }
+}
+
+/** The step to fetch next: the one asked for, else (stepping forward) the one after it; null: none. */
+function wanted() {
+  if (!viewer.ready) return null;
+  if (!viewer.answers[viewer.target]) return viewer.target;
+  const next = viewer.target + 1;
+  return viewer.forward && next <= viewer.steps && !viewer.answers[next] ? next : null;
+}
+
+/** Fetch what the viewer lacks, one request at a time (steps skipped over meanwhile are never asked). */
+async function pump() {
+  if (viewer.pumping) return;
+  viewer.pumping = true;
+  try {
+    for (let step = wanted(); step !== null; step = wanted()) {
+      const gen = viewer.gen;
+      let answer;
+      try {
+        answer = await ask(viewer.source, step);
+      } catch (exc) {
+        if (gen !== viewer.gen) continue;
+        message(`Cannot show step ${step}: ${exc.message}`);
+        pause();
+        viewer.forward = false;
+        go(viewer.step);
+        break;
+      }
+      if (gen !== viewer.gen) continue;
+      viewer.answers[step] = answer;
+      if (step === viewer.target) display(step);
+      else if (step === viewer.step + 1) parseAhead(step);
+    }
+  } finally {
+    viewer.pumping = false;
+  }
 }
 
 async function open(text, label, gameId = null) {
@@ -54,27 +141,34 @@ async function open(text, label, gameId = null) {
     return;
   }
   pause();
+  const gen = ++viewer.gen;
+  viewer.ready = false;
   message(`Loading ${label}…`, "info");
-  let loaded;
+  const source = {gameId, text, label, svg: true};
   let module;
+  let first;
   try {
     module = await gameModule(record.game);
-    loaded = await fetchAll(record, text, gameId, !module.ownBoard);
+    source.svg = !module.ownBoard; // a module that draws its own board needs none from the server
+    first = await ask(source, 0); // the server replays the whole record once: a bad action is told now
   } catch (exc) {
+    if (gen !== viewer.gen) return;
     message(`Cannot replay ${label}: ${exc.message}`);
     $("viewer").hidden = true;
     return;
   }
+  if (gen !== viewer.gen) return;
   message(`Replaying ${label}.`, "info");
-  // who played each action: the seat to move in the step before it
-  const log = record.actions.map((action, i) => ({seat: loaded.views[i].current_player, action}));
-  Object.assign(viewer, {record, module, log, views: loaded.views, boards: loaded.boards, steps: loaded.whole.steps});
-  $("rules").replaceChildren(rulesButton(loaded.whole.game));
+  // who played each action, as the server's replay tells it
+  const log = record.actions.map((action, i) => ({seat: first.actors?.[i] ?? null, action}));
+  Object.assign(viewer, {record, label, source, module, log, answers: [first], steps: first.steps, step: 0, target: 0,
+    forward: false, ahead: null, ready: true});
+  $("rules").replaceChildren(rulesButton(first.game));
   $("slider").max = String(viewer.steps);
   $("viewer").hidden = false;
   // the moves in sentences where the game's module can say them from the actions (seats from 1, rounds,
   // notation on request), else in notation
-  const entries = module.replaySentences ? module.moveLog(loaded.views[0].observation, {}, {log, seat: null, seats: null}) : null;
+  const entries = module.replaySentences ? module.moveLog(first.observation, {}, {log, seat: null, seats: null}) : null;
   const said = Array.isArray(entries) && entries.length === record.actions.length ? entries : null;
   fill($("log"), record.actions.map((a, i) => {
     const [round, line] = said ? module.logItem(said[i]) : [null, a];
@@ -85,15 +179,28 @@ async function open(text, label, gameId = null) {
   go(0);
 }
 
+/** Head for `step`: shown at once if its answer is here, else once it comes. */
 function go(step) {
   step = Math.max(0, Math.min(viewer.steps, step));
+  viewer.forward = viewer.playing || step === viewer.target + 1;
+  viewer.target = step;
+  document.body.dataset.target = String(step);
+  if (viewer.answers[step]) display(step);
+  else {
+    $("slider").value = String(step);
+    $("where").textContent = `Step ${step} / ${viewer.steps}: loading…`;
+  }
+  pump();
+}
+
+function display(step) {
   const started = performance.now();
   show(step);
   document.body.dataset.stepMs = (performance.now() - started).toFixed(1);
 }
 
 function show(step) {
-  const data = viewer.views[step];
+  const data = viewer.answers[step];
   viewer.step = step;
   $("slider").value = String(step);
   $("slider").setAttribute("aria-valuetext", `step ${step} of ${viewer.steps}`);
@@ -102,7 +209,7 @@ function show(step) {
   // each seat's last turn up to this step is marked on the board, as on a live page
   viewer.module.lastMoveLog?.({version: step, seat: null, observation: data.observation, log: viewer.log.slice(0, step)});
   const ahead = viewer.ahead?.step === step ? viewer.ahead.node : null;
-  showBoard($("board"), viewer.module, data.observation, ahead || (viewer.boards[step] ?? null));
+  showBoard($("board"), viewer.module, data.observation, ahead || (data.svg ?? null));
   parseAhead(step + 1);
   viewer.module.fillSummary($("summary"), data.observation);
   fill($("scores"), el("thead", {}, el("tr", {}, el("th", {}, "Seat"), el("th", {}, viewer.module.words.seatInfo || "Pieces"),
@@ -114,7 +221,10 @@ function show(step) {
     el("td", {class: "num"}, score)))));
   $("first").disabled = $("prev").disabled = step === 0;
   $("next").disabled = $("last").disabled = step === viewer.steps;
-  if (step === viewer.steps && viewer.playing) pause();
+  if (viewer.playing) {
+    if (step >= viewer.steps) pause();
+    else schedule();
+  }
   $("log").querySelector("li.current")?.classList.remove("current");
   const current = $("log").children[step - 1];
   if (current) {
@@ -130,30 +240,34 @@ function show(step) {
 /** Parse the next step's board while the browser is idle: stepping forward then only swaps it in. */
 function parseAhead(step) {
   viewer.ahead = null;
-  if (!viewer.boards[step]) return;
+  const board = viewer.answers[step]?.svg;
+  if (!board) return;
   const idle = window.requestIdleCallback || ((fn) => setTimeout(fn, 0));
   idle(() => {
-    if (viewer.step === step - 1 && !viewer.ahead) viewer.ahead = {step, node: parseSvg(viewer.boards[step])};
+    if (viewer.step === step - 1 && !viewer.ahead) viewer.ahead = {step, node: parseSvg(board)};
   });
 }
 
 // -- autoplay ---------------------------------------------------------------------------------
 function play() {
-  if (!viewer.record) return;
-  if (viewer.step >= viewer.steps) go(0);
+  if (!viewer.ready) return;
   viewer.playing = true;
   $("play").textContent = "⏸ Pause";
   $("play").setAttribute("aria-pressed", "true");
   document.body.dataset.playing = "true";
-  tick();
+  if (viewer.step >= viewer.steps) go(0);
+  else {
+    viewer.forward = true;
+    schedule();
+    pump(); // the next step, fetched while this one is on show
+  }
 }
 
-function tick() {
+/** The next step after the chosen delay (counted from when this step was shown). */
+function schedule() {
   clearTimeout(viewer.timer);
   viewer.timer = setTimeout(() => {
-    if (!viewer.playing) return;
-    go(viewer.step + 1);
-    if (viewer.playing) tick();
+    if (viewer.playing) go(viewer.step + 1);
   }, Number($("speed").value));
 }
 
@@ -182,11 +296,11 @@ async function openGame(id) {
 
 const byHand = (fn) => () => { pause(); fn(); };
 $("first").addEventListener("click", byHand(() => go(0)));
-$("prev").addEventListener("click", byHand(() => go(viewer.step - 1)));
-$("next").addEventListener("click", byHand(() => go(viewer.step + 1)));
+$("prev").addEventListener("click", byHand(() => go(viewer.target - 1)));
+$("next").addEventListener("click", byHand(() => go(viewer.target + 1)));
 $("last").addEventListener("click", byHand(() => go(viewer.steps)));
 $("play").addEventListener("click", toggle);
-$("speed").addEventListener("change", () => { if (viewer.playing) tick(); });
+$("speed").addEventListener("change", () => { if (viewer.playing) schedule(); });
 $("slider").addEventListener("input", (e) => { pause(); go(Number(e.target.value)); });
 $("by-id").addEventListener("submit", (e) => {
   e.preventDefault();
@@ -198,9 +312,9 @@ $("record-file").addEventListener("change", async (e) => {
   open(await file.text(), file.name);
 });
 document.addEventListener("keydown", (e) => {
-  if (!viewer.record || e.ctrlKey || e.metaKey || e.altKey || e.target.closest("input:not([type=range]), textarea, select")) return;
+  if (!viewer.ready || e.ctrlKey || e.metaKey || e.altKey || e.target.closest("input:not([type=range]), textarea, select")) return;
   const moves = {ArrowLeft: -1, ArrowRight: 1};
-  if (e.key in moves) { e.preventDefault(); pause(); go(viewer.step + moves[e.key]); }
+  if (e.key in moves) { e.preventDefault(); pause(); go(viewer.target + moves[e.key]); }
   else if (e.key === "Home") { e.preventDefault(); pause(); go(0); }
   else if (e.key === "End") { e.preventDefault(); pause(); go(viewer.steps); }
   else if ((e.key === " " || e.key === "k") && !e.target.closest("button, a")) { e.preventDefault(); toggle(); }
