@@ -19,9 +19,9 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from ludus.arena.simulate import bot_seed, make_bot
-from ludus.arena.solo import deal_seeds
-from ludus.celtae.core import START
 from ludus.engine import load_game
+from ludus.games.celtae.core import START
+from ludus.games.celtae.solo_arena import deal_seeds
 
 
 class TooBig(Exception):

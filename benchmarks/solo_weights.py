@@ -1,7 +1,7 @@
 """Tune the Celtae heuristic's solo weights: greedy's mean solo score as each weight moves.
 
 The heuristic's weights were set by hand for games against rivals; the solo game has its own
-(``W_SOLO`` in ``ludus.bots.heuristics_celtae_means``). This plays greedy on the same ``-n``
+(``W_SOLO`` in ``ludus.games.celtae.heuristic_means``). This plays greedy on the same ``-n``
 solo deals of ``--seed`` (``strength.py solo``'s deals) with the weights as they are, then with
 each weight of ``--keys`` times each ``--factors`` in turn (one coordinate step, the others
 fixed), and prints the mean score and the change a deal against the start, with its standard
@@ -24,9 +24,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from ludus.arena.solo import deal_seeds, play_solo
-from ludus.bots import heuristics_celtae as values
-from ludus.bots import heuristics_celtae_means as means
+from ludus.games.celtae import heuristic as values
+from ludus.games.celtae import heuristic_means as means
+from ludus.games.celtae.solo_arena import deal_seeds, play_solo
 
 KEYS = ",".join(k for k in means.W_SOLO if k != "rival")  # every weight the solo game reads
 

@@ -30,8 +30,8 @@ import ludus
 from ludus import bots
 from ludus.arena.paired import compare, digest, read_run, write_run
 from ludus.arena.simulate import simulate
-from ludus.arena.solo import DIFFICULTIES, solo_challenge
 from ludus.bots.learned.train import score_margins
+from ludus.games.celtae.solo_arena import DIFFICULTIES, solo_challenge
 
 
 def interval(values: list[float]) -> tuple[float, float]:

@@ -22,7 +22,7 @@ import time
 
 import numpy as np
 
-from ludus.garum.actions import Choose, Pass, Place, Worker
+from ludus.games.garum.actions import Choose, Pass, Place, Worker
 from ludus.rl import gym_env
 
 BUDGETS = {  # training episodes, evaluation games, seconds cap on training

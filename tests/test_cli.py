@@ -637,7 +637,7 @@ def test_resume_refuses_a_finished_game_and_extra_options(record_file):
 
 def test_undo_uses_the_engines_undo_barrier(tmp_path, monkeypatch):
     """With the barrier at the current history, the terminal refuses the undo it would allow."""
-    from ludus.garum.state import GarumState
+    from ludus.games.garum.state import GarumState
 
     monkeypatch.setattr(GarumState, "undo_barrier", lambda self: len(self.history()))
     result, _ = _human_session(tmp_path, "barrier.json", ["1", "undo", "1"])

@@ -305,8 +305,8 @@ def solo_challenge(
 
     Example: ludus solo-challenge --bot ismcts --games 20 --jobs 2
     """
-    from ludus.arena.solo import DIFFICULTIES
-    from ludus.arena.solo import solo_challenge as challenge
+    from ludus.games.celtae.solo_arena import DIFFICULTIES
+    from ludus.games.celtae.solo_arena import solo_challenge as challenge
 
     bot_specs(bot, "--bot")
     if json_out:

@@ -38,6 +38,19 @@ SHAPES: dict[str, Shape] = {
     "report_sections": Shape("object", (("", 7),), (), "the report's own sections, from every game's facts"),
     "optional_skip": Shape("object", (("", 1),), (), "the action passing over an optional step, or None"),
     "browser": Shape("file", (), (), "the browser client's board module (package:path of a .js file)"),
+    "styles": Shape(
+        "file", (), (), "the browser's style sheet for the game's board (package:path of a .css file)"
+    ),
+    "rules": Shape(
+        "file", (), (), "the rules summary one click away in the browser (package:path of an HTML fragment)"
+    ),
+    "learned": Shape(
+        "module",
+        (("features", 3),),
+        (("training_options", 2),),
+        "learned value models (<game>-<players>.npz beside the module), the game's own terms of their "
+        "rows (features(state, seat, rival), NAMES) and the options of self-play games",
+    ),
 }
 
 
@@ -45,9 +58,10 @@ SHAPES: dict[str, Shape] = {
 class Hooks:
     """A game's declared extras; each is optional (None: the generic version is used).
 
-    ``renderer``, ``heuristic`` and ``explainer`` name modules (``pkg.render``); ``encoder``,
+    ``renderer``, ``heuristic``, ``explainer`` and ``learned`` name modules (``pkg.render``); ``encoder``,
     ``report_facts``, ``report_sections`` and ``optional_skip`` name ``module:attr``;
-    ``browser`` names ``package:path/to/board.js``, a file shipped in that package.
+    ``browser``, ``styles`` and ``rules`` name files shipped in a package (``package:path/to/board.js``);
+    the browser fetches every file of the folders they are in under ``/plugins/<game>/``.
     """
 
     renderer: str | None = None
@@ -58,6 +72,9 @@ class Hooks:
     report_sections: str | None = None
     optional_skip: str | None = None
     browser: str | None = None
+    styles: str | None = None
+    rules: str | None = None
+    learned: str | None = None
 
     def __post_init__(self) -> None:
         for name, target in self.declared().items():

@@ -14,7 +14,7 @@ from .game import Game
 
 GROUP = "ludus.games"
 # ludus's own games, for a source checkout used without being installed (no entry points then)
-_BUILT_IN = {"garum": "ludus.garum.game:GarumGame", "celtae": "ludus.celtae.game:CeltaeGame"}
+_BUILT_IN = {"garum": "ludus.games.garum.game:GarumGame", "celtae": "ludus.games.celtae.game:CeltaeGame"}
 
 
 @cache

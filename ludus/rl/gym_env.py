@@ -1,7 +1,7 @@
 """A single-agent Gymnasium environment: one seat learns, ludus bots play the other seats.
 
 The observation is the seat's encoded view (a float32 vector, see
-:mod:`ludus.rl.encode_garum`); the action is an index into ``game.all_actions()``. Bots
+:mod:`ludus.games.garum.encoder`); the action is an index into ``game.all_actions()``. Bots
 move between the agent's decisions inside ``step``, so every observation is one where
 the agent must act. The legal-action mask is in ``info["action_mask"]`` and from
 ``env.action_masks()`` (the name sb3-contrib's MaskablePPO looks for). The reward is 0

@@ -18,7 +18,7 @@ Actions are indices into ``game.all_actions()``; utilities are the engine's ``re
 Information: ``information_state_string(p)`` is perfect recall -- a digest chain over
 every observation seat ``p`` received (``state.observation(p)`` after each decision),
 prefixed with the seat and step count, computed only when asked for; ``observation_string(p)`` is the current view as
-JSON and ``observation_tensor(p)`` its encoding (:mod:`ludus.rl.encode_garum`).
+JSON and ``observation_tensor(p)`` its encoding (:mod:`ludus.games.garum.encoder`).
 ``resample_from_infostate(p, sampler)`` re-deals what ``p`` cannot see with the engine's
 ``State.resample``; the resampled state keeps the observed history, not a deal index.
 """

@@ -4,7 +4,7 @@ Agents are the seats, ``player_0`` .. ``player_{n-1}`` (in 2-player Garum each a
 two colours). The agent to act is the seat to move; a seat often takes several decisions
 in a row (place a tile, then a worker), which AEC allows. Each agent observes
 ``{"observation": float32 vector, "action_mask": int8 vector}`` encoded from what
-``state.observation(seat)`` shows, read straight from the state (fresh arrays each call) (see :mod:`ludus.rl.encode_garum` for the layout); the mask
+``state.observation(seat)`` shows, read straight from the state (fresh arrays each call) (see :mod:`ludus.games.garum.encoder` for the layout); the mask
 is all zeros for agents not to move. Actions are indices into ``game.all_actions()``
 (``env.action_to_notation(i)`` / ``env.notation_to_action(text)``). Rewards come at the end:
 ``reward="win"`` gives the engine's ``returns()`` (1, or 1/k for a k-way shared win),

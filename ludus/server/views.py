@@ -173,7 +173,7 @@ def game_turns(state: State) -> list[dict[str, Any]]:
     """Turns the game plays for a seat of its own (Celtae's Solitairix), each after ``after`` actions."""
     if state.game.name != "celtae" or not getattr(state, "solo", False):
         return []
-    from ludus.celtae.observe import solitairix_turns
+    from ludus.games.celtae.observe import solitairix_turns
 
     return solitairix_turns(state)  # type: ignore[arg-type]  # a Celtae state, by the game's name
 

@@ -127,18 +127,30 @@ class SvgCache:
         return drawn
 
 
-def _board_module(game: str) -> str | None:
-    """The URL of the board module the game declares for the browser (``Hooks.browser``); None: the
-    client's generic board. A module among the client's own files keeps its static URL (its
-    relative imports resolve); a plugin's is served at /plugins/<game>/board.js (it imports the
-    client's modules by their /static/js/ URLs)."""
-    path = hook(game, "browser")
-    if path is None:
+BROWSER_FILES = ("browser", "styles", "rules")  # the file hooks the browser fetches from a game's folders
+_FILE_NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}\.(js|css|html)$")
+_MEDIA = {"js": "text/javascript", "css": "text/css", "html": "text/html; charset=utf-8"}
+
+
+def _file_url(game: str, name: str) -> str | None:
+    """The URL of the file the game declares as hook ``name`` (``browser``, ``styles``, ``rules``):
+    ``/plugins/<game>/<file>``, the built-in games' as any plugin's; None: it declares none."""
+    path = hook(game, name)
+    return None if path is None else f"/plugins/{game}/{path.name}"
+
+
+def game_file(game: str, name: str) -> Path | None:
+    """The file ``name`` of the folders a game's browser files are in (its board module may import the
+    modules beside it), or None: no such game, no such file, or a name that is not a plain file name."""
+    if game not in ludus.game_names() or not _FILE_NAME.match(name):
         return None
-    try:
-        return "/static/" + Path(str(path)).resolve().relative_to(STATIC_DIR.resolve()).as_posix()
-    except ValueError:
-        return f"/plugins/{game}/board.js"
+    for hook_name in BROWSER_FILES:
+        declared = hook(game, hook_name)
+        if declared is not None:
+            found = declared.parent / name
+            if found.is_file():
+                return found  # type: ignore[no-any-return]
+    return None
 
 
 def _summary(cls: type) -> str:
@@ -174,7 +186,9 @@ def meta() -> dict[str, Any]:
                 "default_players": default.num_players,
                 "svg": _renderer(name) is not None,
                 "help": _help(name),
-                "board": _board_module(name),
+                "board": _file_url(name, "browser"),
+                "styles": _file_url(name, "styles"),
+                "rules": _file_url(name, "rules"),
             }
         )
     return {"games": games, "bots": bots.names(), "levels": describe()}
@@ -313,15 +327,15 @@ def mount(app: FastAPI) -> None:
     _mount_boards(app)
     _mount_replays(app)
 
-    @app.get("/plugins/{game}/board.js", include_in_schema=False)
-    def plugin_board(game: str) -> Response:
-        """The browser board module a plugin game declares (``Hooks.browser``)."""
-        path = hook(game, "browser") if game in ludus.game_names() else None
+    @app.get("/plugins/{game}/{name}", include_in_schema=False)
+    def plugin_file(game: str, name: str) -> Response:
+        """A file of the folders of a game's declared browser files (``Hooks.browser``, ``styles``,
+        ``rules``): its board module, the modules beside it, its styles and its rules summary."""
+        path = game_file(game, name)
         if path is None:
-            return _error(404, f"{game[:64]} declares no board module")
-        return Response(
-            path.read_bytes(), media_type="text/javascript", headers={"Cache-Control": "no-cache"}
-        )
+            return _error(404, f"{game[:64]} has no browser file {name[:64]!r}")
+        media = _MEDIA[path.suffix.lstrip(".")]
+        return Response(path.read_bytes(), media_type=media, headers={"Cache-Control": "no-cache"})
 
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="ludus-web-static")
 

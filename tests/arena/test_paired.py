@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from ludus.arena.paired import compare, digest, read_run, sign_test, write_run
-from ludus.arena.solo import play_solo
+from ludus.games.celtae.solo_arena import play_solo
 
 
 def test_sign_test_matches_the_binomial_tails() -> None:

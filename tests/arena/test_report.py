@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import ludus
 from ludus.arena.report import game_stats, seat_stats, turn_order_stats, write_report
-from ludus.arena.report_celtae import (
+from ludus.arena.simulate import simulate
+from ludus.games.celtae.report import (
     bonus_stats,
     category_stats,
     celtae_facts,
@@ -12,7 +13,6 @@ from ludus.arena.report_celtae import (
     progress_stats,
     solo_stats,
 )
-from ludus.arena.simulate import simulate
 
 
 def test_report_writes_markdown_and_plots(tmp_path) -> None:

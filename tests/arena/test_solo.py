@@ -6,7 +6,7 @@ import statistics
 
 import pytest
 
-from ludus.arena.solo import CATEGORIES, format_challenge, play_solo, solo_challenge
+from ludus.games.celtae.solo_arena import CATEGORIES, format_challenge, play_solo, solo_challenge
 
 
 def test_solo_challenge_counts_wins_against_each_target_from_the_final_scores() -> None:

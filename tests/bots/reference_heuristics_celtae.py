@@ -8,9 +8,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ludus.bots.heuristics_celtae_means import W_SOLO, W, weights
-from ludus.celtae import board as G
-from ludus.celtae.scoring import breakdown_from_stats, leader_holds, meets, stats
+from ludus.games.celtae import board as G
+from ludus.games.celtae.heuristic_means import W_SOLO, W, weights
+from ludus.games.celtae.scoring import breakdown_from_stats, leader_holds, meets, stats
 
 _FINISH_PHASE = 3  # AREA and every later step of a turn (START is 2)
 
@@ -227,7 +227,7 @@ def _seat_value(state: Any, o: int, viewer: int, all_stats: list[dict], turns: f
 
 def _closeness(state: Any, o: int, card: int, all_stats: list[dict]) -> float:
     """How near ``o`` is to a progress card's requirement, in [0, 1)."""
-    from ludus.celtae.scoring import stat_value as stat_of
+    from ludus.games.celtae.scoring import stat_value as stat_of
 
     kind, arg, need, _slots = state.data.progress_cards[card]
     mine = stat_of(all_stats[o], kind, arg)

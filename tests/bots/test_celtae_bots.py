@@ -25,8 +25,8 @@ def test_bots_play_only_legal_actions_in_celtae(players: int, bot: dict) -> None
 
 
 def test_the_solo_game_is_valued_by_the_solo_weights_and_duels_by_the_multiplayer_ones() -> None:
-    from ludus.bots import heuristics_celtae as values
-    from ludus.bots import heuristics_celtae_means as means
+    from ludus.games.celtae import heuristic as values
+    from ludus.games.celtae import heuristic_means as means
 
     from .helpers import random_position
 

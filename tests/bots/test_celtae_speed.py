@@ -7,7 +7,7 @@ import random
 import pytest
 
 import ludus
-from ludus.bots import heuristics_celtae
+from ludus.games.celtae import heuristic as heuristics_celtae
 
 
 @pytest.mark.parametrize("players", [1, 2, 4])

@@ -8,7 +8,7 @@ import pytest
 
 import ludus
 from ludus import bots
-from ludus.bots import heuristics_celtae as h
+from ludus.games.celtae import heuristic as h
 
 from .helpers import play_out
 

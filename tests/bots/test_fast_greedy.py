@@ -7,8 +7,8 @@ import random
 import pytest
 
 import ludus
-from ludus.bots import heuristics_garum
 from ludus.bots.greedy import GreedyBot
+from ludus.games.garum import heuristic as heuristics_garum
 
 from .helpers import GARUM_CONFIGS, ReferenceGreedy, config_id
 
@@ -67,8 +67,8 @@ def test_fast_greedy_chooses_as_the_reference_greedy_in_celtae(players: int) -> 
 
 @pytest.mark.parametrize("players", [1, 2, 4])
 def test_celtae_stats_of_every_owner_at_once_equal_the_rules_stats(players: int) -> None:
-    from ludus.bots.heuristics_celtae_means import _all_stats
-    from ludus.celtae.scoring import stats
+    from ludus.games.celtae.heuristic_means import _all_stats
+    from ludus.games.celtae.scoring import stats
 
     for state in _positions("celtae", {"players": players}, 20, seed=players):
         assert _all_stats(state) == [stats(state, o) for o in range(state.np)]
@@ -76,7 +76,7 @@ def test_celtae_stats_of_every_owner_at_once_equal_the_rules_stats(players: int)
 
 @pytest.mark.parametrize("players", [1, 2, 3, 4])
 def test_celtae_heuristic_equals_the_reference_heuristic_to_the_bit(players: int) -> None:
-    from ludus.bots import heuristics_celtae
+    from ludus.games.celtae import heuristic as heuristics_celtae
 
     from . import reference_heuristics_celtae as reference
 
@@ -90,13 +90,13 @@ def test_celtae_heuristic_equals_the_reference_heuristic_to_the_bit(players: int
 def test_celtae_canonical_deal_from_the_table_of_shuffles_equals_shuffling(players: int) -> None:
     """The canonical re-deal takes its orders from shuffles drawn once per sequence of lengths:
     the very deal (deck, hands, tile stacks, random stream) that shuffling each time gives."""
-    from ludus.bots import heuristics_celtae
+    from ludus.games.celtae import heuristic as heuristics_celtae
 
     from . import reference_heuristics_celtae as reference
 
     for state in _positions("celtae", {"players": players}, 20, seed=20 + players):
         for seat in range(players):
-            fast, slow = heuristics_celtae._canonical(state, seat), reference._canonical(state, seat)
+            fast, slow = heuristics_celtae.canonical(state, seat), reference._canonical(state, seat)
             assert (fast.deck, fast.hands, fast.roman, fast.druid) == (
                 slow.deck,
                 slow.hands,

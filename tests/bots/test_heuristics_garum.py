@@ -8,8 +8,8 @@ import pytest
 
 import ludus
 from ludus import bots
-from ludus.bots import heuristics_garum as h
-from ludus.garum.actions import Place
+from ludus.games.garum import heuristic as h
+from ludus.games.garum.actions import Place
 
 from .helpers import GARUM_CONFIGS, config_id, play_out, random_position
 

@@ -13,10 +13,10 @@ from hypothesis import strategies as st
 
 import ludus
 from ludus.bots import hint
-from ludus.celtae.core import Phase
 from ludus.engine import registry
-from ludus.garum.actions import SPECIES, Place, Worker
-from ludus.garum.state import placement_bonus
+from ludus.games.celtae.core import Phase
+from ludus.games.garum.actions import SPECIES, Place, Worker
+from ludus.games.garum.state import placement_bonus
 
 from .helpers import random_position
 

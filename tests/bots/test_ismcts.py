@@ -107,7 +107,7 @@ def test_ismcts_with_a_small_budget_beats_random() -> None:
 @pytest.mark.parametrize("steps", [0, 7, 30, 55])
 def test_with_the_prior_a_one_iteration_search_plays_a_greedy_move(steps: int, expand: str) -> None:
     """The prior is the one-ply heuristic value, so the smallest search already plays as greedy does."""
-    from ludus.bots.heuristics_garum import evaluate
+    from ludus.games.garum.heuristic import evaluate
 
     state = random_position("garum", {"players": 2}, seed=steps, steps=steps)
     seat = state.current_player()
@@ -200,7 +200,7 @@ def test_celtae_solo_search_values_a_finished_game_by_its_margin() -> None:
 
 
 def test_celtae_search_world_changes_only_the_solo_target() -> None:
-    from ludus.bots.heuristics_celtae import search_world
+    from ludus.games.celtae.heuristic import search_world
 
     solo = ludus.load_game("celtae", players=1, difficulty="normal").new_initial_state(seed=2)
     world = search_world(solo.clone())

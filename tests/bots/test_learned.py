@@ -13,12 +13,13 @@ import ludus
 from ludus.bots import learned
 from ludus.bots.ismcts import ISMCTSBot
 from ludus.bots.learned import ValueModel
+from ludus.games.celtae import learned as celtae_learned
 
 from .helpers import random_position
 
 np = pytest.importorskip("numpy")
 
-SHIPPED = sorted(learned.HERE.glob("*.npz"))
+SHIPPED = sorted(p for name in ludus.game_names() if (d := learned.model_dir(name)) for p in d.glob("*.npz"))
 CONFIGS = [tuple(p.stem.rsplit("-", 1)) for p in SHIPPED]
 
 
@@ -124,7 +125,7 @@ def test_a_rich_celtae_row_holds_each_seats_terms_and_the_clock(players: int, st
         assert row[col["stage"]] == state.stage and row[col["track"]] == state.track
         assert 0.0 <= row[col["turns left share"]] <= 1.0
     if players == 2:  # each seat's terms are the other's rival terms
-        half = len(learned.extras.CELTAE_SEAT)
+        half = len(celtae_learned.CELTAE_SEAT)
         first = len(plain[0])
         assert rich[0][first : first + half] == rich[1][first + half : first + 2 * half]
 

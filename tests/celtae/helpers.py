@@ -6,10 +6,10 @@ import copy
 import random
 
 import ludus
-from ludus.celtae import board as G
-from ludus.celtae.actions import COLOUR_LETTERS, ICON_LETTERS
-from ludus.celtae.core import START
-from ludus.celtae.state import CeltaeState
+from ludus.games.celtae import board as G
+from ludus.games.celtae.actions import COLOUR_LETTERS, ICON_LETTERS
+from ludus.games.celtae.core import START
+from ludus.games.celtae.state import CeltaeState
 
 CONFIGS = [
     dict(players=1, difficulty="easy"),

@@ -8,8 +8,8 @@ import random
 import pytest
 
 import ludus
-from ludus.bots.heuristics_celtae import evaluate
-from ludus.celtae.render import render_svg, render_text
+from ludus.games.celtae.heuristic import evaluate
+from ludus.games.celtae.render import render_svg, render_text
 
 from .helpers import CONFIGS, play_random, started
 
@@ -146,7 +146,7 @@ def test_greedy_beats_random_in_a_few_games():
 
 
 def test_heuristic_evaluate_all_matches_evaluate_in_the_solo_game():
-    from ludus.bots.heuristics_celtae import evaluate_all
+    from ludus.games.celtae.heuristic import evaluate_all
 
     s = play_random(started(1, 4), seed=4, upto=50)
     assert evaluate_all(s) == [evaluate(s, 0)]

@@ -7,9 +7,9 @@ import shutil
 
 import pytest
 
-from ludus.celtae import data
 from ludus.engine.data import PROVENANCES, provenance
 from ludus.engine.errors import DataFileError
+from ludus.games.celtae import data
 
 FILES = ("cards", "citadels", "bonus", "board", "roman", "druids", "garrisons", "progress", "leaders", "solo")
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import random
 
-from ludus.celtae import board as G
-from ludus.celtae.core import P_STACK, P_TRACK, START
+from ludus.games.celtae import board as G
+from ludus.games.celtae.core import P_STACK, P_TRACK, START
 
 from .helpers import (
     ORANGE,

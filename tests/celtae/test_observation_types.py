@@ -1,4 +1,4 @@
-"""The TypedDicts of ``ludus.celtae.observation_types`` say what ``observation()`` really holds.
+"""The TypedDicts of ``ludus.games.celtae.observation_types`` say what ``observation()`` really holds.
 
 Every key of every entry, no more and no fewer, with a value of the declared type, for each
 seat and for the spectator, from the leader choice to the final scoring, solo against
@@ -12,8 +12,8 @@ import pytest
 from observation_check import problems
 
 import ludus
-from ludus.celtae.observation_types import CeltaeObservation, SolitairixTurn
-from ludus.celtae.observe import solitairix_turns
+from ludus.games.celtae.observation_types import CeltaeObservation, SolitairixTurn
+from ludus.games.celtae.observe import solitairix_turns
 
 from .helpers import CONFIGS, play_random
 

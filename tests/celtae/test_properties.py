@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import ludus
-from ludus.celtae.core import ENLIST_PHASES
+from ludus.games.celtae.core import ENLIST_PHASES
 
 from .helpers import CONFIGS, play_random
 
@@ -140,7 +140,7 @@ def test_clone_is_independent(config, seed, upto):
 
 def test_resample_keeps_a_build_under_way_payable():
     """Another seat has chosen Build: every re-dealt hand can still pay for it (no dead end)."""
-    from ludus.celtae import board as G
+    from ludus.games.celtae import board as G
 
     from .helpers import play, put, set_hand, started
 
@@ -171,7 +171,7 @@ def test_resample_keeps_a_build_under_way_payable():
 
 
 def test_resample_redeals_the_tiles_under_the_stack_tops_and_unrevealed_flips():
-    from ludus.celtae import board as G
+    from ludus.games.celtae import board as G
 
     from .helpers import play, put, started
 

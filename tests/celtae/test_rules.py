@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 import ludus
-from ludus.celtae import board as G
-from ludus.celtae.core import BATTLE_DISCARD, FIGHT, LEADER, P_FLIP, P_STACK, P_TRACK, RELEASE, START
-from ludus.celtae.supply import draw_card
+from ludus.games.celtae import board as G
+from ludus.games.celtae.core import BATTLE_DISCARD, FIGHT, LEADER, P_FLIP, P_STACK, P_TRACK, RELEASE, START
+from ludus.games.celtae.supply import draw_card
 
 from .helpers import (
     ORANGE,

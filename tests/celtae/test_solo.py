@@ -7,9 +7,9 @@ import json
 import pytest
 
 import ludus
-from ludus.celtae import board as G
-from ludus.celtae.core import FIGHT, P_STACK, P_TRACK, START
-from ludus.celtae.solo import SX, solitairix_turn
+from ludus.games.celtae import board as G
+from ludus.games.celtae.core import FIGHT, P_STACK, P_TRACK, START
+from ludus.games.celtae.solo import SX, solitairix_turn
 
 from .helpers import (
     ORANGE,
@@ -245,7 +245,7 @@ def test_solo_win_against_the_difficulty_target(difficulty, target, monkeypatch)
     play_random(s, seed=2)
     assert s.is_terminal() and s.scores() == [s.score_breakdown(0)["total"]]
     assert s.winners() == ([0] if s.scores()[0] >= target else [])
-    from ludus.celtae import scoring
+    from ludus.games.celtae import scoring
 
     monkeypatch.setattr(scoring, "totals", lambda state: [target])  # what state.scores() adds up
     assert s.winners() == [0] and s.returns() == [1.0]
@@ -254,7 +254,7 @@ def test_solo_win_against_the_difficulty_target(difficulty, target, monkeypatch)
 
 
 def test_solo_end_human_double_turn_then_solitairix(monkeypatch):
-    from ludus.celtae import solo as solo_module
+    from ludus.games.celtae import solo as solo_module
 
     order = []
     real = solo_module.solitairix_turn
@@ -349,7 +349,7 @@ def test_ruling_16_a_stack_marker_is_placed_before_solitairix_turn():
 
 
 def test_ruling_30_end_triggered_on_solitairix_move_then_double_turns(monkeypatch):
-    from ludus.celtae import solo as solo_module
+    from ludus.games.celtae import solo as solo_module
 
     order = []
     real = solo_module.solitairix_turn

@@ -8,8 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import ludus
-from ludus.celtae import scoring
-from ludus.celtae.actions import ACT, ALL, Act, parse
+from ludus.games.celtae import scoring
+from ludus.games.celtae.actions import ACT, ALL, Act, parse
 
 from .helpers import CONFIGS
 

@@ -113,7 +113,7 @@ def test_an_unknown_hook_name_is_refused():
     with pytest.raises(ValueError, match="no hook 'renderr'"):
         hook("garum", "renderr")
     with pytest.raises(TypeError):
-        Hooks(renderr="ludus.garum.render")
+        Hooks(renderr="ludus.games.garum.render")
 
 
 def test_sixteen_threads_asking_for_a_hook_while_it_first_loads_all_get_it_whole(tmp_path, monkeypatch):

@@ -5,8 +5,8 @@ from __future__ import annotations
 import random
 
 import ludus
-from ludus.garum.actions import SPECIES
-from ludus.garum.state import GarumState
+from ludus.games.garum.actions import SPECIES
+from ludus.games.garum.state import GarumState
 
 CONFIGS = [
     dict(players=p, board=b, variant=v)

@@ -9,7 +9,7 @@ import pytest
 
 import ludus
 from ludus import bots
-from ludus.garum.actions import Place
+from ludus.games.garum.actions import Place
 
 from .helpers import new, play_random
 

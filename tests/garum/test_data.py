@@ -10,7 +10,7 @@ import pytest
 
 import ludus
 from ludus.engine.data import PROVENANCES, provenance
-from ludus.garum import data
+from ludus.games.garum import data
 
 
 @pytest.mark.parametrize("name", ["troia", "baelo_claudia", "tiles"])

@@ -1,4 +1,4 @@
-"""The TypedDicts of ``ludus.garum.observation_types`` say what ``observation()`` really holds.
+"""The TypedDicts of ``ludus.games.garum.observation_types`` say what ``observation()`` really holds.
 
 Every key of every entry, no more and no fewer, with a value of the declared type, for each
 seat and for the spectator, from the first decision to the final scoring.
@@ -10,7 +10,7 @@ import pytest
 from observation_check import problems
 
 import ludus
-from ludus.garum.observation_types import GarumObservation
+from ludus.games.garum.observation_types import GarumObservation
 
 from .helpers import play_random
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ludus.garum.actions import SPECIES, Worker, line_id
-from ludus.garum.render import panels
-from ludus.garum.scoring import projection
+from ludus.games.garum.actions import SPECIES, Worker, line_id
+from ludus.games.garum.render import panels
+from ludus.games.garum.scoring import projection
 
 from .helpers import CONFIGS, fill, new, play_random
 

@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 
 import ludus
 from ludus.engine import IllegalActionError
-from ludus.garum.actions import Place
-from ludus.garum.scoring import score_lines
+from ludus.games.garum.actions import Place
+from ludus.games.garum.scoring import score_lines
 
 from .helpers import CONFIGS, play_random
 

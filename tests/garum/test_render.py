@@ -11,7 +11,7 @@ import pytest
 
 import ludus
 from ludus.bots import make
-from ludus.garum.render import render_svg, render_text
+from ludus.games.garum.render import render_svg, render_text
 
 SVG = "{http://www.w3.org/2000/svg}"
 

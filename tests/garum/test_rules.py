@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 import ludus
-from ludus.garum.actions import PASS, Choose, Place, Worker
-from ludus.garum.scoring import score_lines
+from ludus.games.garum.actions import PASS, Choose, Place, Worker
+from ludus.games.garum.scoring import score_lines
 
 from .helpers import fill, give_hand, new, play_random, start_round_on
 
@@ -557,7 +557,7 @@ def test_setup_colour_choice_must_name_one_colour_per_colour_seat():
 def test_ruling_15_option_shared_worker_set_is_shown_once():
     """With one worker set for both colours, the view says which colours share it, and the text
     board counts it once, not once a colour."""
-    from ludus.garum.render import render_text
+    from ludus.games.garum.render import render_text
 
     state = ludus.load_game("garum", players=2, two_player_workers="shared").new_initial_state(seed=1)
     colours = {c["name"]: c for c in state.observation(0)["colours"]}

@@ -1,6 +1,6 @@
 """The browser loads the board module a game declares (``Hooks.browser``), listed by /api/meta:
-ludus's own games keep their static URLs, a plugin's module is served from its package, and a
-game declaring none gets the client's generic board."""
+every game's module, ludus's own included, is served from its package, and a game declaring none
+gets the client's generic board."""
 
 from __future__ import annotations
 
@@ -24,10 +24,17 @@ def _boards(client) -> dict[str, str | None]:
     return {g["name"]: g["board"] for g in client.get("/api/meta").json()["games"]}
 
 
-def test_meta_lists_the_declared_board_modules_at_their_static_urls(client):
-    boards = _boards(client)
-    assert boards["garum"] == "/static/js/garum.js" and boards["celtae"] == "/static/js/celtae.js"
-    assert client.get(boards["garum"]).status_code == 200
+def test_meta_lists_the_declared_browser_files_served_from_each_games_folder(client):
+    """ludus's own games are served as any plugin's: from their packages, at /plugins/<game>/."""
+    games = {g["name"]: g for g in client.get("/api/meta").json()["games"]}
+    for name in ("garum", "celtae"):
+        urls = [games[name]["board"], games[name]["styles"], games[name]["rules"]]
+        assert all(url.startswith(f"/plugins/{name}/") for url in urls), urls
+        kinds = [client.get(url).headers["content-type"] for url in urls]
+        assert ["javascript" in kinds[0], "css" in kinds[1], "html" in kinds[2]] == [True] * 3
+    assert client.get("/plugins/celtae/panels.js").status_code == 200  # a module beside the board's
+    for bad in ("../game.py", "..%2Fgame.py", "game.py", ".hidden.js", "x" * 80 + ".js", "nope.js"):
+        assert client.get(f"/plugins/celtae/{bad}").status_code == 404, bad
 
 
 def test_a_plugins_board_module_is_served_from_its_package(client, tmp_path, monkeypatch):

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import ludus
-from ludus.rl.encode_garum import GarumEncoder
+from ludus.games.garum.encoder import GarumEncoder
 from ludus.rl.encoding import ActionMap, encoder_for
 
 from .conftest import CELTAE_CONFIGS, GARUM_CONFIGS, needs_celtae, random_states

@@ -83,7 +83,7 @@ def test_a_seat_outside_the_game_is_refused_by_the_fast_encoding() -> None:
 def test_garum_marks_placements_in_rows_only_where_the_action_map_lays_them_out_so() -> None:
     """The row-by-row mask needs ``all_actions()``' grid of placements (cetarium, slot, layout);
     any other numbering is marked action by action, and still right."""
-    from ludus.rl.encode_garum import _PlaceGrid
+    from ludus.games.garum.encoder import _PlaceGrid
 
     game = ludus.load_game("garum", players=2)
     actions = ActionMap(game)

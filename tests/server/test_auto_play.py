@@ -162,7 +162,7 @@ def test_solitairix_whole_turns_are_in_the_log(service):
     log = service.view(gid, tokens[0])["log"]
     sx = [e for e in log if e.get("solitairix")]
     state = ludus.replay(service.record(gid))
-    from ludus.celtae.solo import turns
+    from ludus.games.celtae.solo import turns
 
     assert len(sx) == len(turns(state)) > 5
     assert all(e["seat"] == 1 and e["auto"] and "moved the marker" in e["text"] for e in sx)

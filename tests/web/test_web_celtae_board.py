@@ -243,7 +243,7 @@ def test_server_svg_text_is_readable_and_every_seat_piece_carries_its_number(pla
     seats named from 1, each seat-coloured disc or cube followed by its seat's number."""
     import xml.etree.ElementTree as ET
 
-    from ludus.celtae.render import _SEAT, render_svg
+    from ludus.games.celtae.render import _SEAT, render_svg
 
     state = _played(players)
     svg = render_svg(state.observation(0))
@@ -295,7 +295,7 @@ def test_every_kind_of_decision_has_its_piece(page, server):
     page.goto(server + "/")
     got = page.evaluate(
         """async ([obs, legal]) => {
-      const m = await import('/static/js/celtae.js');
+      const m = await import('/plugins/celtae/board.js');
       const t = m.targets(obs, legal);
       return {act: Object.fromEntries(t.act), select: Object.fromEntries(t.select), loose: t.loose};
     }""",
@@ -328,7 +328,7 @@ def test_two_step_choices_complete_on_their_targets(page, server):
     page.goto(server + "/")
     got = page.evaluate(
         """async (obs) => {
-      const m = await import('/static/js/celtae.js');
+      const m = await import('/plugins/celtae/board.js');
       const flat = (t) => ({act: Object.fromEntries(t.act), select: Object.fromEntries(t.select)});
       const swap = flat(m.targets(obs, ['swap F 1', 'swap F 3', 'swap S 2', 'done'], {key: 'swap-F'}));
       const wild = flat(m.targets({...obs, action: 'recruit N'}, ['druid F', 'druid N', 'done']));
@@ -346,7 +346,7 @@ def test_two_step_choices_complete_on_their_targets(page, server):
 def test_log_sentences_and_each_other_seats_last_turn(page, server):
     page.goto(server + "/")
     got = page.evaluate("""async () => {
-      const m = await import('/static/js/celtae.js');
+      const m = await import('/plugins/celtae/board.js');
       const log = [{seat: 0, action: 'move 2'}, {seat: 0, action: 'farm N'}, {seat: 1, action: 'progress 2'},
         {seat: 0, action: 'take 3'}, {seat: 1, action: 'move 1'}, {seat: 1, action: 'battle S'},
         {seat: 1, action: 'fight'}];

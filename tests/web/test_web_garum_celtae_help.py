@@ -13,9 +13,9 @@ import pytest
 from browser_helpers import BODY, poll
 
 import ludus
-from ludus.celtae.render import leader_texts, render_svg
+from ludus.games.celtae.render import leader_texts, render_svg
 
-DATA = Path(ludus.__file__).parent / "celtae" / "data" / "leaders.json"
+DATA = Path(ludus.__file__).parent / "games" / "celtae" / "data" / "leaders.json"
 LEADERS = json.loads(DATA.read_text(encoding="utf-8"))["leaders"]["value"]
 
 celtae_only = pytest.mark.skipif(

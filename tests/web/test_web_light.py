@@ -82,10 +82,11 @@ def test_a_gap_in_the_patches_reloads_the_whole_view(page, server):
 def test_a_game_page_loads_only_its_own_games_module(page, server, game, other):
     gid, tokens = _game(server, game, ["human", "human"])
     scripts = []
-    page.on("request", lambda r: scripts.append(r.url.rsplit("/", 1)[-1]) if r.url.endswith(".js") else None)
+    page.on("request", lambda r: scripts.append(r.url) if r.url.endswith(".js") else None)
     page.goto(f"{server}/games/{gid}#token={tokens[0]}")
     page.wait_for_function(f"{BODY}.version !== undefined")
-    assert f"{game}.js" in scripts and f"{other}.js" not in scripts
+    assert any(f"/plugins/{game}/" in url for url in scripts)
+    assert not any(f"/plugins/{other}/" in url for url in scripts)
 
 
 def test_the_browser_applies_patches_as_jsonpatch_does(page, server):

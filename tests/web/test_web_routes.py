@@ -68,7 +68,7 @@ def _game(served, seats=("human", "human")):
 
 
 def test_the_board_svg_is_the_servers_own_view_of_the_seat(served):
-    from ludus.garum.render import render_svg
+    from ludus.games.garum.render import render_svg
 
     gid, tokens = _game(served)
     for seat in (None, 0, 1):

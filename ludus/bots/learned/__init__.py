@@ -9,12 +9,13 @@ position in the game's own terms; the network learns how far to trust it, and th
 already banked, at each stage of the game, from how greedy self-play games really ended.
 One network serves every seat (its rows are seat by seat), so the seats are valued alike.
 A model made with ``rich`` rows (its file says so) reads after these facts the game's own
-terms for the seat and its best rival, and the game's clock (``extras``): the parts the
+terms for the seat and its best rival, and the game's clock (its ``learned`` hook): the parts the
 heuristic adds up by hand, for the network to weigh one by one.
 ``win_scale`` turns a margin into a win chance, ``1 / (1 + exp(-margin / win_scale))``,
 fitted on held-out games: ISMCTS uses that as its leaf value.
 
-The weights are ``<game>-<players>.npz`` beside this file, made by
+A game keeps its weights, ``<game>-<players>.npz``, beside the module it declares as its ``learned``
+hook (``model_dir``), made by
 ``python -m ludus.bots.learned.train`` (scikit-learn, the ``train`` extra) from greedy
 self-play; ``<game>-<players>.json`` says how (games, positions, seed, command, held-out
 figures). Playing needs only NumPy; without it, or without a model for a configuration,
@@ -29,9 +30,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from .extras import EXTRAS, NAMES
+from ...engine.hooks import hook
 
-HERE = Path(__file__).parent
 FEATURES = (
     "heuristic",
     "best rival's heuristic",
@@ -55,11 +55,19 @@ def model_name(game_name: str, players: int) -> str:
     return f"{game_name}-{players}"
 
 
+def model_dir(game_name: str) -> Path | None:
+    """Where a game keeps its models: beside the module it declares as its ``learned`` hook (None:
+    it declares none, and has no model)."""
+    module = hook(game_name, "learned")
+    return None if module is None else Path(module.__file__).parent
+
+
 @cache
 def load(game_name: str, players: int) -> ValueModel | None:
     """The shipped model of a game and player count, or None (no file, or NumPy missing)."""
-    path = HERE / f"{model_name(game_name, players)}.npz"
-    if not path.exists():
+    folder = model_dir(game_name)
+    path = None if folder is None else folder / f"{model_name(game_name, players)}.npz"
+    if path is None or not path.exists():
         return None
     try:
         import numpy as np  # noqa: F401
@@ -70,8 +78,9 @@ def load(game_name: str, players: int) -> ValueModel | None:
 
 def provenance(game_name: str, players: int) -> dict[str, Any] | None:
     """How the model was made (its JSON beside the weights), or None."""
-    path = HERE / f"{model_name(game_name, players)}.json"
-    return json.loads(path.read_text()) if path.exists() else None
+    folder = model_dir(game_name)
+    path = None if folder is None else folder / f"{model_name(game_name, players)}.json"
+    return json.loads(path.read_text()) if path is not None and path.exists() else None
 
 
 def heuristic_values(state: Any) -> list[float]:
@@ -87,12 +96,13 @@ def heuristic_values(state: Any) -> list[float]:
 
 def features(state: Any, heuristic: list[float], rich: bool = False) -> list[list[float]]:
     """One row a seat (see ``FEATURES``) from the position and the heuristic's values for every seat;
-    ``rich``: followed by the game's own terms for the seat and its best rival (``extras.EXTRAS``)."""
+    ``rich``: followed by the game's own terms for the seat and its best rival (the game's ``learned`` hook)."""
     scores = state.scores()
     players = len(scores)
     played = float(len(state.history()))
     mover = state.current_player()
-    extra = EXTRAS.get(state.game.name) if rich else None
+    terms = hook(state.game.name, "learned") if rich else None
+    extra = None if terms is None else terms.features
     rows = []
     for s in range(players):
         if players == 1:
@@ -123,7 +133,8 @@ def features(state: Any, heuristic: list[float], rich: bool = False) -> list[lis
 def feature_names(game_name: str, players: int, rich: bool = False) -> list[str]:
     """The name of each column of ``features``' rows."""
     base = [*FEATURES[:-1], *(f"seat {s}" for s in range(players)), "to move x actions played"]
-    return base + list(NAMES.get(game_name, ())) if rich else base
+    terms = hook(game_name, "learned") if rich else None
+    return base + list(getattr(terms, "NAMES", ())) if rich else base
 
 
 class ValueModel:

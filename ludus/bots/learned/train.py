@@ -39,20 +39,18 @@ from typing import Any
 import numpy as np
 
 from ...engine import load_game
+from ...engine.hooks import hook
+from ...engine.registry import game_names
 from ..greedy import GreedyBot
-from . import HERE, ValueModel, feature_names, features, heuristic_values, model_name
-
-GARUM_BOARDS = ("troia", "baelo_claudia")
-GARUM_VARIANTS = ("standard", "emperor", "haruspex")
+from . import ValueModel, feature_names, features, heuristic_values, model_dir, model_name
 
 
 def options_for(game_name: str, players: int, rng: random.Random) -> dict[str, Any]:
-    """A game's options: Garum's board and variant drawn at random, Celtae solo at normal."""
-    if game_name == "garum":
-        return {"players": players, "board": rng.choice(GARUM_BOARDS), "variant": rng.choice(GARUM_VARIANTS)}
-    if game_name == "celtae" and players == 1:
-        return {"players": 1, "difficulty": "normal"}
-    return {"players": players}
+    """A self-play game's options: the game's ``learned`` hook draws them (``training_options``),
+    else only the player count."""
+    terms = hook(game_name, "learned")
+    choose = getattr(terms, "training_options", None)
+    return choose(players, rng) if callable(choose) else {"players": players}
 
 
 def final_margins(state: Any) -> list[float]:
@@ -264,7 +262,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m ludus.bots.learned.train", description=__doc__.split("\n")[0]
     )
-    parser.add_argument("game", choices=("garum", "celtae"))
+    parser.add_argument("game", choices=game_names())
     parser.add_argument("--players", type=int, required=True)
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=1)
@@ -280,7 +278,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--plain", action="store_true", help="rows without the game's own terms")
     parser.add_argument("--holdout", type=float, default=0.2, help="share of games held out")
     parser.add_argument("--data", type=Path, help="cache of the self-play data (.npz): reused when present")
-    parser.add_argument("--out", type=Path, default=HERE, help="folder for the weights and their JSON")
+    parser.add_argument(
+        "--out",
+        type=Path,
+        help="folder for the weights and their JSON (default: the game's own models' folder)",
+    )
     parser.add_argument(
         "--compare",
         type=Path,
@@ -321,6 +323,8 @@ def main(argv: list[str] | None = None) -> int:
         data, args.players, args.seed, args.hidden, args.holdout, target, args.compare, plain, args.alpha
     )
     name = model_name(args.game, args.players)
+    if args.out is None:
+        args.out = model_dir(args.game) or Path.cwd()
     args.out.mkdir(parents=True, exist_ok=True)
     saved: dict[str, Any] = arrays  # numpy's stubs read ** as its keyword options
     np.savez_compressed(args.out / f"{name}.npz", **saved)

@@ -8,11 +8,23 @@ import {svg} from "./util.js";
 /**
  * The module that draws and plays game `name` (a promise): the one the game declares (its hooks'
  * `browser`, listed by /api/meta as `board`), loaded only when a page knows its game; generic.js
- * for a game without one.
+ * for a game without one. The game's style sheet (`styles`) is added to the page first.
  */
 export async function gameModule(name) {
-  const url = await meta().then((m) => m.games?.find((g) => g.name === name)?.board).catch(() => null);
-  return url ? import(url) : generic;
+  const game = await meta().then((m) => m.games?.find((g) => g.name === name)).catch(() => null);
+  if (game?.styles) await addStyles(name, game.styles);
+  return game?.board ? import(game.board) : generic;
+}
+
+/** The game's style sheet in the page's head, once (resolved when it has loaded, or failed). */
+function addStyles(name, url) {
+  if (document.querySelector(`link[data-game-styles="${CSS.escape(name)}"]`)) return Promise.resolve();
+  return new Promise((done) => {
+    const link = document.createElement("link");
+    Object.assign(link, {rel: "stylesheet", href: url, onload: done, onerror: done});
+    link.dataset.gameStyles = name;
+    document.head.append(link);
+  });
 }
 
 /** Parse SVG text into an element, or null when it is not SVG. */
@@ -51,7 +63,7 @@ export function showBoard(wrap, module, obs, svgText) {
   return {root, box: root instanceof SVGElement ? module.boardBox(root) : null, units: [16, 16]};
 }
 
-/** Lay `group` (drawn in the board's units, Garum: cells 0..16) over the board, replacing any previous one. */
+/** Lay `group` (drawn in the board's units, 16 x 16 unless the module says) over the board, replacing any previous one. */
 export function setOverlay(wrap, board, group) {
   wrap.querySelector(".board-overlay")?.remove();
   if (!group || !board?.box || !(board.root instanceof SVGElement)) return null;

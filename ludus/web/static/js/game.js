@@ -159,7 +159,7 @@ function renderSeats(view) {
     el("tbody", {}, rows));
 }
 
-/** The game module's panels beside the board (from view.panels: Garum's projected score, ...). */
+/** The game module's panels beside the board (from view.panels: projected scores, categories so far ...). */
 function renderPanels(view) {
   const content = page.module.panels?.(view) || null;
   $("game-panels").hidden = !content;

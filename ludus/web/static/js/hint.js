@@ -4,7 +4,7 @@
 // The button shows only while this seat has legal moves and the game allows hints (its creator
 // may say options.hints = false). A hinted move is marked where the page lets it be clicked: the
 // element carrying data-board-action="<notation>", else the first step of a multi-step choice
-// (data-board-select; Garum: the tile of the hand, then its orientation). Marks follow the board
+// (data-board-select), else what the game's board module names (its hintTargets). Marks follow the board
 // as it is redrawn, and go when the game moves on. 429 (too many hints) waits out Retry-After; 403 says why.
 
 import {el, fill} from "./util.js";
@@ -27,21 +27,13 @@ export function selectLeadsTo(key, action) {
 }
 
 /** The clickable elements of the page that play `action` or begin it. */
-export function targetsOf(action, root = document) {
+export function targetsOf(action, root = document, gameTargets = null) {
   const exact = [...root.querySelectorAll("[data-board-action]")].filter((e) => e.getAttribute("data-board-action") === action);
   if (exact.length) return exact;
   const first = [...root.querySelectorAll("[data-board-select]")]
     .filter((e) => selectLeadsTo(e.getAttribute("data-board-select"), action));
   if (first.length) return first;
-  const place = action.match(/^c\d+\.[1-4] ([A-Z]{4})$/); // Garum: the tile to pick first, then its turn
-  if (place) {
-    const turn = [...root.querySelectorAll("[data-orientation]")].filter((e) => e.getAttribute("data-orientation") === place[1]);
-    if (turn.length) return turn;
-    // a hand tile lists the turns it may lie in (data-fish, drawn by the board from the legal moves)
-    return [...root.querySelectorAll("[data-tile]:not([disabled])")]
-      .filter((e) => (e.getAttribute("data-fish") || "").split(" ").includes(place[1]));
-  }
-  return [];
+  return typeof gameTargets === "function" ? gameTargets(action, root) : [];
 }
 
 function formatValue(value) {
@@ -75,7 +67,7 @@ export function initHints({page, gameId, token, button, box}) {
     clearMarks();
     if (!answer || !page.view || answer.version !== page.view.version) return;
     answer.hints.forEach((h, i) => {
-      for (const e of targetsOf(h.action)) {
+      for (const e of targetsOf(h.action, document, page.module?.hintTargets)) {
         if (!e.classList.contains(MARK)) {
           e.classList.add(MARK);
           e.setAttribute("data-hint-rank", String(i + 1));
@@ -97,7 +89,7 @@ export function initHints({page, gameId, token, button, box}) {
         el("span", {class: "hint-rank", "aria-hidden": "true"}, String(i + 1)),
         el("span", {class: "hint-move"}, el("code", {}, h.action), " ", el("span", {class: "hint-value"}, formatValue(h.value))),
         el("span", {class: "hint-why"}, h.why),
-        targetsOf(h.action).length ? null : el("span", {class: "hint"}, " (in the list of moves)")))),
+        targetsOf(h.action, document, page.module?.hintTargets).length ? null : el("span", {class: "hint"}, " (in the list of moves)")))),
       el("p", {class: "hint"}, `Value: ${answer.value}.`));
   }
 

@@ -27,7 +27,7 @@ export function chip(seat, title) {
 /**
  * One line's content: `entry` = {seat, text, action, round?, turn?, auto?, mine?, timedOut?, bot?,
  * name?, game?, chip?} where `game` marks a turn the game played by itself (Solitairix) and `chip`
- * replaces the seat's chip (Garum: the acting colour's, from the server log's `colour`).
+ * replaces the seat's chip (the acting colour's, from the server log's `colour`, in a game of colours).
  */
 export function logLine(entry) {
   const who = entry.name || `Seat ${entry.seat + 1}`;

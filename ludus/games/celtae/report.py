@@ -1,0 +1,423 @@
+"""The Celtae sections of a balance report: leaders, progress cards, bonus tiles, scoring, solo.
+
+These are the reconstructed component values a designer wants to check against play: does a
+leader win more than its share, does its heroic side B pay off, which progress cards score and
+whether meeting them wins games, which citadel bonus helps, where points come from (A..K), and
+how often a bot beats Solitairix at each difficulty. Facts are read from each game's final
+state by ``celtae_facts`` (run inside ``simulate``'s workers); the statistics are plain
+functions of the results so that they can be checked by hand.
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections import Counter
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, cast
+
+from ludus.arena.report import _interval, _plt, plot_bars, save_plot
+
+from .observe import progress_text
+from .scoring import CATEGORIES, leader_holds, meets
+
+if TYPE_CHECKING:
+    from .game import CeltaeGame
+
+DIFFICULTIES = ("easy", "normal", "hard")
+
+
+def celtae_facts(state: Any) -> dict[str, Any]:
+    """Per seat: leader, side, whether it holds, score breakdown, bonus tiles and build bonuses taken;
+    and each progress card that got markers, with the seats that meet it."""
+    d = state.data
+    seats = []
+    for s in range(state.n):
+        lid = state.leaders[s]
+        side = state.leader_side[s]
+        built = Counter(
+            d.bonus_kinds[state.bonus_at[i]] for i, cit in enumerate(state.citadels) for o in cit if o == s
+        )
+        seats.append(
+            {
+                "leader": d.leaders[lid]["name"] if lid >= 0 else None,
+                "side": "AB"[side],
+                "leader_met": leader_holds(state, s, side),
+                "breakdown": state.score_breakdown(s),
+                "bonus_tiles": sorted(
+                    d.bonus_kinds[state.bonus_at[i]] for i, o in enumerate(state.bonus_owner) if o == s
+                ),
+                "build_bonuses": dict(built),
+            }
+        )
+    progress = [
+        {
+            "card": progress_text(state, card),
+            "marks": marks,
+            "met": [meets(state, s, card) for s in range(state.n)],
+        }
+        for card, marks in zip(state.prog_cards, state.prog_marks, strict=True)
+        if marks
+    ]
+    return {"seats": seats, "progress": progress}
+
+
+def _mean(xs: Sequence[float]) -> float | None:
+    return statistics.fmean(xs) if xs else None
+
+
+def _seat_games(results: Sequence[dict[str, Any]]):
+    """(facts of the seat, its return, its score) for every seat of every game."""
+    for r in results:
+        for s, seat in enumerate(r["facts"]["seats"]):
+            yield seat, r["returns"][s], r["scores"][s]
+
+
+def leader_stats(results: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Per leader: seat-games, win rate, mean leader points (K), share flipped to B, A and B success."""
+    by: dict[str, list[tuple[dict, float]]] = {}
+    for seat, ret, _score in _seat_games(results):
+        if seat["leader"] is not None:
+            by.setdefault(seat["leader"], []).append((seat, ret))
+    out = []
+    for name in sorted(by):
+        rows = by[name]
+        a = [s["leader_met"] for s, _ in rows if s["side"] == "A"]
+        b = [s["leader_met"] for s, _ in rows if s["side"] == "B"]
+        rate = statistics.fmean(r for _, r in rows)
+        out.append(
+            {
+                "leader": name,
+                "games": len(rows),
+                "win_rate": rate,
+                "ci": _interval(rate, len(rows)),
+                "points": statistics.fmean(s["breakdown"]["K"] for s, _ in rows),
+                "flipped": len(b) / len(rows),
+                "a_success": _mean(a),
+                "b_success": _mean(b),
+            }
+        )
+    return out
+
+
+def progress_stats(results: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Per progress card (by requirement) that got markers: how often, how many markers, how often
+    some seat met it, the points of a seat that met it, and the win rate of seats that met it or not."""
+    by: dict[str, dict[str, list]] = {}
+    for r in results:
+        for card in r["facts"]["progress"]:
+            row = by.setdefault(
+                card["card"], {"marks": [], "scored": [], "met_points": [], "met": [], "unmet": []}
+            )
+            row["marks"].append(card["marks"])
+            row["scored"].append(any(card["met"]))
+            for s, met in enumerate(card["met"]):
+                (row["met"] if met else row["unmet"]).append(r["returns"][s])
+                if met:
+                    row["met_points"].append(card["marks"])
+    out: list[dict[str, Any]] = []
+    for name, row in by.items():
+        seats = len(row["met"]) + len(row["unmet"])
+        out.append(
+            {
+                "card": name,
+                "games": len(row["marks"]),
+                "marks": statistics.fmean(row["marks"]),
+                "scored": statistics.fmean(row["scored"]),
+                "met_rate": len(row["met"]) / seats,
+                "points_when_met": _mean(row["met_points"]),
+                "win_met": _mean(row["met"]),
+                "win_unmet": _mean(row["unmet"]),
+            }
+        )
+    out.sort(key=lambda x: (-x["games"], x["card"]))
+    return out
+
+
+def bonus_stats(results: Sequence[dict[str, Any]], kinds: Sequence[str]) -> list[dict[str, Any]]:
+    """Per citadel bonus kind: seats that took its bonus tile (completing a citadel) and seats that
+    took it as a build bonus (per disc placed), with their win rate and mean score; and the win
+    rate of seats that took no tile of that kind, for contrast."""
+    rows = list(_seat_games(results))
+    out = []
+    for kind in kinds:
+        tile = [(ret, score) for seat, ret, score in rows if kind in seat["bonus_tiles"]]
+        no_tile = [ret for seat, ret, _ in rows if kind not in seat["bonus_tiles"]]
+        built = [
+            (ret, score, seat["build_bonuses"].get(kind, 0))
+            for seat, ret, score in rows
+            if seat["build_bonuses"].get(kind, 0)
+        ]
+        out.append(
+            {
+                "kind": kind,
+                "tile_seats": len(tile),
+                "tiles": sum(seat["bonus_tiles"].count(kind) for seat, _, _ in rows),
+                "tile_win": _mean([x[0] for x in tile]),
+                "tile_score": _mean([x[1] for x in tile]),
+                "no_tile_win": _mean(no_tile),
+                "build_seats": len(built),
+                "builds": sum(x[2] for x in built),
+                "build_per_seat": sum(x[2] for x in built) / len(rows) if rows else 0.0,
+                "build_win": _mean([x[0] for x in built]),
+                "build_score": _mean([x[1] for x in built]),
+            }
+        )
+    return out
+
+
+def category_stats(results: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Mean points per scoring category A..K: over all seats, over winning seats and the others."""
+    rows = list(_seat_games(results))
+    won = [seat for seat, ret, _ in rows if ret > 0]
+    lost = [seat for seat, ret, _ in rows if ret == 0]
+    return [
+        {
+            "category": c,
+            "mean": statistics.fmean(seat["breakdown"][c] for seat, _, _ in rows),
+            "winners": _mean([seat["breakdown"][c] for seat in won]),
+            "others": _mean([seat["breakdown"][c] for seat in lost]),
+        }
+        for c in CATEGORIES
+    ]
+
+
+def solo_stats(scores: Sequence[int], targets: dict[str, int]) -> list[dict[str, Any]]:
+    """Win rate of solo scores against each difficulty's target (a win reaches the target)."""
+    out = []
+    for d in DIFFICULTIES:
+        wins = sum(1 for s in scores if s >= targets[d])
+        rate = wins / len(scores)
+        out.append(
+            {
+                "difficulty": d,
+                "target": targets[d],
+                "games": len(scores),
+                "wins": wins,
+                "win_rate": rate,
+                "ci": _interval(rate, len(scores)),
+            }
+        )
+    return out
+
+
+def _pct(x: float | None) -> str:
+    return "–" if x is None else f"{100 * x:.1f}%"
+
+
+def _num(x: float | None) -> str:
+    return "–" if x is None else f"{x:.2f}"
+
+
+def plot_solo(scores_by_bot: dict[str, list[int]], targets: dict[str, int], path: Path, title: str) -> None:
+    plt = _plt()
+    fig, ax = plt.subplots(figsize=(6, 3.5))
+    lo = min(min(v) for v in scores_by_bot.values())
+    hi = max(max(max(v) for v in scores_by_bot.values()), max(targets.values()))
+    ax.hist(
+        list(scores_by_bot.values()),
+        bins=min(20, max(5, hi - lo + 1)),
+        range=(lo, hi + 1),
+        label=list(scores_by_bot),
+        histtype="step",
+        linewidth=1.6,
+    )
+    for d, style in zip(DIFFICULTIES, (":", "--", "-"), strict=True):
+        ax.axvline(targets[d], color="grey", linestyle=style, linewidth=1, label=f"{d} target {targets[d]}")
+    ax.set_xlabel("final score")
+    ax.set_ylabel("games")
+    save_plot(plt, fig, ax, path, title, legend=7)
+
+
+def celtae_sections(
+    config: dict[str, Any],
+    results: Sequence[dict[str, Any]],
+    out: Path,
+    bots: Sequence[str],
+    games: int,
+    jobs: int,
+    seed: int,
+    solo_games: int | None = None,
+) -> list[str]:
+    """Markdown lines (and PNG files in ``out``) of the Celtae sections, from results with facts."""
+    from ludus.engine import load_game
+
+    data = cast("CeltaeGame", load_game("celtae", **config)).data
+    players = config["players"]
+    fair = 1 / players if players > 1 else None
+    lines: list[str] = []
+
+    leaders = leader_stats(results)
+    plot_bars(
+        [x["leader"] for x in leaders],
+        {
+            "win rate": [x["win_rate"] for x in leaders],
+            "flipped to B": [x["flipped"] for x in leaders],
+            "B success": [x["b_success"] for x in leaders],
+        },
+        out / "celtae_leaders.png",
+        f"celtae: leaders ({games} games)",
+        "share",
+        ref=fair,
+    )
+    lines += [
+        "## Leaders",
+        "",
+        "Per leader over the seats that played it: win rate, mean leader points (category K), the "
+        "share of seats that flipped it to its heroic side B, and how often the kept side's "
+        "condition held at the end.",
+        "",
+        "| leader | seats | win rate | 95% interval | mean points | flipped to B | A success | B success |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for x in leaders:
+        lines.append(
+            f"| {x['leader']} | {x['games']} | {_pct(x['win_rate'])} | ±{100 * x['ci']:.1f} | "
+            f"{x['points']:.2f} | {_pct(x['flipped'])} | {_pct(x['a_success'])} | "
+            f"{_pct(x['b_success'])} |"
+        )
+    lines += ["", "![leaders](celtae_leaders.png)", ""]
+
+    progress = progress_stats(results)
+    lines += [
+        "## Progress cards",
+        "",
+        "Each progress card (by requirement) that got markers: how many times (once per card dealt), "
+        "its mean number of markers, how often at least one seat met it, the points a seat that met it scored (its "
+        "markers), and the win rate of the seats that met it against those that did not."
+        + (" In solo an unmet card with markers costs its markers." if players == 1 else ""),
+        "",
+        "| progress card | times | mean markers | scored | seats meeting | points when met | "
+        "win rate, met | win rate, not met |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for x in progress:
+        lines.append(
+            f"| {x['card']} | {x['games']} | {x['marks']:.2f} | {_pct(x['scored'])} | "
+            f"{_pct(x['met_rate'])} | {_num(x['points_when_met'])} | {_pct(x['win_met'])} | "
+            f"{_pct(x['win_unmet'])} |"
+        )
+    if progress:
+        plot_bars(
+            [x["card"] for x in progress],
+            {
+                "win rate, met": [x["win_met"] for x in progress],
+                "win rate, not met": [x["win_unmet"] for x in progress],
+                "scored": [x["scored"] for x in progress],
+            },
+            out / "celtae_progress.png",
+            f"celtae: progress cards with markers ({games} games)",
+            "share",
+            ref=fair,
+        )
+        lines += ["", "![progress cards](celtae_progress.png)", ""]
+    else:
+        lines += ["", "No progress card got a marker in these games.", ""]
+
+    bonus = bonus_stats(results, data.bonus_kinds)
+    plot_bars(
+        [x["kind"] for x in bonus],
+        {
+            "win rate, took its tile": [x["tile_win"] for x in bonus],
+            "win rate, no such tile": [x["no_tile_win"] for x in bonus],
+            "win rate, took it as a build bonus": [x["build_win"] for x in bonus],
+        },
+        out / "celtae_bonus.png",
+        f"celtae: citadel bonuses ({games} games)",
+        "win rate",
+        ref=fair,
+    )
+    lines += [
+        "## Citadel bonuses",
+        "",
+        "Per bonus kind: the seats that took its bonus tile for completing a citadel (1 point each) "
+        "and the seats that gained it as a build bonus (once per disc placed on a citadel showing "
+        "it), with their win rate and mean final score.",
+        "",
+        "| bonus | tiles taken | seats with the tile | win rate | mean score | win rate without | "
+        "build bonuses per seat | seats building it | win rate | mean score |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for x in bonus:
+        lines.append(
+            f"| {x['kind']} | {x['tiles']} | {x['tile_seats']} | {_pct(x['tile_win'])} | "
+            f"{_num(x['tile_score'])} | {_pct(x['no_tile_win'])} | {x['build_per_seat']:.2f} | "
+            f"{x['build_seats']} | {_pct(x['build_win'])} | {_num(x['build_score'])} |"
+        )
+    lines += ["", "![citadel bonuses](celtae_bonus.png)", ""]
+
+    cats = category_stats(results)
+    names = (
+        "completed citadels",
+        "bonus tiles",
+        "druid tiles",
+        "Roman tiles",
+        "garrison majorities",
+        "tribe",
+        "discs placed",
+        "all cubes",
+        "strength + cards",
+        "progress",
+        "leader",
+    )
+    plot_bars(
+        [f"{x['category']} {n}" for x, n in zip(cats, names, strict=True)],
+        {
+            "all seats": [x["mean"] for x in cats],
+            "winners": [x["winners"] for x in cats],
+            "others": [x["others"] for x in cats],
+        },
+        out / "celtae_categories.png",
+        f"celtae: mean points per scoring category ({games} games)",
+        "points",
+    )
+    lines += [
+        "## Points by scoring category",
+        "",
+        "Mean points per seat in each final-scoring category; winners are seats with a share of the "
+        "win" + (" (solo: reached the target)" if players == 1 else "") + ".",
+        "",
+        "| category | | all seats | winners | others |",
+        "|---|---|---:|---:|---:|",
+    ]
+    for x, n in zip(cats, names, strict=True):
+        lines.append(
+            f"| {x['category']} | {n} | {x['mean']:.2f} | {_num(x['winners'])} | {_num(x['others'])} |"
+        )
+    lines += ["", "![categories](celtae_categories.png)", ""]
+
+    lines += solo_section(bots, solo_games or games, jobs, seed, out)
+    return lines
+
+
+def solo_section(bots: Sequence[str], games: int, jobs: int, seed: int, out: Path) -> list[str]:
+    """Each bot plays ``games`` solo games against Solitairix; win rate against every target."""
+    from .solo_arena import solo_challenge
+
+    targets: dict[str, int] = {}
+    scores: dict[str, list[int]] = {}
+    for bot in dict.fromkeys(bots):
+        played = solo_challenge(bot, games=games, jobs=jobs, seed=seed, one_run=True, show=False)
+        scores[bot] = [g["score"] for g in played["results"]]
+        targets = {d: s["target"] for d, s in played["difficulties"].items()}
+    plot_solo(scores, targets, out / "celtae_solo.png", f"celtae solo: final scores ({games} games per bot)")
+    lines = [
+        "## Solo against Solitairix",
+        "",
+        f"Each bot plays {games} solo games; each game's score is compared with every difficulty's "
+        "target (Solitairix plays alike at every difficulty, so this is exact for bots that do not "
+        "look at the target).",
+        "",
+        "| bot | difficulty | target | wins | win rate | 95% interval | mean score | stdev | min | max |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for bot, xs in scores.items():
+        sd = statistics.stdev(xs) if len(xs) > 1 else 0.0
+        for row in solo_stats(xs, targets):
+            lines.append(
+                f"| {bot} | {row['difficulty']} | {row['target']} | {row['wins']}/{row['games']} | "
+                f"{_pct(row['win_rate'])} | ±{100 * row['ci']:.1f} | {statistics.fmean(xs):.1f} | "
+                f"{sd:.1f} | {min(xs)} | {max(xs)} |"
+            )
+    lines += ["", "![solo scores](celtae_solo.png)", ""]
+    return lines

@@ -1,0 +1,683 @@
+// Celtae in the browser: the board drawn here from the seat's observation (rondel, markets,
+// citadels, stacks, garrisons, progress, one panel per seat), every decision by clicking its
+// piece, the last move of the other seats marked, and the log as plain sentences.
+//
+// Every clickable piece is a <button data-key="..."> drawn disabled; interaction() enables the
+// pieces a legal action belongs to and gives them data-board-action="<notation>" (one click
+// plays it) or data-board-select="<key>" (the first step of a two-step choice). The list of legal
+// moves and typed notation stay as fallbacks. Seats are numbered from 1 wherever a person reads
+// them, and every seat's piece carries its number as well as its colour.
+
+import * as generic from "/static/js/generic.js";
+import {logLine, notationToggle, seatTitle} from "/static/js/log.js";
+import {chip, el, svg} from "/static/js/util.js";
+import {decorate, LEADERS} from "./panels.js"; // leader texts from the data files, A-K, tooltips
+
+export {fillSummary, forgetMove, noteMove, renderOptions, trackWorkers, wantsBreakdown} from "/static/js/generic.js";
+export {panels} from "./panels.js";
+
+export const name = "celtae";
+export const ownBoard = true; // drawn here from the observation: no server SVG per change
+export const serverLog = true; // the log is the server's, to the end of the game
+export const replaySentences = true; // moveLog makes its sentences from the actions alone (the replay viewer's list)
+export const words = {hands: "Your cards", seatInfo: "Leader", placeholder: "e.g. move 2, farm N, done"};
+
+// Final Scoring in the rulebook, letter by letter.
+const CATEGORIES = {
+  A: "A citadels", B: "B bonus tiles", C: "C druid tiles", D: "D Roman armies", E: "E garrison majorities",
+  F: "F tribe spaces", G: "G empty disc spaces", H: "H all cubes placed", I: "I strength + cards", J: "J progress",
+  K: "K leader",
+};
+const COLOURS = {O: "orange", P: "pink", U: "purple", T: "teal"};
+const COLOUR_LETTER = {orange: "O", pink: "P", purple: "U", teal: "T"};
+const ICONS = {w: "warrior", t: "trap", f: "fortress"};
+const ICON_LETTER = {warrior: "w", trap: "t", fortress: "f"};
+const WORKERS = {F: "farmer", B: "builder", S: "soldier", N: "noble", D: "druid"};
+const REGION = {N: "north", S: "south"};
+const CORNERS = ["NE", "SE", "SW", "NW"];
+const CUBES = 4; // garrison cubes per seat
+// the marker goes clockwise round the areas: NW -> NE along the north, down the east (Battle), ...
+const AREAS = [
+  {title: "Farm / Build · North", acts: ["farm N", "build N"], arrow: "→"},
+  {title: "Battle", acts: ["battle N", "battle S"], arrow: "↓"},
+  {title: "Farm / Build · South", acts: ["farm S", "build S"], arrow: "←"},
+  {title: "Recruit", acts: ["recruit N", "recruit S"], arrow: "↑"},
+];
+// what "done" means in each step, by the engine's phase text
+const DONE = [
+  [/^refresh/, "Keep the area as it is"], [/^swap/, "No swap"], [/^spend a bonus token/, "No extra worker"],
+  [/^take market/, "Done taking cards"], [/^recruit a worker with/, "No recruit"], [/^draw market/, "Done drawing"],
+  [/^discard cards/, "Done discarding"], [/^fight/, "Do not fight"], [/^place a garrison/, "No garrison cube"],
+  [/^recruit workers/, "Done recruiting"], [/^send tribe/, "No druid"], [/^pay cards for a druid/, "Stop paying"],
+];
+
+const FLIP = {undecided: "side B? not decided yet", decided: "side B? decided (secret until all decide)",
+  flip: "flips to side B", keep: "keeps side A"};
+const seatNo = (s) => `Seat ${s + 1}`;
+const cardName = (c) => `${COLOURS[c[0]] || c[0]} ${ICONS[c[1]] || c[1]}`;
+const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+
+// -- pieces ----------------------------------------------------------------------------------
+function icon(kind) {
+  const paths = {
+    warrior: "M5 19 L15 9 M13 6 L18 11 M15 9 L20 4 M7 15 L9 17",
+    trap: "M3 19 L7 8 L11 19 M13 19 L17 8 L21 19",
+    fortress: "M4 20 V8 H7 V11 H10 V8 H14 V11 H17 V8 H20 V20 Z",
+  };
+  return svg("svg", {class: "cb-icon", viewBox: "0 0 24 24", "aria-hidden": "true", focusable: "false"},
+    svg("path", {d: paths[kind] || "M4 12 H20"}));
+}
+
+/** A clickable piece: a button drawn disabled, enabled by interaction() when a legal action is its. */
+function piece(key, cls, label, ...children) {
+  return el("button", {type: "button", class: `cb-t ${cls}`, "data-key": key, disabled: true, "aria-label": label,
+    title: label}, ...children);
+}
+
+function cardFace(c, key, extra = "") {
+  const label = `${cardName(c)} card (${c})`;
+  return piece(key, `cb-card col-${c[0]} ${extra}`, label,
+    el("span", {class: "cb-card-col"}, c[0]), icon(ICONS[c[1]]), el("span", {class: "cb-card-word"}, ICONS[c[1]]));
+}
+
+function worker(w, key = null, extra = "") {
+  const label = w ? WORKERS[w] : "empty space";
+  const body = el("span", {class: `cb-worker w-${w || "none"}`, "aria-hidden": "true"}, w || "");
+  if (!key) return el("span", {class: `cb-worker-slot ${extra}`, title: label}, body);
+  return piece(key, `cb-worker-slot ${extra}`, label, body);
+}
+
+function disc(owner, label = null) {
+  if (owner === null || owner === undefined) return el("span", {class: "cb-disc empty", title: "free space"});
+  if (owner === "neutral") return el("span", {class: "cb-disc seat-n", title: "neutral"}, "×");
+  return el("span", {class: `cb-disc seat-${owner}`, title: label || seatNo(owner)}, String(owner + 1));
+}
+
+// -- the board -------------------------------------------------------------------------------
+let live = null; // the latest interaction context: play() and setSelection()
+let lastLog = []; // the server's ordered log of the view being drawn (moveLog keeps it)
+let notices = []; // the view's news for a person (a turn whose timer ran out), shown atop the board
+let oneTurn = false; // mark only each seat's last main turn (from its move), not its whole run of actions
+
+let boardFocus = false; // the last decision was clicked or keyed on the board: keep the keyboard there
+
+function activate(target) {
+  if (!live || !target || target.disabled) return;
+  boardFocus = true;
+  // a move past the optional steps: the skips and the move in one request, all or nothing
+  const skip = target.dataset.boardSkip ? JSON.parse(target.dataset.boardSkip) : [];
+  if (target.dataset.boardAction && skip.length) live.play(skip[0], [...skip.slice(1), target.dataset.boardAction]);
+  else if (target.dataset.boardAction) live.play(target.dataset.boardAction);
+  else if (target.dataset.boardSelect) live.setSelection({key: target.dataset.boardSelect, skip: skip.length ? skip : null});
+  else if (target.dataset.cancel !== undefined) live.setSelection(null);
+}
+
+export function drawBoard(obs) {
+  const root = el("div", {class: "cb", role: "group", "aria-label": "Celtae board"});
+  root.addEventListener("click", (e) => activate(e.target.closest("button")));
+  root.append(el("div", {class: "cb-prompt", "data-testid": "board-prompt", "aria-live": "polite"}));
+  if (notices.length) root.append(el("p", {class: "cb-notice", role: "status", "data-testid": "notice"}, notices.join(" · ")));
+  if (obs.offered_leaders?.length && obs.players_info?.some((p) => !p.leader)) root.append(leaderChoice(obs));
+  root.append(el("div", {class: "cb-top"}, rondel(obs), el("div", {class: "cb-side"}, markets(obs), progress(obs))),
+    citadels(obs), stacks(obs), seats(obs));
+  markLastMoves(root, obs, lastLog);
+  decorate(root, obs);
+  return root;
+}
+
+function leaderChoice(obs) {
+  return el("section", {class: "cb-leaders", "aria-label": "leaders to choose from"},
+    el("h3", {}, "Leaders on offer"),
+    el("div", {class: "cb-row"}, obs.offered_leaders.map((n) => piece(`leader-${n.toLowerCase()}`, "cb-leader-card",
+      `Leader ${n}`, el("strong", {}, n), el("span", {}, `A: ${LEADERS[n]?.[0] || ""}`),
+      el("span", {}, `B (if flipped): ${LEADERS[n]?.[1] || ""}`)))));
+}
+
+function rondel(obs) {
+  const grid = el("section", {class: "cb-rondel", "aria-label": "rondel"});
+  const corner = (name) => {
+    const here = obs.marker === name;
+    return piece(`corner-${name}`, `cb-corner ${here ? "here" : ""}`, `corner ${name}${here ? " (the marker is here)" : ""}`,
+      el("span", {class: "cb-corner-name"}, name), here ? el("span", {class: "cb-marker"}, "marker") : null);
+  };
+  const area = (i, cls) => {
+    const a = AREAS[i];
+    const current = obs.action && areaOf(obs.action) === i;
+    return el("div", {class: `cb-area ${cls} ${current ? "current" : ""}`, "data-key": `area-${i}`},
+      el("div", {class: "cb-area-title"}, a.title,
+        el("span", {class: "cb-arrow", title: "the marker goes clockwise", "aria-hidden": "true"}, ` ${a.arrow}`)),
+      el("div", {class: "cb-row cb-workers"}, (obs.areas[i] || []).map((w, j) => worker(w, `area-${i}-${j}`))),
+      el("div", {class: "cb-row"}, a.acts.map((act) => piece(`act-${act.replace(" ", "-")}`, "cb-act",
+        `${act} (${REGION[act.slice(-1)]})`, cap(act)))));
+  };
+  const centre = el("div", {class: "cb-centre", "data-key": "centre"},
+    el("div", {class: "cb-area-title"}, "Centre"),
+    el("div", {class: "cb-row cb-workers"}, obs.centre.map((w, j) => worker(w, `centre-${j}`))),
+    el("div", {class: "cb-small"}, `bag ${Object.entries(obs.bag).map(([w, n]) => `${w} ${n}`).join(" · ")}`),
+    el("div", {class: "cb-small"}, `deck ${obs.deck_size} · discard ${obs.discard.length ? obs.discard.at(-1) : "—"}`),
+    el("div", {class: "cb-small cb-river"}, "river: NE → SE crossing moves progress"));
+  grid.append(corner("NW"), area(0, "north"), corner("NE"), area(3, "west"), centre, area(1, "east"),
+    corner("SW"), area(2, "south"), corner("SE"));
+  return grid;
+}
+
+function markets(obs) {
+  return el("section", {class: "cb-markets", "aria-label": "markets"},
+    obs.markets.map((row, r) => {
+      const R = "NS"[r];
+      return el("div", {class: "cb-market", "data-key": `market-${R}`},
+        el("h3", {}, `${cap(REGION[R])} market`),
+        el("div", {class: "cb-row"}, row.map((c, i) => el("div", {class: "cb-slot"},
+          c ? cardFace(c, `market-${R}-${i}`) : el("span", {class: "cb-card empty"}, "—"),
+          el("span", {class: "cb-small"}, obs.market_costs[i] ? `${obs.market_costs[i]} F` : "free")))));
+    }));
+}
+
+function progress(obs) {
+  return el("section", {class: "cb-progress", "aria-label": "progress"},
+    el("h3", {}, `Progress · ${plural(obs.track, "marker")} left on the track`,
+      obs.final !== "no" ? ` · ${obs.final}` : ""),
+    el("div", {class: "cb-row"}, obs.progress.map((p, i) => piece(`progress-${i}`, "cb-prog", `progress card ${i + 1}: ${p.card}`,
+      el("span", {class: "cb-prog-no"}, String(i + 1)), el("span", {}, p.card),
+      el("span", {class: "cb-marks", role: "img", "aria-label": `${p.marks} of ${p.slots} markers`},
+        Array.from({length: p.slots}, (_, k) => el("span", {class: k < p.marks ? "mark on" : "mark"})))))));
+}
+
+function citadels(obs) {
+  return el("section", {class: "cb-citadels", "aria-label": "citadels"}, ["N", "S"].map((R) =>
+    el("div", {class: "cb-region"}, el("h3", {}, `${cap(REGION[R])} citadels`),
+      el("div", {class: "cb-row"}, obs.citadels.filter((c) => c.region === R).map((c) => {
+        const C = COLOUR_LETTER[c.colour];
+        return piece(`citadel-${R}-${C}`, `cb-citadel col-${C}`, `${c.colour} citadel in the ${REGION[R]}`,
+          el("span", {class: "cb-cit-name"}, `${cap(c.colour)}`),
+          el("span", {class: "cb-row cb-spaces"}, c.spaces.map((o) => disc(o))),
+          el("span", {class: "cb-small"}, c.bonus_owner === null ? `bonus: ${c.bonus}`
+            : `bonus ${c.bonus}: ${seatNo(c.bonus_owner)}`));
+      })))));
+}
+
+function stacks(obs) {
+  return el("section", {class: "cb-stacks", "aria-label": "Roman armies, druid order and garrisons"}, ["N", "S"].map((R, r) => {
+    const rt = obs.roman[r];
+    const dt = obs.druid[r];
+    const icons = obs.garrison_icons;
+    return el("div", {class: "cb-region"}, el("h3", {}, cap(REGION[R])),
+      el("div", {class: "cb-row"},
+        piece(`roman-${R}`, "cb-stack roman", `Roman army ${REGION[R]}`, el("strong", {}, "Roman army"),
+          el("span", {}, rt.top ? `${plural(rt.top[0], "point")} · strength ${rt.top[1]}` : "beaten"),
+          el("span", {class: "cb-small"}, `${plural(rt.size, "tile")}`)),
+        piece(`druid-${R}`, "cb-stack druid", `Druid order ${REGION[R]}`, el("strong", {}, "Druid order"),
+          el("span", {}, dt.top ? `${plural(dt.top.points, "point")} · needs ${dt.top.needs.split("").map((n) => (n === "*" ? "any" : n)).join(" ")}` : "empty"),
+          el("span", {class: "cb-small"}, `${plural(dt.size, "tile")} · ${plural(obs.druid_supply[r], "druid")}`)),
+        el("div", {class: "cb-garrison", "data-key": `garrison-${R}`}, el("span", {class: "cb-small"}, "Garrison"),
+          el("span", {class: "cb-row"}, obs.garrison[r].map((o, i) => piece(`garrison-${R}-${i}`,
+            `cb-gspace icon-${ICON_LETTER[icons[i]]}`, `garrison space (${icons[i]}) ${REGION[R]}`,
+            icon(icons[i]), disc(o)))))));
+  }));
+}
+
+function seats(obs) {
+  const out = el("section", {class: "cb-seats", "aria-label": "player boards"});
+  obs.players_info.forEach((p, s) => out.append(seatPanel(obs, p, s)));
+  if (obs.solitairix) out.append(soloPanel(obs.solitairix));
+  return out;
+}
+
+function seatPanel(obs, p, s) {
+  const mine = s === obs.seat;
+  const flipping = mine && obs.pending?.kind === "leader flip";
+  const leader = p.leader
+    ? el("div", {class: "cb-leader"}, el("strong", {}, `${p.leader} · side ${p.leader_side}`),
+      el("span", {}, LEADERS[p.leader]?.["AB".indexOf(p.leader_side)] || ""),
+      p.flip ? el("span", {class: "cb-small"}, FLIP[p.flip] || p.flip) : null,
+      flipping ? el("span", {class: "cb-row"},
+        piece("leader-flip", "cb-act", "Flip your leader to side B", `Flip to B: ${LEADERS[p.leader]?.[1] || ""}`),
+        piece("leader-keep", "cb-act", "Keep your leader on side A", "Keep side A")) : null)
+    : el("div", {class: "cb-leader"}, "no leader yet");
+  const active = p.active.map((w, i) => worker(w, mine ? `active-${w}` : null, `i${i}`));
+  const tribe = Object.entries(p.tribe).map(([w, n]) => el("span", {class: "cb-tribe"},
+    mine ? worker(w, `tribe-${w}`) : worker(w), `×${n}`));
+  const hand = p.hand
+    ? Object.entries(p.hand).flatMap(([c, n]) => Array.from({length: n}, () => cardFace(c, `hand-${c}`)))
+    : [el("span", {}, `${plural(p.hand_size, "card")} in hand`),
+      Object.keys(p.known_cards).length ? el("span", {class: "cb-small"},
+        ` (known: ${Object.entries(p.known_cards).map(([c, n]) => `${cardName(c)}${n > 1 ? ` ×${n}` : ""}`).join(", ")})`) : null];
+  const token = mine && p.tokens ? piece("token", "cb-token", "a bonus token", `tokens ${p.tokens}`)
+    : el("span", {class: "cb-stat"}, `tokens ${p.tokens}`);
+  return el("article", {class: `cb-seat seat-${s} ${mine ? "mine" : ""} ${obs.current_player === s ? "to-move" : ""}`,
+    "data-key": `seat-${s}`, "aria-label": `${seatNo(s)}${mine ? " (you)" : ""}`},
+    el("header", {class: "cb-row"}, disc(s), el("strong", {}, `${seatNo(s)}${mine ? " (you)" : ""}`),
+      obs.current_player === s ? el("span", {class: "cb-tag"}, "to move") : null,
+      obs.teutates === s ? el("span", {class: "cb-tag"}, "Teutates") : null,
+      el("span", {class: "cb-score"}, `${plural(obs.scores[s] ?? 0, "point")}`)),
+    leader,
+    el("div", {class: "cb-row cb-stats"}, el("span", {class: "cb-stat"}, `strength ${p.strength}`), token,
+      el("span", {class: "cb-stat"}, `discs left ${p.discs_left}${p.next_disc_cost ? ` (next costs ${p.next_disc_cost})` : ""}`),
+      el("span", {class: "cb-stat"}, `cubes left ${CUBES - p.cubes_placed}`),
+      el("span", {class: "cb-stat"}, `hand ${p.hand_size}`)),
+    el("div", {class: "cb-row"}, el("span", {class: "cb-label"}, "Active"), active.length ? active : "none"),
+    el("div", {class: "cb-row"}, el("span", {class: "cb-label"}, "Tribe"), tribe.length ? tribe : "empty"),
+    el("div", {class: "cb-row cb-small"}, `Roman tiles ${p.roman_tiles.map((t) => `${t[0]}p`).join(" ") || "—"}`,
+      ` · druid tiles ${p.druid_tiles.map((t) => `${t}p`).join(" ") || "—"} · bonus tiles ${p.bonus_tiles}`),
+    el("div", {class: "cb-row cb-hand", role: "group", "aria-label": mine ? "your cards" : "cards"}, hand));
+}
+
+function soloPanel(sx) {
+  const last = sx.last_turn;
+  return el("article", {class: "cb-seat seat-1", "data-key": "solitairix", "aria-label": "Solitairix"},
+    el("header", {class: "cb-row"}, disc(1, "Solitairix"), el("strong", {}, "Solitairix"),
+      el("span", {class: "cb-score"}, `target ${sx.target}`)),
+    el("div", {class: "cb-row cb-stats"}, `tile side ${sx.side} · quarter ${sx.quarter} · worker ${sx.worker || "—"}`),
+    el("div", {class: "cb-row cb-stats"}, `discs ${sx.discs_placed} · cubes ${sx.cubes_placed} · Roman ${sx.roman_tiles}`
+      + ` · druid tiles ${sx.druid_tiles} · druids ${sx.druids} · bonus ${sx.bonus_tiles}`),
+    last ? el("div", {class: "cb-row cb-sx-last", "data-key": "solitairix-last"}, "Last turn: ",
+      lastLog.findLast?.((e) => e.solitairix)?.text
+        || `card ${last.card ? cardName(last.card) : "—"}, ${plural(last.steps, "step")}, ${last.action}`) : null,
+    sx.drawn ? el("div", {class: "cb-row"}, "its card now: ", cardFace(sx.drawn, "solitairix-card")) : null);
+}
+
+function cap(s) {
+  return s ? s[0].toUpperCase() + s.slice(1) : s;
+}
+
+function areaOf(action) {
+  const [verb, R] = action.split(" ");
+  if (verb === "battle") return 1;
+  if (verb === "recruit") return 3;
+  return R === "N" ? 0 : 2;
+}
+
+// -- decisions -------------------------------------------------------------------------------
+/**
+ * Where each legal action is clicked: {act: Map key -> notation, select: Map key -> selection key,
+ * loose: notations with no piece (buttons in the prompt)}. A selection narrows to its completions.
+ */
+export function targets(obs, legal, sel = null) {
+  const act = new Map();
+  const select = new Map();
+  const loose = [];
+  const region = obs.action ? obs.action.slice(-1) : null;
+  const here = CORNERS.indexOf(obs.marker);
+  const byVerb = {};
+  for (const a of legal) (byVerb[a.split(" ")[0]] ||= []).push(a);
+  if (sel?.key?.startsWith("swap-")) {
+    const w = sel.key.slice(5);
+    const i = areaOf(obs.action);
+    for (const a of byVerb.swap || []) {
+      const [, t, j] = a.split(" ");
+      if (t === w) act.set(`area-${i}-${Number(j) - 1}`, a);
+    }
+    return {act, select, loose};
+  }
+  if (sel?.key === "druid") {
+    for (const a of byVerb.druid || []) act.set(`tribe-${a.split(" ")[1]}`, a);
+    return {act, select, loose};
+  }
+  if (sel?.key?.startsWith("garrison-")) {
+    for (const a of byVerb.garrison || []) if (a.endsWith(sel.key.slice(9))) act.set(`hand-${a.split(" ")[1]}`, a);
+    return {act, select, loose};
+  }
+  const wilds = (byVerb.druid || []).filter((a) => a !== "druid");
+  for (const a of legal) {
+    const [verb, x] = a.split(" ");
+    if (verb === "move" && here >= 0) act.set(`corner-${CORNERS[(here + Number(x)) % 4]}`, a);
+    else if (["farm", "build", "battle", "recruit"].includes(verb)) act.set(`act-${verb}-${x}`, a);
+    else if (verb === "leader") act.set(`leader-${x}`, a);
+    else if (["discard", "pay"].includes(verb)) act.set(`hand-${x}`, a);
+    else if (verb === "garrison") {
+      act.set(`hand-${x}`, a);
+      const same = byVerb.garrison.filter((g) => g.endsWith(x[1]));
+      obs.garrison_icons.forEach((ic, i) => {
+        if (ICON_LETTER[ic] !== x[1] || obs.garrison["NS".indexOf(region)]?.[i] !== null) return;
+        if (same.length === 1) act.set(`garrison-${region}-${i}`, a);
+        else select.set(`garrison-${region}-${i}`, `garrison-${x[1]}`);
+      });
+    } else if (verb === "take" && region) act.set(`market-${region}-${Number(x) - 1}`, a);
+    else if (verb === "citadel" && region) act.set(`citadel-${region}-${x}`, a);
+    else if (verb === "fight" && region) act.set(`roman-${region}`, a);
+    else if (verb === "druid" && region) {
+      if (wilds.length) { if (verb && !select.has(`druid-${region}`)) select.set(`druid-${region}`, "druid"); }
+      else act.set(`druid-${region}`, a);
+    } else if (verb === "enlist") act.set(`active-${x}`, a);
+    else if (verb === "release") act.set(`tribe-${x}`, a);
+    else if (verb === "centre") act.set(`centre-${Number(x) - 1}`, a);
+    else if (verb === "progress") act.set(`progress-${Number(x) - 1}`, a);
+    else if (verb === "flip" || verb === "keep") act.set(`leader-${verb}`, a);
+    else if (verb === "anywhere" || verb === "extra") act.set("token", a);
+    else if (verb === "swap") select.set(`active-${x}`, `swap-${x}`);
+    else loose.push(a);
+  }
+  return {act, select, loose};
+}
+
+function prompt(obs, sel) {
+  if (sel?.key?.startsWith("swap-")) return `Swap your ${WORKERS[sel.key.slice(5)]}: click the worker in the area to take.`;
+  if (sel?.key === "druid") return "Which of your tribe's workers goes as the druid tile's wildcard? Click it in your tribe.";
+  if (sel?.key?.startsWith("garrison-")) return `Pay which ${ICONS[sel.key.slice(9)]} card for the garrison? Click it in your hand.`;
+  if (obs.pending?.kind === "leader flip") return "Flip your leader to side B, or keep side A (on your leader card).";
+  if (obs.pending?.kind === "progress") return "Place a progress marker: click a progress card.";
+  const hints = [
+    [/^choose a leader/, "Choose your leader: click a leader card."],
+    [/^discard a set-up/, "Discard a card: click it in your hand."],
+    [/^move the action/, "Move the marker: click a highlighted corner (or your token to act anywhere)."],
+    [/^choose an action/, "Choose an action: click it in an action area."],
+    [/^refresh/, "Refresh the action area from the centre, or keep it."],
+    [/^swap/, "Swap one of your active workers with one in the area (click your worker), or no swap."],
+    [/^spend a bonus token/, "Spend a token as an extra worker (click your tokens), or not."],
+    [/^take market/, "Take market cards: click them in the market."],
+    [/^choose a citadel/, "Choose the citadel to build on."],
+    [/^pay cards of/, "Pay a card of the citadel's colour: click it in your hand."],
+    [/^recruit a worker with/, "Recruit a worker with the bonus: click an active worker, or no recruit."],
+    [/^draw market/, "Draw market cards with the bonus: click them."],
+    [/^discard cards of one icon/, "Discard cards of one icon for strength: click them in your hand."],
+    [/^fight/, "Fight the Roman army: click its stack, or do not fight."],
+    [/^place a garrison/, "Place a garrison cube: click a card in your hand or a free garrison space."],
+    [/^recruit workers/, "Recruit workers: click your active workers."],
+    [/^send tribe/, "Take the druid tile: click the druid stack, or no druid."],
+    [/^pay cards for a druid/, "Pay cards for the druid worker: click them in your hand."],
+    [/^take a worker from the centre/, "Take a worker from the centre: click it."],
+    [/^release/, "Release workers down to 8: click them in your tribe."],
+  ];
+  const text = obs.phase || "";
+  return hints.find(([re]) => re.test(text))?.[1] || `Your turn: ${text}.`;
+}
+
+/** The prompt while optional steps wait: the move is made on the board, which passes over them. */
+function mainPrompt(obs) {
+  const what = {farm: "Take market cards: click them in the market",
+    build: "Build: click the citadel, or the card to pay in your hand",
+    battle: "Battle: click cards in your hand to discard for strength, or the Roman army to fight",
+    recruit: "Recruit: click your active workers in your panel"}[(obs.action || "").split(" ")[0]] || "Make your move on the board";
+  return `${what} (that skips the optional steps).`;
+}
+
+/** "done" as the move itself (past the optional steps), named after the area's action. */
+function mainDoneLabel(obs) {
+  return {farm: "Take no card", build: "Build nothing", battle: "Done discarding", recruit: "No recruit"}[
+    (obs.action || "").split(" ")[0]] || "Done";
+}
+
+function optionalLabel(a) {
+  if (a === "extra") return "Spend a token as an extra worker";
+  return a;
+}
+
+function doneLabel(obs) {
+  return DONE.find(([re]) => re.test(obs.phase || ""))?.[1] || "Done";
+}
+
+export function boardBox() {
+  return null;
+}
+
+export function interaction(ctx) {
+  const {obs, legal, board} = ctx;
+  live = ctx;
+  const root = board?.root;
+  if (!(root instanceof HTMLElement) || !root.classList.contains("cb")) return {controls: null, overlay: null, onKey: () => false};
+  const sel = ctx.selection?.key ? ctx.selection : null;
+  for (const b of root.querySelectorAll("button.cb-t")) {
+    b.disabled = true;
+    b.classList.remove("legal");
+    delete b.dataset.boardAction;
+    delete b.dataset.boardSelect;
+    delete b.dataset.hint;
+  }
+  for (const b of root.querySelectorAll("button.cb-t[data-board-skip]")) delete b.dataset.boardSkip;
+  const skip = ctx.afterSkip?.skip?.length ? ctx.afterSkip : null;
+  // a selection begun on a move past the optional steps completes among that move's targets
+  const own = sel?.skip ? {act: new Map(), select: new Map(), loose: []} : targets(obs, legal, sel);
+  const main = skip && (!sel || sel.skip) ? targets(obs, skip.legal, sel) : null;
+  const {act, select, loose} = own;
+  const mark = (key, attr, value, skipped = null) => {
+    for (const b of root.querySelectorAll(`button[data-key="${key}"]`)) {
+      b.disabled = false;
+      b.classList.add("legal");
+      b.dataset[attr] = value;
+      if (skipped) b.dataset.boardSkip = JSON.stringify(skipped);
+      if (attr === "boardAction") b.title = `${b.getAttribute("aria-label")}: ${value}`;
+    }
+  };
+  // the optional step's own choices go beside the board; its pieces stay clickable where no move is
+  const optional = [];
+  if (main) {
+    for (const [key, a] of main.act) mark(key, "boardAction", a, skip.skip);
+    for (const [key, s] of main.select) mark(key, "boardSelect", s, skip.skip);
+    for (const [key, a] of [...act]) {
+      if (main.act.has(key) || main.select.has(key)) { act.delete(key); optional.push(a); }
+    }
+    for (const [key, s] of [...select]) {
+      if (main.act.has(key) || main.select.has(key)) { select.delete(key); optional.push({select: s, key}); }
+    }
+  }
+  for (const [key, a] of act) mark(key, "boardAction", a);
+  // never leave a legal action without something to click: one with no piece drawn goes to the prompt
+  for (const [key, a] of act) if (!root.querySelector(`button[data-key="${key}"]`)) loose.push(a);
+  for (const [key, s] of select) mark(key, "boardSelect", s);
+  for (const [key, a] of act) {
+    if (key.startsWith("corner-")) root.querySelector(`[data-key="${key}"]`)?.setAttribute("data-hint", a.replace("move ", "+"));
+    if (key === "token") root.querySelector(`[data-key="token"]`)?.setAttribute("data-hint",
+      a === "anywhere" ? "act anywhere" : "extra worker");
+  }
+  const box = root.querySelector(".cb-prompt");
+  const button = (a) => el("button", {type: "button", class: "cb-t cb-act legal", "data-board-action": a},
+    a === "done" ? doneLabel(obs) : a === "refresh" ? "Refresh the area" : optionalLabel(a));
+  const steps = main && !sel ? el("div", {class: "cb-optional", role: "group", "aria-label": "optional steps",
+    "data-testid": "optional-steps"},
+  el("span", {class: "cb-optional-title"}, "or first (optional):"),
+  loose.map(button), optional.map((o) => (typeof o === "string" ? button(o)
+    : el("button", {type: "button", class: "cb-t cb-act legal", "data-board-select": o.select},
+      `Swap your ${WORKERS[o.select.slice(5)] || o.select}`)))) : null;
+  // the move's own choices with no piece (Farm: take no card) are one click too, past the optional steps
+  const mainLoose = (main?.loose || []).map((a) => el("button", {type: "button", class: "cb-t cb-act legal",
+    "data-board-action": a, "data-board-skip": JSON.stringify(skip.skip)}, a === "done" ? mainDoneLabel(obs) : a));
+  // a phone shows a part of the board at a time: one tap brings the decision's first piece into sight
+  const far = [...root.querySelectorAll("button.legal")].find((b) => !b.closest(".cb-prompt"));
+  const where = far ? el("button", {type: "button", class: "cb-where", "data-testid": "show-where",
+    onclick: () => { far.scrollIntoView({block: "center"}); far.focus({preventScroll: true}); }}, "Show where") : null;
+  // (replaceChildren would write a null as the text "null": only nodes go in)
+  box.replaceChildren(...[where, el("p", {class: "cb-prompt-text"}, legal.length ? (main && !sel ? mainPrompt(obs, skip) : prompt(obs, sel)) : ""),
+    mainLoose.length && !sel ? el("div", {class: "cb-row"}, mainLoose) : null,
+    steps || el("div", {class: "cb-row"}, loose.map(button), sel ? mainLoose : null,
+      sel ? el("button", {type: "button", class: "cb-t", "data-cancel": "", "data-testid": "cancel"}, "Cancel (Esc)") : null)]
+    .filter(Boolean));
+  if (boardFocus && (!document.activeElement || document.activeElement === document.body)) {
+    root.querySelector("button.legal")?.focus({preventScroll: true});
+  }
+  return {controls: null, overlay: null, onKey: () => false};
+}
+
+// -- the last move of the other seats ----------------------------------------------------------
+/** Each other seat's last turn: its trailing run of entries in the server's ordered log. */
+export function lastTurns(log, me, turnOnly = false) {
+  const out = new Map();
+  const seen = new Set();
+  for (let i = log.length - 1; i >= 0; i--) {
+    const s = log[i].seat;
+    if (s === me || s < 0 || seen.has(s)) continue;
+    const run = [];
+    let j = i;
+    while (j >= 0 && (log[j].seat === s || (log[j].seat !== me && /^(progress|flip|keep|decided)/.test(log[j].action)))) {
+      if (log[j].seat === s) run.unshift(log[j].action);
+      if (turnOnly && log[j].seat === s && /^(move|anywhere) ?/.test(log[j].action)) break; // its turn began here
+      j--;
+    }
+    out.set(s, run);
+    seen.add(s);
+  }
+  return out;
+}
+
+/**
+ * A view whose log marks each seat's last turn on the next drawing, for a page without a live view
+ * (the replay viewer: its step's actions with the seat of each; no notices there).
+ */
+export function lastMoveLog(view) {
+  lastLog = view.log || [];
+  notices = view.notices || [];
+  oneTurn = true; // a replay's seat may move many times in a row (solo: always): its last turn only
+}
+
+function markLastMoves(root, obs, log) {
+  // the newest turn first (lastTurns' order): a piece two seats used keeps the latest seat's mark
+  const tag = (key, s) => root.querySelectorAll(`[data-key="${key}"]`).forEach((n) => {
+    if (n.dataset.lastMove !== undefined) return;
+    n.dataset.lastMove = String(s);
+    n.classList.add("last-move");
+  });
+  const sx = obs.solitairix?.last_turn;
+  const solitairix = () => { // Solitairix plays inside the human's turns: its last turn is in the observation
+    if (!sx) return;
+    tag("solitairix", 1);
+    tag(`area-${areaOf(sx.action)}`, 1);
+    tag(`act-${sx.action.replace(" ", "-")}`, 1);
+  };
+  // on a live page the log's runs are the other seats' (never the solo human's): Solitairix's turn is
+  // the newest; in a replay the human's own run is drawn and its current turn is the newer one
+  if (!oneTurn) solitairix();
+  for (const [s, run] of lastTurns(log || [], obs.seat, oneTurn)) {
+    let region = null;
+    tag(`seat-${s}`, s);
+    if (obs.solo && s === 1) tag("solitairix", s);
+    for (const a of run) {
+      const [verb, x] = a.split(" ");
+      if (["farm", "build", "battle", "recruit"].includes(verb)) {
+        region = x;
+        tag(`area-${areaOf(a)}`, s);
+        tag(`act-${verb}-${x}`, s);
+      } else if (verb === "move" || verb === "anywhere") {
+        tag(`corner-${obs.marker}`, s);
+      } else if (verb === "take" && region) tag(`market-${region}`, s);
+      else if (verb === "citadel" && region) tag(`citadel-${region}-${x}`, s);
+      else if (verb === "fight" && region) tag(`roman-${region}`, s);
+      else if (verb === "garrison" && region) tag(`garrison-${region}`, s);
+      else if (verb === "druid" && region) tag(`druid-${region}`, s);
+      else if (verb === "centre") tag("centre", s);
+      else if (verb === "progress") tag(`progress-${Number(x) - 1}`, s);
+    }
+  }
+  if (oneTurn) solitairix();
+}
+
+// -- the log -----------------------------------------------------------------------------------
+const SENTENCES = {
+  leader: (x) => `chose ${cap(x)} as leader`,
+  discard: (x) => `discarded a ${cardName(x)} card`,
+  move: (x) => `moved the marker ${plural(Number(x), "corner")}`,
+  anywhere: () => "spent a token to act anywhere",
+  farm: (x) => `farmed in the ${REGION[x]}`,
+  build: (x) => `built in the ${REGION[x]}`,
+  battle: (x) => `went to battle in the ${REGION[x]}`,
+  recruit: (x) => `recruited in the ${REGION[x]}`,
+  refresh: () => "refreshed the action area from the centre",
+  swap: (x, y) => `swapped a ${WORKERS[x]} for worker ${y} of the area`,
+  extra: () => "spent a token as an extra worker",
+  take: (x, y, r) => `took market card ${x}${r ? ` in the ${REGION[r]}` : ""}`,
+  citadel: (x, y, r) => `chose the ${COLOURS[x]} citadel${r ? ` in the ${REGION[r]}` : ""}`,
+  pay: (x) => `paid a ${cardName(x)} card`,
+  fight: (x, y, r) => `fought the Roman army${r ? ` in the ${REGION[r]}` : ""}`,
+  garrison: (x) => `placed a garrison cube with a ${cardName(x)} card`,
+  enlist: (x) => `recruited a ${WORKERS[x]} into the tribe`,
+  druid: (x) => `took a druid tile${x ? ` (a ${WORKERS[x]} as the wildcard)` : ""}`,
+  centre: (x) => `took worker ${x} from the centre`,
+  release: (x) => `released a ${WORKERS[x]}`,
+  progress: (x) => `placed a progress marker on card ${x}`,
+  flip: () => "flipped the leader to side B",
+  keep: () => "kept the leader on side A",
+  decided: () => "decided about the leader (secret until all have decided)",
+  done: () => "passed",
+};
+
+/** One plain sentence for a logged action; the notation stays in the entry for the curious. */
+export function sentence(action, region = null) {
+  const [verb, x, y] = action.split(" ");
+  const say = SENTENCES[verb];
+  return say ? say(x, y, region) : action;
+}
+
+export function moveLog(obs, seen = {}, view = null) {
+  if (!view?.log) return generic.moveLog(obs, seen, view);
+  lastLog = view.log;
+  notices = view.notices || [];
+  const regions = {};
+  let prev = null;
+  let first = null; // the seat that opened the first main turn: each of its turns opens a round
+  let round = 0;
+  notationToggle(document.getElementById("log"));
+  const me = view.seat;
+  return view.log.map((e) => {
+    const [verb, x] = e.action.split(" ");
+    if (["farm", "build", "battle", "recruit"].includes(verb)) regions[e.seat] = x;
+    const turn = prev !== e.seat && !/^(progress|flip|keep|decided)/.test(e.action);
+    if (turn) prev = e.seat;
+    let opens = null;
+    if (verb === "move" || verb === "anywhere") { // every main turn begins by moving or acting anywhere
+      if (first === null) first = e.seat;
+      if (e.seat === first) opens = ++round;
+    }
+    // the server's sentence where it gives one (Solitairix's whole turn), else the action's own
+    return {seat: e.seat, action: e.action, text: e.text || sentence(e.action, regions[e.seat]), turn, round: opens,
+      timedOut: !!e.timed_out, bot: e.played_by, solo: !!obs?.solo, auto: !!e.auto, game: !!e.solitairix,
+      mine: me !== null && me !== undefined && e.seat === me, name: seatTitle(e.seat, view.seats, !!obs?.solo)};
+  });
+}
+
+export function logItem(entry) {
+  if (entry.seat === undefined) return [entry.text];
+  return logLine(entry);
+}
+
+// -- the rest of the page ----------------------------------------------------------------------
+export function status(view) {
+  if (view.terminal) return "";
+  const obs = view.observation || {};
+  const bits = [obs.phase, obs.marker && `marker ${obs.marker}`, obs.action, obs.final !== "no" && obs.final,
+    obs.pending && `pending: ${obs.pending.kind}`];
+  return bits.filter(Boolean).join(" · ");
+}
+
+export function describeSeat(obs, seat) {
+  const info = obs?.players_info?.[seat];
+  if (!info) return [];
+  return [info.leader ? `${info.leader} (${info.leader_side})` : "no leader yet", ` · strength ${info.strength}`,
+    ` · cards ${info.hand_size}`];
+}
+
+/** The hand is drawn in the seat's own panel on the board. */
+export function hands() {
+  return null;
+}
+
+/** The solo game is won by reaching the difficulty's target, not by beating another seat. */
+export function verdict(view) {
+  const obs = view.observation || {};
+  if (!obs.solo) return null;
+  const target = obs.solitairix?.target;
+  const goal = target ? ` (target ${target})` : "";
+  return view.winners.length ? `You beat Solitairix${goal}.` : `Solitairix wins: the target was not reached${goal}.`;
+}
+
+export function breakdown(view, seatLabel) {
+  return generic.breakdown(view, seatLabel, CATEGORIES);
+}
+
+export function units() {
+  return [16, 16];
+}
+
+/** The rules dialog's part drawn from the game's data (/api/meta `help`): categories, cards, bonus tiles, leaders. */
+export function rulesHelp(help) {
+  const out = [el("h3", {}, "Scoring categories")];
+  out.push(el("dl", {class: "rules-categories"}, Object.entries(help.categories || {}).flatMap(([k, c]) =>
+    [el("dt", {}, `${k} · ${c.name}`), el("dd", {}, c.text)])));
+  out.push(el("h3", {}, "Cards"), el("p", {}, "Each card has a colour and an icon: ",
+    Object.entries(help.colours || {}).flatMap(([k, v]) => [chip(k), ` ${v} `]), "· icons ",
+    Object.entries(help.icons || {}).map(([k, v]) => el("span", {}, el("code", {}, k), ` ${v} `)),
+    "(a card is written colour + icon: Ow is an orange warrior). Build with cards of the citadel's colour; fight ",
+    "with cards of one icon; a garrison space takes a card with its icon."));
+  out.push(el("h3", {}, "Bonus tiles"), el("ul", {class: "rules-bonus"}, Object.entries(help.bonus || {}).map(([k, text]) =>
+    el("li", {}, el("strong", {}, k), ` — ${text}`))));
+  out.push(el("h3", {}, "Leaders"), el("ul", {class: "rules-leaders"}, Object.entries(help.leaders || {}).map(([n, [a, b]]) =>
+    el("li", {"data-leader": n}, el("strong", {}, n), ` — A: ${a} B: ${b}`))));
+  return out;
+}
