@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import secrets
+import sys
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -38,6 +39,21 @@ class Game(ABC):
     options: ClassVar[tuple[Option, ...]]
     state_class: ClassVar[type[State]]
     hooks: ClassVar[Hooks] = NONE
+    title: ClassVar[str] = ""  # the game's name as people write it ("" : ``name`` capitalised)
+    tagline: ClassVar[str] = ""  # a line that says what the game is ("" : the class docstring's first line)
+
+    @classmethod
+    def display_title(cls) -> str:
+        """The title shown to people (the lobby, pages, ``ludus games``, ``--help``)."""
+        return cls.title or cls.name.replace("_", " ").title()
+
+    @classmethod
+    def display_tagline(cls) -> str:
+        """The one-line pitch shown beside the title."""
+        if cls.tagline:
+            return cls.tagline
+        doc = cls.__doc__ or sys.modules[cls.__module__].__doc__ or ""
+        return doc.strip().split("\n")[0].strip()
 
     def __init__(self, **options: Any) -> None:
         self.config = self.validate_options(options)

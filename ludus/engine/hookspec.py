@@ -23,8 +23,17 @@ SHAPES: dict[str, Shape] = {
     "renderer": Shape(
         "module",
         (("render_text", 1),),
-        (("render_svg", 1), ("panels", 2), ("rules_help", 0), ("log_detail", 2)),
-        "boards for the CLI and the browser; panels, rules help and move-log details for the browser",
+        (
+            ("render_svg", 1),
+            ("panels", 2),
+            ("rules_help", 0),
+            ("log_detail", 2),
+            ("board_options", 1),
+            ("automaton_turns", 1),
+        ),
+        "boards for the CLI and the browser; panels, rules help, move-log details, the board's "
+        "options for an observation (what to outline) and the turns the game plays for a seat of its "
+        "own (a solo automaton) for the browser",
     ),
     "heuristic": Shape(
         "module",

@@ -82,7 +82,7 @@ def seats_summary(rt: Runtime) -> list[dict[str, Any]]:
 
 def log_details(rt: Runtime) -> list[dict[str, Any]] | None:
     """Each action's ``log_detail(state, action)`` from the game's renderer (the acting colour, the
-    round, a plain sentence: Garum's), None for a game without one. Kept on the runtime: the server
+    round, a plain sentence), None for a game without one. Kept on the runtime: the server
     adds the details of the actions it plays as it plays them (``runtime.Details``); made again from
     the start when a game is loaded or taken back (the game's epoch, as in ``_public_log``)."""
     detail = getattr(hook(rt.state.game, "renderer"), "log_detail", None)
@@ -107,7 +107,7 @@ def seat_log(rt: Runtime, seat: int | None) -> list[dict[str, Any]] | orjson.Fra
     for the seat because it was the only choice, ``timed_out`` and ``played_by`` on an action a stand-in
     played when the turn timer ran out, and the turns a game plays by itself (Solitairix) between the
     actions, each entry with ``auto`` and ``steps``; a game's renderer may add details to each entry
-    (``log_detail``: Garum's colour, round and sentence).
+    (``log_detail``: the acting colour, the round and a sentence).
 
     A game that masks nothing in its log (``_public_action`` not overridden) shows every seat the same
     log, and an entry once made never changes: that log is kept on the runtime as JSON text and only
@@ -170,12 +170,10 @@ def _public_log(rt: Runtime) -> orjson.Fragment:
 
 
 def game_turns(state: State) -> list[dict[str, Any]]:
-    """Turns the game plays for a seat of its own (Celtae's Solitairix), each after ``after`` actions."""
-    if state.game.name != "celtae" or not getattr(state, "solo", False):
-        return []
-    from ludus.games.celtae.observe import solitairix_turns
-
-    return solitairix_turns(state)  # type: ignore[arg-type]  # a Celtae state, by the game's name
+    """Turns the game plays for a seat of its own (a solo automaton), each after ``after`` actions:
+    its renderer's ``automaton_turns``, none for a game without one."""
+    turns = getattr(hook(state.game, "renderer"), "automaton_turns", None)
+    return [] if turns is None else turns(state)  # type: ignore[no-any-return]
 
 
 def notices(rt: Runtime) -> list[str]:
@@ -211,7 +209,7 @@ def turn_deadline(rt: Runtime) -> float | None:
 
 
 def game_panels(state: Any, seat: int | None) -> dict[str, Any] | None:
-    """Figures that help decide (Garum's projected scores, Celtae's categories so far), from the
+    """Figures that help decide (projected scores, categories so far ...), from the
     game's own scoring code in its declared renderer's ``panels``; None for a game without them."""
     panels = getattr(hook(state.game, "renderer"), "panels", None)
     return panels(state, seat) if callable(panels) else None

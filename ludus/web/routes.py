@@ -16,7 +16,6 @@ import html
 import json
 import re
 import string
-import sys
 import threading
 from collections import OrderedDict
 from pathlib import Path
@@ -100,7 +99,7 @@ def _svg(game: str, observation: dict[str, Any]) -> str | None:
     if render is None:
         return None
     try:
-        return render(observation, **_highlight(game, observation))
+        return render(observation, **_board_options(game, observation))
     except Exception as exc:  # a renderer's failure must give an answer, not a crash
         raise ValueError(f"cannot draw this observation: {type(exc).__name__}: {exc}") from None
 
@@ -153,12 +152,6 @@ def game_file(game: str, name: str) -> Path | None:
     return None
 
 
-def _summary(cls: type) -> str:
-    """The first line of a game's docstring (its module's when the class has none)."""
-    doc = cls.__doc__ or sys.modules[cls.__module__].__doc__ or ""
-    return doc.strip().split("\n")[0]
-
-
 def meta() -> dict[str, Any]:
     """Games with every option (name, choices, default, doc, and the choices valid for each player
     count), the bots a seat may hold and the named strength levels."""
@@ -172,7 +165,9 @@ def meta() -> dict[str, Any]:
         games.append(
             {
                 "name": name,
-                "doc": _summary(cls),
+                "title": cls.display_title(),
+                "tagline": cls.display_tagline(),
+                "doc": cls.display_tagline(),
                 "options": [
                     {
                         "name": o.name,
@@ -214,11 +209,10 @@ def _valid_by_players(cls: Any, option: Any) -> dict[str, Any]:
     return {"valid": valid}
 
 
-def _highlight(game: str, observation: dict[str, Any]) -> dict[str, Any]:
-    """Garum's renderer outlines the round's cetarium when asked to."""
-    if game == "garum" and observation.get("cetarium"):
-        return {"highlight": observation["cetarium"]}
-    return {}
+def _board_options(game: str, observation: dict[str, Any]) -> dict[str, Any]:
+    """The renderer's drawing options for an observation (``board_options``: what to outline), if any."""
+    options = getattr(hook(game, "renderer"), "board_options", None)
+    return options(observation) if callable(options) else {}
 
 
 def _step(step: Any, total: int) -> int:

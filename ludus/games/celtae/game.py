@@ -23,6 +23,8 @@ from .state import CeltaeState
 
 class CeltaeGame(Game):
     name = "celtae"
+    title = "Celtae"
+    tagline = "Lead a Celtic tribe round the rondel: swap workers, build, battle, recruit; 1 to 4 players."
     options: ClassVar[tuple[Option, ...]] = (
         Option("players", (1, 2, 3, 4), 2, "number of seats; 1 plays solo against Solitairix"),
         Option(

@@ -564,3 +564,13 @@ def _armies_svg(o: dict[str, Any]) -> list[str]:
             parts.append(_text(x + 20, 790, str(icon)[:1].upper(), 14, "middle", bold=True))
             parts.append(_seat_piece(x + 20, 810, sp))
     return parts
+
+
+def automaton_turns(state: Any) -> list[dict[str, Any]]:
+    """The turns Solitairix played in a solo game (none in a game of several), for the move log:
+    each after ``after`` actions of the record, as data and a plain sentence."""
+    if not getattr(state, "solo", False):
+        return []
+    from .observe import solitairix_turns
+
+    return solitairix_turns(state)  # type: ignore[return-value]  # TypedDicts, read as plain dicts

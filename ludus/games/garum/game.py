@@ -47,6 +47,8 @@ def orientations(fish: str, rotation: bool) -> tuple[str, ...]:
 
 class GarumGame(Game):
     name = "garum"
+    title = "Garum"
+    tagline = "Tile laying in Roman brine tanks: place fish, claim the lines, 2 to 4 players."
     state_class = GarumState
     hooks = Hooks(
         renderer="ludus.games.garum.render",

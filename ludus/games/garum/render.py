@@ -17,10 +17,15 @@ from .observation_types import GarumObservationLike, WorkerOnLine
 from .svg import render_svg
 from .words import SPECIES_NAMES, log_detail
 
-__all__ = ["log_detail", "panels", "render_svg", "render_text", "rules_help"]
+__all__ = ["board_options", "log_detail", "panels", "render_svg", "render_text", "rules_help"]
 
 
 # -- panels and rules help (served to the browser) ------------------------------------------
+
+
+def board_options(observation: dict[str, Any]) -> dict[str, Any]:
+    """The board's drawing options for an observation: the round's cetarium outlined."""
+    return {"highlight": observation["cetarium"]} if observation.get("cetarium") else {}
 
 
 def panels(state: Any, seat: int | None) -> dict[str, Any]:
