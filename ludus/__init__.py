@@ -1,7 +1,8 @@
-"""ludus: faithful engines, bots and play for the Pythagoras games Garum and Celtae.
+"""ludus: faithful engines, bots and play for board games, each game a package of its own that the
+registry finds (``ludus.game_names()``; the built-in ones are in ``ludus.games``).
 
 >>> import ludus
->>> state = ludus.load_game("garum", players=4).new_initial_state(seed=7)
+>>> state = ludus.load_game(ludus.game_names()[0]).new_initial_state(seed=7)
 """
 
 from .engine import (

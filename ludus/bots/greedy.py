@@ -86,7 +86,7 @@ def margin_finish_players(game_name: str) -> tuple[int, ...]:
 @cache
 def search_world(game_name: str) -> Callable[[State], State] | None:
     """The game's optional ``search_world(world)``: the position ISMCTS values in place of a
-    determinization (Celtae solo: the game played for its hardest target)."""
+    determinization (a solo game played for its hardest target, say)."""
     return getattr(_module(game_name), "search_world", None)
 
 

@@ -4,9 +4,9 @@
 (``ludus.bots.greedy.heuristic``) averaged over several determinizations,
 ``state.resample(seat, rng)``: the seat's view with everything it cannot see re-dealt, so
 a hint never depends on other seats' hands, piles or secret choices. Where the game lets
-the seat take further decisions in the same turn before anything new is shown (Garum: a
-tile, then its worker), an action is valued by the seat's best follow-up, so that a tile
-is rated with the worker it opens.
+the seat take further decisions in the same turn before anything new is shown (a tile,
+then its worker), an action is valued by the seat's best follow-up, so that a first step
+is rated with the follow-up it opens.
 
 ``value`` is always the heuristic's estimate of the seat's final score margin, in points:
 its score less the best rival's (in a solo game: less the target), averaged over the

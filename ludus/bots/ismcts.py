@@ -10,7 +10,7 @@ the reward of the seat that chose it, so in games of 3 or 4 every seat maximises
 return (``state.returns()``: 1 for a win, shared on ties). Rollouts are random, or
 "greedy-light" (the best of a few sampled actions by the game's heuristic); an optional
 cut-off ends a rollout early and scores the position with the heuristic through a
-logistic curve, which gives far more signal per iteration in long games such as Garum.
+logistic curve, which gives far more signal per iteration in long games.
 The tree grows by one random action an iteration or, where the game asks for it, by its
 heuristic, so that rivals start out playing their heuristic moves (``expand``).
 
@@ -23,9 +23,10 @@ Where no model is shipped (or NumPy is missing) "learned" plays as "classic". "r
 but flat Monte Carlo over the same determinizations (``ludus.bots.rollout``): the root's best few
 actions by the heuristic, each played on by greedy moves of every seat for ``horizon`` decisions in
 the same worlds. "auto" (the default) is "rollout" for the player counts the game's heuristic
-module plans in ``ROLLOUT`` (player count -> ``ludus.bots.rollout.Plan``; Garum: every count; Celtae: 2
-players; where it wins far more against greedy than the tree at equal time; docs/strength.md,
-"Greedy playouts") and "learned" otherwise.
+module plans in ``ROLLOUT`` (player count -> ``ludus.bots.rollout.Plan``: the counts where it wins
+far more against greedy than the tree at equal time; docs/strength.md, "Greedy playouts") and
+"learned" otherwise. Every default below was measured against its alternatives on the built-in
+games; the runs, with their counts and commands, are in docs/strength.md.
 """
 
 from __future__ import annotations
@@ -80,51 +81,41 @@ class ISMCTSBot:
         budget in worlds of three candidates (``ludus.bots.rollout.Plan``).
       ``seconds`` (None): a time budget per decision instead (not reproducible).
       ``exploration`` (0.1): the UCB1 constant, for rewards in [0, 1]. Small, because
-        the heuristic's win chances differ by a few hundredths between sensible moves. On
-        2-player Garum at 1,300 iterations (40 games against greedy, the same deals) 0.03 and
-        0.1 both won 72.5 %, 0.25 83.8 % (not beyond the noise: 9 deals better, 5 worse) and
-        0.5 48.8 % (worse). In Celtae solo the leaves' chances of 35 are a few thousandths in
-        mid-game, so 0.1 spreads the visits almost evenly over the root's actions; a focused
-        search did worse there: 0.01 and 0.002 scored 1.3 and 2.5 points a deal less on 40 deals.
+        the heuristic's win chances differ by a few hundredths between sensible moves: larger
+        constants were no better beyond the noise, 0.5 worse; where the leaves' chances are a
+        few thousandths (a solo game's hardest target), 0.1 spreads the visits almost evenly,
+        and a focused search (0.01, 0.002) did worse there.
       ``rollout`` ("random" or "greedy-light"): the playout policy; greedy-light rates
         ``sample`` (3) random legal actions with the heuristic and plays the best.
       ``cutoff`` (0): playout decisions before the heuristic scores the position; 0
-        scores the newly expanded node at once (the strongest setting measured on
-        Garum: random moves only blur the heuristic); None plays every rollout to the
+        scores the newly expanded node at once (the strongest setting measured: random
+        moves only blur the heuristic); None plays every rollout to the
         end and uses the real returns.
       ``scale`` (8.0): heuristic margin that counts as a 73 % win (logistic scale).
       ``prior`` (True): before searching, give every root action one virtual visit worth
         its one-ply heuristic value, so that a small budget is never worse than greedy
-        (on 2-player Garum, 100 iterations won 25 % of 12 games against greedy without
-        it and 79 % with it).
+        (100 iterations won 25 % of 12 games against greedy without it and 79 % with it).
       ``prior_visits`` (1): the virtual visits that prior counts, each worth the action's
         one-ply value, so that the search needs that much evidence to leave the prior's best
-        move. On 2-player Garum at 1,300 iterations against greedy (40 deals of master seed 3,
-        where the default won 53.8 %): 20 won 57.5 % (7 deals better, 5 worse) and 100
-        65.0 % (10 better, 6 worse), but on the 40 of seed 9 100 won 63.7 % against 65.0 % (7
-        better, 7 worse); the prior alone (1 iteration, 10^6 visits) 48.8 %. No gain the games
-        can show, so 1 stays.
+        move. 20 and 100 showed no gain the games could tell from noise, so 1 stays.
       ``expand`` ("auto", "random", "heuristic" or "turn"): how the tree grows. "auto" (the
         default) is "heuristic" for the player counts the game's heuristic module lists in
-        ``HEURISTIC_EXPANSION_PLAYERS`` (Garum: 3 and 4, where random expansion left the
-        bot level with greedy; Celtae: 1 and 2, where it won or scored more at equal time) and "random"
+        ``HEURISTIC_EXPANSION_PLAYERS`` (the counts where random expansion left the bot level
+        with greedy, or where heuristic expansion won or scored more at equal time) and "random"
         otherwise. "random" adds one untried action per iteration and scores it (rollout /
         cut-off as above). "heuristic" expands
         a leaf by rating every legal action there with the heuristic (one ply, as greedy)
         and backs up the mover's best, so every seat, opponents included, starts out
         playing its heuristic move and follow-up decisions (a tile then its worker) are
         valued by their best continuation, not the average of random ones. An iteration
-        then costs a whole one-ply sweep (on 4-player Garum, valued through the heuristic's
-        ``evaluate_actions`` shortcut, about 6 times a "random" one), so use fewer iterations
+        then costs a whole one-ply sweep (through the heuristic's ``evaluate_actions`` shortcut
+        where the game has one, about 6 times a "random" one), so use fewer iterations
         for the same time. "turn" is "random" except where the seat that just moved moves
-        again (a Garum tile, then its worker): the search, on reaching such a node, rates all
-        its actions as "heuristic" does and backs up the best, so a tile is valued by its best
-        worker, not by the average of random ones. On 2-player Garum an iteration costs about
-        1.3 times a "random" one (1,000 fit in 0.2 s); 1,000 iterations won 70.0 % of the 40
-        deals above, better than the default in 9 deals and worse in 3 (+16 ± 16 points; sign
-        test p = 0.15), but on 29 deals of master seed 1 better in 5 and worse in 6, and on the
-        200 deals of seeds 9-13 better in 47, worse in 39 (65.2 % against 61.0 %, p = 0.45), so
-        "auto" does not choose it.
+        again (a tile, then its worker): the search, on reaching such a node, rates all its
+        actions as "heuristic" does and backs up the best, so a first step is valued by its best
+        follow-up, not by the average of random ones. An iteration costs about 1.3 times a
+        "random" one; its gain over the default did not hold on fresh deals, so "auto" does not
+        choose it.
       ``preset`` ("auto", "learned", "classic" or "rollout"): leaf values and root ordering by the
         learned model of the game and player count (heuristic ones where there is none), or by the
         heuristic alone, as before the model; or no tree but greedy playouts of the root's best
@@ -134,22 +125,19 @@ class ISMCTSBot:
         played after each candidate before the position is scored.
       ``width`` (0): the root actions searched, the best by their one-ply value (learned, else
         heuristic); 0 searches all (the rollout preset: the game's plan, else 3). Off by default
-        in the tree: on 2-player Garum at 1,300 iterations the learned preset won 52 % of 20
-        games against greedy with width 8 and 72 % without.
+        in the tree: the learned preset won 52 % of 20 games against greedy with width 8 and 72 %
+        without.
       ``halving`` (None: the game's plan, else False): with the rollout preset, narrow the
-        ``width`` candidates by sequential halving within the same budget (2-player Garum's
-        plan: six candidates, docs/strength.md).
+        ``width`` candidates by sequential halving within the same budget (docs/strength.md).
       ``leaf`` ("auto", "heuristic" or "learned"): with the rollout preset, what scores a playout
-        cut short: "auto" the game's plan (2-player Celtae: its learned model), else the heuristic.
+        cut short: "auto" the game's plan (its heuristic or its learned model), else the heuristic.
       ``aim`` ("auto" or "target"): what the search plays for. "auto" values the position the
-        game's heuristic module makes of each determinization (``search_world``; Celtae solo: the
-        game played for the hardest target, 35, at every difficulty) and, where the game asks for
-        it (``MARGIN_FINISH_PLAYERS``; Celtae solo), a finish short of the target by a tenth of
-        its margin's value on the leaves' curve rather than 0; "target" values the game as it is
-        (the difficulty's own target, a finish by whether it reached it), as before. In Celtae
-        solo at normal difficulty (30), 188 iterations with heuristic expansion reached 30 in
-        66.7 % of 27 games playing for 30 and in 82.5 % of 40 playing for 35, the same deals
-        (docs/strength.md).
+        game's heuristic module makes of each determinization (``search_world``; a solo game may
+        be played for its hardest target at every difficulty) and, where the game asks for it
+        (``MARGIN_FINISH_PLAYERS``), a finish short of the target by a tenth of its margin's value
+        on the leaves' curve rather than 0; "target" values the game as it is (the difficulty's
+        own target, a finish by whether it reached it), as before. Playing for the hardest target
+        reached the normal one more often (docs/strength.md).
       ``peek`` (False): search the true state, its coming draws included, instead of re-dealt
         ones: Cowling et al.'s "cheating" player, a ceiling for studies of what the hidden parts
         cost the search. It sees what its seat may not, so it is no fair opponent; the server
@@ -502,7 +490,7 @@ class ISMCTSBot:
 
     def _returns(self, world: State, evaluate: Any) -> list[float]:
         """A finished game's value to the search: its returns, where the game asks for it
-        (``MARGIN_FINISH_PLAYERS``, with ``aim`` "auto"; Celtae solo) raised for a seat that fell
+        (``MARGIN_FINISH_PLAYERS``, with ``aim`` "auto") raised for a seat that fell
         short by a tenth of its final margin's value on the leaves' curve: finishes short of the
         target, each worth 0 before, are told apart by their points (at the last decision the search
         had thrown points away), while a chance at the target still outweighs them."""

@@ -34,12 +34,12 @@ LEVELS: dict[str, Level] = {
         Level(
             "club",
             "ismcts:seconds=0.2",
-            "searches 0.2 s a decision over re-deals of what it cannot see (Garum and 2-player Celtae: its best moves played on; else ISMCTS)",
+            "searches 0.2 s a decision over re-deals of what it cannot see (the game's plan: its best moves played on, or ISMCTS)",
         ),
         Level(
             "expert",
             "ismcts:seconds=1",
-            "searches 1 s a decision over re-deals of what it cannot see (Garum and 2-player Celtae: its best moves played on; else ISMCTS)",
+            "searches 1 s a decision over re-deals of what it cannot see (the game's plan: its best moves played on, or ISMCTS)",
         ),
     )
 }

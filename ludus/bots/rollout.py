@@ -9,9 +9,10 @@ meets the same worlds and the same tie-breaks (common random numbers), so their 
 drowned by the draws' luck, and the one with the best total is played. Where ISMCTS judges a
 position the moment it reaches it, a playout lets the next ``horizon`` decisions show what the
 position is worth, and greedy's moves are a fair guess at a rival's. Each game plans its own search
-(``Plan``, from its ``ROLLOUT``): in Garum ten decisions on, three candidates with 3 or 4 players
-and with 2 six weighed by sequential halving (``halving``) in the same budget; in 2-player Celtae,
-whose turns are many small decisions, twenty decisions on, scored by its learned model. This
+(``Plan``, from its ``ROLLOUT``): how many decisions on, how many candidates, whether they are
+weighed by sequential halving (``halving``) in the same budget, and whether a playout cut short is
+scored by the heuristic or the learned model (a game whose turns are many small decisions plays
+further on). This
 wins far more against greedy than the tree search at equal time, and more than the tree against
 the classic search (docs/strength.md, "Greedy playouts").
 """

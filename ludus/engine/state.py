@@ -92,7 +92,7 @@ class State(ABC):
         Looked up first by identity, a scan at C speed (bots and the game hand back the very
         objects offered), then by value (parsed notation, a new object). A game with long lists
         may answer some actions without listing the others, as long as the answer is the same
-        (Garum's placements: a property test holds the two equal).
+        (a game's placements, say: a property test should hold the two equal).
         """
         legal = self._legal
         if legal is None:

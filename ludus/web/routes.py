@@ -42,7 +42,7 @@ from . import STATIC_DIR
 # A finished game of any configuration has a few hundred actions; a record file beyond this is refused.
 MAX_RECORD_ACTIONS = 2_000
 SVG_CACHE_SIZE = 256
-# No replay answer is larger (the longest seen: a Garum step with its board, ~120 KB of JSON).
+# No replay answer is larger (the longest seen: a step of a 4-player game with its board, ~120 KB of JSON).
 MAX_ANSWER_BYTES = 1_000_000
 _INTEGER = re.compile(r"-?[0-9]+")
 
@@ -66,8 +66,16 @@ API_PREFIXES = ("/api/", "/openapi.json", "/docs")
 def error_page(status: int, title: str, detail: str) -> HTMLResponse:
     """A page that says what was not found, in words, with the way back to the lobby."""
     template = string.Template((STATIC_DIR / "error.html").read_text(encoding="utf-8"))
-    text = template.safe_substitute(status=status, title=html.escape(title), detail=html.escape(detail))
+    text = template.safe_substitute(
+        status=status, title=html.escape(title), detail=html.escape(detail), games=html.escape(_titles())
+    )
     return HTMLResponse(text, status_code=status, headers={"Cache-Control": "no-store"})
+
+
+def _titles() -> str:
+    """The installed games' titles as people list them ("A and B")."""
+    names = [game_class(name).display_title() for name in ludus.game_names()]
+    return " and ".join([", ".join(names[:-1]), names[-1]] if len(names) > 1 else names) or "Board games"
 
 
 def _game_exists(app: FastAPI, game_id: str) -> bool:

@@ -1,11 +1,11 @@
 """Make the learned value models: greedy self-play positions, then a small network per configuration.
 
-    python -m ludus.bots.learned.train garum --players 2 --games 1500 --seed 1 --jobs 2
+    python -m ludus.bots.learned.train GAME --players 2 --games 1500 --seed 1 --jobs 2
 
 1. **Data.** ``games`` games of ``greedy`` self-play (rating noise ``noise`` points), or of the
    bot spec ``--bot`` (a small search, so that the positions are those of searched play), with a
    random move with chance ``explore`` so that the positions a search visits are covered,
-   each dealt from the master seed; Garum games draw their board and variant at random. A
+   each dealt from the master seed, with the options the game's ``learned`` hook draws. A
    share ``rate`` of the positions is kept: each seat's feature row (``ludus.bots.learned.features``:
    the heuristic's values, points, progress, turn, then the game's own terms: ``rich``) and
    its label, the seat's final score margin over the best rival in points (solo: the final score). Games are played in

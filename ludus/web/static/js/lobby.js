@@ -246,6 +246,12 @@ function renderMyGames() {
     : el("p", {class: "hint"}, "None yet."));
 }
 
+/** The installed games' titles, as people list them: "A", "A and B", "A, B and C". */
+function titles(games) {
+  const names = games.map((g) => g.title || g.name);
+  return names.length > 1 ? `${names.slice(0, -1).join(", ")} and ${names.at(-1)}` : names[0] || "Board games";
+}
+
 async function start() {
   try {
     info = await meta();
@@ -253,12 +259,13 @@ async function start() {
     message(`Cannot reach the server: ${exc.message}`);
     return;
   }
+  $("tagline").textContent = `${titles(info.games)}, online`;
   try { $("my-name").value = localStorage.getItem(NAME_KEY) || ""; } catch { /* private mode */ }
   fill($("games").querySelector("legend").parentNode, el("legend", {}, "Game"),
     info.games.map((g, i) => el("label", {class: "row game-choice"},
       el("span", {class: "row"}, el("input", {type: "radio", name: "game", value: g.name, checked: i === 0,
-        "data-testid": `game-${g.name}`, onchange: renderOptions}), g.name),
-      el("span", {class: "hint"}, g.doc))));
+        "data-testid": `game-${g.name}`, onchange: renderOptions}), g.title || g.name),
+      el("span", {class: "hint"}, g.tagline || g.doc))));
   $("level-names").textContent = (info.levels || []).map((lv) => lv.name).join(", ") || info.bots.join(", ");
   const rules = $("rules");
   for (const g of info.games) rules.append(rulesButton(g.name), " ");
