@@ -129,6 +129,15 @@ def line_prospects(state: Any) -> list[list[tuple[float, float]]]:
 def _prospect(
     segs: tuple, cells: list[int], slots: dict[int, list[int]], own: float
 ) -> list[tuple[float, float]]:
+    count, pending = _sums(segs, cells, slots, own)
+    return [(count[c] + pending[c], pending[c]) for c in range(4)]
+
+
+def _sums(
+    segs: tuple, cells: list[int], slots: dict[int, list[int]], own: float
+) -> tuple[list[int], list[float]]:
+    """Per colour: the fish of its species already on a line's cells, and those still expected on its
+    free quarters (a tile of its own, or a stray fish of another colour's tile)."""
     count = [0, 0, 0, 0]
     pending = [0.0, 0.0, 0.0, 0.0]
     for cet, parts in segs:
@@ -146,7 +155,7 @@ def _prospect(
         mine = own + (free - 2) * STRAY if free > 2 else own * LAST_SLOT
         for c in range(4):
             pending[c] += stray if c in filled_by else mine
-    return [(count[c] + pending[c], pending[c]) for c in range(4)]
+    return count, pending
 
 
 _LINES: dict[tuple, dict[tuple, tuple]] = {}
@@ -200,26 +209,8 @@ def _line_value(
     board: Any, segs: tuple, cells: list[int], slots: dict[int, list[int]], rotation: bool
 ) -> tuple:
     own = OWN_TILE if rotation else OWN_TILE_FIXED
-    # ``_prospect``, inlined: the same sums in the same order
-    count = [0, 0, 0, 0]
-    pending = [0.0, 0.0, 0.0, 0.0]
-    fills = []
-    for cet, parts in segs:
-        filled_by = slots[cet]
-        fills.append(filled_by)
-        free = 0
-        for si, on in parts:
-            if filled_by[si] == EMPTY:
-                free += len(on)
-            else:
-                for cell in on:
-                    count[cells[cell]] += 1
-        if not free:
-            continue
-        stray = free * STRAY
-        mine = own + (free - 2) * STRAY if free > 2 else own * LAST_SLOT
-        for c in range(4):
-            pending[c] += stray if c in filled_by else mine
+    count, pending = _sums(segs, cells, slots, own)
+    fills = [slots[cet] for cet, _ in segs]
     name = board.name
     out = []
     for c in range(4):
