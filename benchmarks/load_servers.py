@@ -53,9 +53,10 @@ class Server:
         self.proc: subprocess.Popen | None = None
 
     def launch(self) -> None:
-        code = f"from ludus.server import serve; serve({HOST!r}, {self.port}, {self.database_url!r})"
+        code = f"from ludus.server import serve; serve({HOST!r}, {self.port})"
         env = {
             **os.environ,
+            "LUDUS_DATABASE_URL": self.database_url,
             "LUDUS_BOT_SECONDS": str(self.bot_seconds),
             "LUDUS_SLOW_REQUEST_MS": str(SLOW_MS),
             **LOAD_LIMITS,

@@ -11,15 +11,15 @@ from pathlib import Path
 import uvicorn
 
 from ludus.server.app import create_app
-from ludus.server.limits import ServerLimits
+from ludus.server.settings import Settings
 
 
 def start(db: Path, bot_seconds: float) -> tuple[uvicorn.Server, str]:
     """Serve a SQLite database at ``db``; the server and its base URL (stop: ``should_exit = True``)."""
     app = create_app(
         f"sqlite:///{db}",
-        bot_seconds=bot_seconds,
-        limits=ServerLimits(
+        settings=Settings(
+            bot_seconds=bot_seconds,
             create_rate="10000/minute",
             join_rate="10000/minute",
             ws_per_client=10000,

@@ -812,7 +812,9 @@ def test_serve_prints_the_address_then_runs(tmp_path, no_server):
     result = run(["serve", "--port", "8123", "--database", url])
     assert result.exit_code == 0, result.output
     assert result.output.startswith("ludus: open http://localhost:8123/")
-    assert no_server == [("127.0.0.1", 8123, url)]
+    assert [(host, port, settings.database_url) for host, port, settings in no_server] == [
+        ("127.0.0.1", 8123, url)
+    ]
 
 
 @pytest.mark.parametrize(

@@ -1,4 +1,5 @@
-"""Every code block of the README and of docs/ is run (Sybil parses the Markdown).
+"""Every code block of the README and of every page of docs/ (subfolders too) is run (Sybil parses the
+Markdown; the same pages make the MkDocs site, where these HTML-comment directives do not show).
 
 - ```python blocks run in order, one namespace per page.
 - ```sh blocks run each line with bash in a fresh folder per page (so a record saved by one block is
@@ -12,10 +13,14 @@
 - ``<!-- skip: next "reason" -->`` marks a block that cannot run here (the whole suite, a benchmark,
   a configuration file); every other fenced block must be of a kind above, so none is silently
   left out.
+
+That every link of the site leads somewhere is ``mkdocs build --strict``'s to check (scripts/test
+runs it); the README is not part of the site, so its links are checked here.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import re
 import shlex
@@ -33,7 +38,7 @@ from sybil.parsers.markdown import CodeBlockParser, SkipParser
 from sybil.parsers.markdown.lexers import DirectiveInHTMLCommentLexer, FencedCodeBlockLexer
 
 ROOT = Path(__file__).resolve().parent.parent
-PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
 KINDS = ("python", "sh", "console")
 BIN = Path(sys.executable).parent  # where the ``ludus`` script of this environment lives
 TIMEOUT = 300
@@ -173,6 +178,12 @@ def start_server(example: Example) -> None:
     namespace["_server"] = f"127.0.0.1:{port}"
 
 
+def _fenced_blocks(page: Path) -> int:
+    """The page's fenced blocks: its fence lines (each block opens and closes with one), halved."""
+    fences = re.findall(r"^[ \t]*```", page.read_text(encoding="utf-8"), flags=re.MULTILINE)
+    return len(fences) // 2
+
+
 class OtherBlockParser:
     """Any other fenced block (a configuration file, no language): it must be marked skip."""
 
@@ -191,6 +202,8 @@ class OtherBlockParser:
             'mark it <!-- skip: next "why" --> if it cannot run'
         )
 
+
+BLOCK_EVALUATORS = (run_python, run_sh, run_console, OtherBlockParser.evaluate)
 
 SYBIL = Sybil(
     parsers=[
@@ -212,23 +225,25 @@ def test_every_example_of_the_page_runs(page, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     document = SYBIL.parse(page)
     document.namespace.update(_cwd=tmp_path, _cleanup=[])
-    blocks = 0
+    blocks = 0  # fenced blocks run or skipped with a reason
     try:
         for example in document.examples():
+            fenced = example.region.evaluator in BLOCK_EVALUATORS
             try:
                 example.evaluate()
             except SkipTest:
+                blocks += fenced
                 continue
             except Exception as exc:
                 raise AssertionError(
                     f"{page.name}, line {example.line}: {type(exc).__name__}: {exc}"
                 ) from exc
-            blocks += example.region.evaluator in (run_python, run_sh, run_console)
+            blocks += fenced
     finally:
         for process in document.namespace["_cleanup"]:
             process.terminate()
             process.wait(timeout=30)
-    assert blocks > 0
+    assert blocks == _fenced_blocks(page), "a fenced block of the page was neither run nor skipped"
 
 
 def test_the_quick_start_is_two_commands():
@@ -242,7 +257,27 @@ def test_the_quick_start_is_two_commands():
     )
 
 
-def test_every_docs_page_is_linked_from_the_readme():
+def test_the_http_api_page_has_every_route_and_schema_of_the_server():
+    """The hook that writes docs/http-api.md at build time, on the app's own schema."""
+    pytest.importorskip("fastapi")
+    spec = importlib.util.spec_from_file_location("openapi_page", ROOT / "docs" / "hooks" / "openapi_page.py")
+    assert spec is not None and spec.loader is not None
+    hook = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(hook)
+    schema = hook.openapi()
+    page = hook.on_page_markdown("# HTTP API\n\n<!-- openapi -->\n", page=None)
+    assert "<!-- openapi -->" not in page
+    for path, methods in schema["paths"].items():
+        for method in methods:
+            assert f"\n### {method.upper()} {path}\n" in page
+    for name in schema["components"]["schemas"]:
+        assert f"\n### {name}\n" in page
+    assert hook.on_page_markdown("no marker", page=None) == "no marker"
+
+
+def test_every_link_of_the_readme_leads_to_a_file():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    for page in PAGES[1:]:
-        assert f"docs/{page.name}" in readme, page.name
+    targets = re.findall(r"\]\(([^)\s]+)\)", readme)
+    local = [t.split("#")[0] for t in targets if "://" not in t and not t.startswith("#")]
+    assert "docs/images/table.png" in local and "docs/contract.md" in local
+    assert [t for t in local if not (ROOT / t).is_file()] == []

@@ -2,12 +2,11 @@
 
 The questions a designer asks of a configuration: does a seat win more than its share
 (turn-order advantage), how are scores and winning margins spread, how often are games
-tied, and how do the game's alternative setups compare (for Garum its boards and
-variants; for any game, each choice of its ``board``, ``variant`` and ``difficulty``
-options). The report is generic over games: it reads only results of ``simulate``; a game
-with sections of its own (Celtae: ``report_celtae``) declares in its hooks the function that
-reads facts from each final state and the one that writes its sections from them
-(``report_facts``, ``report_sections``).
+tied, and how do the game's alternative setups compare (each choice of its ``board``,
+``variant`` and ``difficulty`` options). The report is generic over games: it reads only
+results of ``simulate``; a game with sections of its own declares in its hooks the function
+that reads facts from each final state and the one that writes its sections from them
+(``report_facts``, ``report_sections``; :func:`section` writes one in the report's style).
 """
 
 from __future__ import annotations
@@ -15,7 +14,7 @@ from __future__ import annotations
 import math
 import statistics
 import textwrap
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -113,8 +112,8 @@ def turn_order_stats(
 
 
 def _first_seat_varies(the_game: Any, deals: int = 16) -> bool:
-    """Whether the seat taking the first decision depends on the deal (Garum); when it does not
-    (Celtae: seats are turn order), the table by seat already is the table by turn order."""
+    """Whether the seat taking the first decision depends on the deal; when it does not (the seats
+    are the turn order), the table by seat already is the table by turn order."""
     if the_game.num_players < 2:
         return False
     return len({the_game.new_initial_state(seed=s).current_player() for s in range(deals)}) > 1
@@ -141,6 +140,33 @@ def game_stats(results: Sequence[dict[str, Any]]) -> dict[str, float]:
 def _count(actions: int | list[str]) -> int:
     """Decisions of a game from its record (the moves, or a count in older records)."""
     return actions if isinstance(actions, int) else len(actions)
+
+
+def section(
+    title: str, intro: str, columns: Sequence[str], align: str, rows: Iterable[Sequence[Any]], below: str
+) -> list[str]:
+    """The Markdown lines of a report section: its heading, a paragraph, a table and what stands
+    below it (its plot, or a sentence). ``align`` has a letter a column: "l" left, "r" right."""
+    rule = "|" + "|".join("---:" if a == "r" else "---" for a in align) + "|"
+    return [f"## {title}", "", intro, "", _row(columns), rule, *map(_row, rows), "", below, ""]
+
+
+def _row(cells: Sequence[Any]) -> str:
+    return "|" + "|".join(f" {c} " if c != "" else " " for c in cells) + "|"
+
+
+def _seat_rows(stats: list[dict[str, float]]) -> list[list[str]]:
+    """The rows of a win-rate table (by seat or by place in turn order)."""
+    return [
+        [
+            str(s["seat"]),
+            f"{100 * s['win_rate']:.1f}%",
+            f"±{100 * s['ci']:.1f}",
+            f"{s['mean']:.1f}",
+            f"{s['stdev']:.1f}",
+        ]
+        for s in stats
+    ]
 
 
 def _plt():
@@ -284,35 +310,25 @@ def write_report(
         f"Bots (rotated over seats): {', '.join(bots)}  ",
         f"Games: {games}, master seed {seed}",
         "",
-        "## Win rate by seat",
-        "",
-        "A seat well outside its fair share, beyond its 95 % interval, hints at a turn-order advantage.",
-        "",
-        "| seat | win rate | 95% interval | mean score | stdev |",
-        "|---:|---:|---:|---:|---:|",
     ]
-    for s in seats:
-        lines.append(
-            f"| {s['seat']} | {100 * s['win_rate']:.1f}% | ±{100 * s['ci']:.1f} | {s['mean']:.1f} "
-            f"| {s['stdev']:.1f} |"
-        )
-    lines += ["", "![win rate by seat](win_rate_by_seat.png)", ""]
+    columns = ("win rate", "95% interval", "mean score", "stdev")
+    lines += section(
+        "Win rate by seat",
+        "A seat well outside its fair share, beyond its 95 % interval, hints at a turn-order advantage.",
+        ("seat", *columns),
+        "rrrrr",
+        _seat_rows(seats),
+        "![win rate by seat](win_rate_by_seat.png)",
+    )
     if order:
-        lines += [
-            "## Win rate by place in turn order",
-            "",
-            "Place 0 is the seat that moves first in the deal (for Garum, the first amphora holder), "
-            "1 the next, and so on.",
-            "",
-            "| place | win rate | 95% interval | mean score | stdev |",
-            "|---:|---:|---:|---:|---:|",
-        ]
-        for s in order:
-            lines.append(
-                f"| {s['seat']} | {100 * s['win_rate']:.1f}% | ±{100 * s['ci']:.1f} | {s['mean']:.1f} "
-                f"| {s['stdev']:.1f} |"
-            )
-        lines += ["", "![win rate by turn order](win_rate_by_turn_order.png)", ""]
+        lines += section(
+            "Win rate by place in turn order",
+            "Place 0 is the seat that takes the first decision of the deal, 1 the next, and so on.",
+            ("place", *columns),
+            "rrrrr",
+            _seat_rows(order),
+            "![win rate by turn order](win_rate_by_turn_order.png)",
+        )
     lines += [
         "## Scores",
         "",
@@ -356,22 +372,33 @@ def write_report(
                 continue
             name = f"compare_{opt.name}.png"
             plot_comparison(rows, out / name, f"{game}: by {opt.name} ({games} games each)")
-            lines += [
-                f"## By {opt.name}",
-                "",
+            lines += section(
+                f"By {opt.name}",
                 opt.doc,
-                "",
-                "| setting | mean score | stdev | winner's score | margin | shared wins | best seat win rate |",
-                "|---|---:|---:|---:|---:|---:|---:|",
-            ]
-            for row_label, st in rows:
-                best = max(x["win_rate"] for x in st["seats"])
-                lines.append(
-                    f"| {row_label} | {st['mean_score']:.1f} | {st['stdev_score']:.1f} | "
-                    f"{st['winner_score']:.1f} | {st['margin']:.1f} | {100 * st['shared_wins']:.1f}% | "
-                    f"{100 * best:.1f}% |"
-                )
-            lines += ["", f"![by {opt.name}]({name})", ""]
+                (
+                    "setting",
+                    "mean score",
+                    "stdev",
+                    "winner's score",
+                    "margin",
+                    "shared wins",
+                    "best seat win rate",
+                ),
+                "lrrrrrr",
+                (
+                    [
+                        row_label,
+                        f"{st['mean_score']:.1f}",
+                        f"{st['stdev_score']:.1f}",
+                        f"{st['winner_score']:.1f}",
+                        f"{st['margin']:.1f}",
+                        f"{100 * st['shared_wins']:.1f}%",
+                        f"{100 * max(x['win_rate'] for x in st['seats']):.1f}%",
+                    ]
+                    for row_label, st in rows
+                ),
+                f"![by {opt.name}]({name})",
+            )
     path = out / "report.md"
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return path

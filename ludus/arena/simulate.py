@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import random
 import statistics
+import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 from .. import bots as bot_registry
-from ..engine import load_game
+from ..engine import State, load_game
 from .study import StudyError, check_jobs, run_study
 
 
@@ -43,6 +44,45 @@ def make_bot(spec: str, seed: int) -> bot_registry.Bot:
         return bot_registry.make(name)
 
 
+def play_bots(
+    game_name: str, options: dict[str, Any], seats: Sequence[str], seed: int, max_actions: int = 100_000
+) -> tuple[State, list[float]]:
+    """One game between bot specs, played to its end: the final state and each seat's thinking
+    time in seconds. Each bot's seed comes from the game's seed and its seat (``bot_seed``)."""
+    game = load_game(game_name, **options)
+    state = game.new_initial_state(seed=seed)
+    players = [make_bot(spec, bot_seed(seed, s)) for s, spec in enumerate(seats)]
+    thinking = [0.0] * len(seats)
+    while not state.is_terminal():
+        if len(state.history()) >= max_actions:
+            raise SimulationError(f"the game did not end within {max_actions} actions")
+        seat = state.current_player()
+        start = time.perf_counter()
+        action = players[seat].step(state)
+        thinking[seat] += time.perf_counter() - start
+        state.apply_action(action)
+    return state, thinking
+
+
+def outcome(state: State) -> dict[str, Any]:
+    """What a finished game's record holds of its outcome."""
+    return {"scores": state.scores(), "winners": state.winners(), "returns": state.returns()}
+
+
+def guarded(task: dict[str, Any], play: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+    """``play()``'s record, or, if the game failed, the task's index, seed and seats with the error:
+    the study reports it with its seed, so that the game can be replayed."""
+    try:
+        return play()
+    except Exception as exc:
+        return {
+            "index": task["index"],
+            "seed": task["seed"],
+            "seats": task["seats"],
+            "error": f"{type(exc).__name__}: {exc}",
+        }
+
+
 def play_game(
     game_name: str,
     options: dict[str, Any],
@@ -57,34 +97,23 @@ def play_game(
     ``facts`` (a module-level function, so that worker processes can load it) is called on
     the final state; what it returns is kept as the result's ``facts`` (e.g. for a report).
     """
-    game = load_game(game_name, **options)
-    state = game.new_initial_state(seed=seed)
-    players = [make_bot(spec, bot_seed(seed, s)) for s, spec in enumerate(seats)]
-    while not state.is_terminal():
-        if len(state.history()) >= max_actions:
-            raise SimulationError(f"the game did not end within {max_actions} actions")
-        state.apply_action(players[state.current_player()].step(state))
+    state, _ = play_bots(game_name, options, seats, seed, max_actions)
     return {
         **state.record(),
         "seats": list(seats),
-        "scores": state.scores(),
-        "winners": state.winners(),
-        "returns": state.returns(),
+        **outcome(state),
         **({"facts": facts(state)} if facts else {}),
     }
 
 
 def _task(task: dict[str, Any]) -> dict[str, Any]:
-    try:
-        result = play_game(task["game"], task["config"], task["seats"], task["seed"], facts=task["facts"])
-    except Exception as exc:  # reported with the seed by the caller, so the game can be replayed
-        return {
+    return guarded(
+        task,
+        lambda: {
             "index": task["index"],
-            "seed": task["seed"],
-            "seats": task["seats"],
-            "error": f"{type(exc).__name__}: {exc}",
-        }
-    return {"index": task["index"], **result}
+            **play_game(task["game"], task["config"], task["seats"], task["seed"], facts=task["facts"]),
+        },
+    )
 
 
 def simulate(
@@ -131,16 +160,30 @@ def simulate(
         }
         for i in range(games)
     ]
+    return run_games(tasks, _task, jobs, out, ray_address, progress, f"{game_name}: {games} games")
+
+
+def run_games(
+    tasks: list[dict[str, Any]],
+    work: Callable[[dict[str, Any]], dict[str, Any]],
+    jobs: int | None = None,
+    journal: str | Path | None = None,
+    ray_address: str | None = None,
+    progress: bool = False,
+    description: str = "games",
+) -> list[dict[str, Any]]:
+    """Play game tasks (each with its ``game``, ``config``, ``seats`` and ``seed``) with ``work``, as
+    :func:`~ludus.arena.study.run_study` does; a game that fails raises SimulationError."""
     try:
         return run_study(
             tasks,
-            _task,
+            work,
             jobs=jobs,
-            journal=out,
-            identity=("game", "config", "seed", "seats"),
+            journal=journal,
+            identity=("game", "config", "seats", "seed"),
             ray_address=ray_address,
             progress=progress,
-            description=f"{game_name}: {games} games",
+            description=description,
         )
     except StudyError as exc:
         raise SimulationError(str(exc)) from None

@@ -20,7 +20,6 @@ import itertools
 import json
 import random
 import textwrap
-import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -28,45 +27,33 @@ from typing import Any
 from ..engine import load_game
 from .ratings import Rating, check_anchor, ratings
 from .report import check_writable
-from .simulate import bot_seed, make_bot
-from .study import StudyError, check_jobs, check_ray_address, run_study
+from .simulate import guarded, make_bot, outcome, play_bots, run_games
+from .study import check_jobs, check_ray_address
 
 
 def play(game_name: str, options: dict[str, Any], seats: Sequence[str], seed: int) -> dict[str, Any]:
     """One game between bot specs; the record holds what is needed to replay it."""
-    game = load_game(game_name, **options)
-    state = game.new_initial_state(seed=seed)
-    players = [make_bot(spec, bot_seed(seed, s)) for s, spec in enumerate(seats)]
-    thinking = [0.0] * len(seats)
-    while not state.is_terminal():
-        seat = state.current_player()
-        start = time.perf_counter()
-        action = players[seat].step(state)
-        thinking[seat] += time.perf_counter() - start
-        state.apply_action(action)
+    state, thinking = play_bots(game_name, options, seats, seed)
     return {
         "seed": seed,
         "seats": list(seats),
-        "scores": state.scores(),
-        "winners": state.winners(),
-        "returns": state.returns(),
+        **outcome(state),
         "actions": len(state.history()),
         "seconds": [round(t, 4) for t in thinking],
     }
 
 
 def _task(task: dict[str, Any]) -> dict[str, Any]:
-    try:
-        result = play(task["game"], task["config"], task["seats"], task["seed"])
-    except Exception as exc:  # returned with its seed, so the failing game can be replayed
-        return {**task, "error": f"{type(exc).__name__}: {exc}"}
-    return {
-        "index": task["index"],
-        "table": task["table"],
-        "game": task["game"],
-        "config": task["config"],
-        **result,
-    }
+    return guarded(
+        task,
+        lambda: {
+            "index": task["index"],
+            "table": task["table"],
+            "game": task["game"],
+            "config": task["config"],
+            **play(task["game"], task["config"], task["seats"], task["seed"]),
+        },
+    )
 
 
 def schedule(bots: Sequence[str], players: int, games: int, seed: int | None) -> list[dict[str, Any]]:
@@ -102,19 +89,7 @@ def run_tasks(
     With ``journal``, each game is appended to that JSON-lines file as it ends and games
     already there are not played again (see :mod:`ludus.arena.study`).
     """
-    try:
-        return run_study(
-            tasks,
-            _task,
-            jobs=jobs,
-            journal=journal,
-            identity=("game", "config", "seats", "seed"),
-            ray_address=ray_address,
-            progress=progress,
-            description=f"{len(tasks)} games",
-        )
-    except StudyError as exc:
-        raise RuntimeError(str(exc)) from None
+    return run_games(tasks, _task, jobs, journal, ray_address, progress, f"{len(tasks)} games")
 
 
 def tournament(

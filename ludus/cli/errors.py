@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import sys
 from typing import Any
 
@@ -21,6 +22,16 @@ class CLIError(click.ClickException):
 def one_line(text: object) -> str:
     """A message on one line (engine messages may wrap)."""
     return " ".join(str(text).split())
+
+
+def require_extra(extra: str, what: str, *modules: str) -> None:
+    """Refuse ``what`` (a command or flag) before any work when a module of the optional ``extra``
+    is not installed, naming the extra to install."""
+    missing = [m for m in modules if importlib.util.find_spec(m) is None]
+    if missing:
+        raise CLIError(
+            f"{what} needs {', '.join(missing)}, from the '{extra}' extra (pip install 'ludus[{extra}]')"
+        )
 
 
 class LudusGroup(click.Group):

@@ -16,6 +16,7 @@ import click
 
 import ludus
 from ludus import bots as bot_registry
+from ludus.engine import registry
 from ludus.engine.errors import OptionError
 from ludus.engine.game import Game
 from ludus.engine.registry import game_class
@@ -24,12 +25,13 @@ from .errors import CLIError, one_line
 
 _TRUE = ("true", "yes", "on", "1")
 _FALSE = ("false", "no", "off", "0")
-_MAX_LISTED = 8  # choices shown in a flag's help; longer lists (colour orders) stay in the doc
+MAX_LISTED = 8  # choices shown in a flag's help; longer lists (colour orders) stay in the doc
 
 
 def check_game(name: str) -> str:
+    """The name of a game that loads; else why not (unknown, or installed but failing to load)."""
     if name not in ludus.game_names():
-        raise CLIError(f"unknown game {name!r}; known games: {', '.join(ludus.game_names())}")
+        raise CLIError(registry.unknown(name))
     return name
 
 
@@ -97,17 +99,18 @@ class _Flag:
         return click.Option([flag, self.name], type=int if self.kind == "int" else str, help=self.help)
 
 
-def _text(value: Any) -> str:
-    return str(value).lower() if isinstance(value, bool) else str(value)
+def shown_value(value: Any) -> str:
+    """An option's value as the command line spells it (true/false, none)."""
+    return str(value).lower() if isinstance(value, bool) or value is None else str(value)
 
 
 def _help(games: list[tuple[str, Any]]) -> str:
     """The games that declare an option, with their choices and defaults (and the doc, if one game)."""
     parts = []
     for game, opt in games:
-        listed = [_text(c) for c in opt.choices if c is not None]
-        shown = "|".join(listed) if len(listed) <= _MAX_LISTED else f"{len(listed)} choices"
-        parts.append(f"{game}: {shown}, default {_text(opt.default)}")
+        listed = [shown_value(c) for c in opt.choices if c is not None]
+        shown = "|".join(listed) if len(listed) <= MAX_LISTED else f"{len(listed)} choices"
+        parts.append(f"{game}: {shown}, default {shown_value(opt.default)}")
     if len(games) == 1 and games[0][1].doc:
         return f"{games[0][1].doc[0].upper()}{games[0][1].doc[1:]} ({parts[0]})."
     return "; ".join(parts) + "."
@@ -219,3 +222,9 @@ def bot_specs(text: str, flag: str = "--bots") -> list[str]:
         except ValueError as exc:
             raise CLIError(one_line(str(exc))) from None
     return specs
+
+
+jobs_option = click.option(
+    "--jobs", "-j", type=click.IntRange(min=1), default=None, help="Worker processes (default: every core)."
+)
+"""The ``--jobs`` option of every command that plays games on several cores (plugins' commands too)."""

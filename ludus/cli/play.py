@@ -261,7 +261,7 @@ def play(
 ) -> None:
     """Play GAME at the terminal: hotseat humans and bots.
 
-    Example: ludus play garum --seats human,greedy,random --seed 7 --save game.json
+    Example: ludus play {game} --seats human,greedy --seed 7 --save game.json
     (or --seats human,expert: a bot by strength level)
     """
     specs = seat_specs(seats) if seats is not None else None

@@ -6,34 +6,30 @@ from pathlib import Path
 
 import click
 
-from .errors import CLIError, one_line
+from .errors import CLIError, one_line, require_extra
 
 
-def _database_checked(url: str | None) -> str:
-    """The database URL, refused in one line unless the server can open and migrate it."""
+def _database_checked(url: str, source: str) -> None:
+    """Refuse in one line a database (from ``source``: the flag or the variable) that the server cannot
+    open and migrate."""
+    from sqlalchemy.engine import make_url
     from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 
-    from ludus.server.storage import Store, database_url
+    from ludus.server.storage import Store
 
-    try:
-        url = database_url(url)
-    except (ArgumentError, ValueError) as exc:
-        raise CLIError(f"--database: {one_line(str(exc))}") from None
-    from sqlalchemy.engine import make_url
-
-    parsed = make_url(url)
+    parsed = make_url(url)  # a URL the settings checked
     shown = parsed.render_as_string(hide_password=True)
     sqlite = parsed.drivername.startswith("sqlite")
     if sqlite:
         folder = Path(parsed.database or "").resolve().parent
         if not folder.is_dir():
-            raise CLIError(f"--database {shown}: the folder {folder} does not exist")
+            raise CLIError(f"{source} {shown}: the folder {folder} does not exist")
     elif "connect_timeout" not in parsed.query:
         parsed = parsed.update_query_dict({"connect_timeout": "10"})  # the check only: no long hang
     try:
         store = Store(parsed.render_as_string(hide_password=False))
     except (ArgumentError, ValueError, ImportError) as exc:
-        raise CLIError(f"--database {shown}: {one_line(str(exc))}") from None
+        raise CLIError(f"{source} {shown}: {one_line(str(exc))}") from None
     try:
         store.migrate()
     except SQLAlchemyError as exc:
@@ -42,7 +38,6 @@ def _database_checked(url: str | None) -> str:
         raise CLIError(f"cannot use the database at {where} ({shown}): {reason}") from None
     finally:
         store.engine.dispose()
-    return url
 
 
 def _check_port(host: str, port: int) -> None:
@@ -72,21 +67,37 @@ def _check_port(host: str, port: int) -> None:
 @click.option(
     "--database",
     "database_url",
-    envvar="LUDUS_DATABASE_URL",
     default=None,
-    help="sqlite:///path.db (default ./ludus.db) or postgresql+psycopg://user:pw@host/db.",
+    help="sqlite:///path.db or postgresql+psycopg://user:pw@host/db "
+    "[default: LUDUS_DATABASE_URL, else ./ludus.db].",
 )
 def serve(host: str, port: int, database_url: str | None) -> None:
     """Run the online play server: HTTP API, WebSocket and the browser client.
 
-    The database is opened and migrated, and the port checked, before the address is printed.
+    Its settings are read from the LUDUS_* environment variables (docs/settings.md); --database
+    overrides LUDUS_DATABASE_URL. The settings are checked, the port too, and the database opened and
+    migrated, before the address is printed.
     """
+    require_extra("server", "ludus serve", "fastapi", "uvicorn")  # the server's own imports are lazy
     try:
         from ludus.server import serve as run_server
+        from ludus.server.settings import SettingsError, load_settings
+        from ludus.server.storage import usable_url
     except ImportError as exc:
-        raise CLIError(f"the server needs the 'server' extra (pip install 'ludus[server]'): {exc}") from None
+        needs = f"ludus serve needs {getattr(exc, 'name', None) or one_line(exc)}"
+        raise CLIError(f"{needs}, from the 'server' extra (pip install 'ludus[server]')") from None
+    flags = {}
+    if database_url is not None:
+        try:
+            flags["database_url"] = usable_url(database_url)
+        except ValueError as exc:
+            raise CLIError(f"--database: {one_line(str(exc))}") from None
+    try:
+        settings = load_settings(**flags)
+    except SettingsError as exc:
+        raise CLIError(one_line(str(exc))) from None
     _check_port(host, port)
-    url = _database_checked(database_url)
+    _database_checked(settings.database_url, "--database" if flags else "LUDUS_DATABASE_URL")
     shown = "localhost" if host in ("127.0.0.1", "::1") else host
     click.echo(f"ludus: open http://{shown}:{port}/ in a browser (Ctrl-C stops the server)")
-    run_server(host, port, url)
+    run_server(host, port, settings)

@@ -1,19 +1,17 @@
-"""Bots playing many games: ``simulate``, ``tournament``, ``report`` and ``solo-challenge``."""
+"""Bots playing many games: ``simulate``, ``tournament`` and ``report`` (a game's own studies, such as a
+solo challenge, are commands of its package: ``ludus.cli.plugins``)."""
 
 from __future__ import annotations
 
-import json
 import sys
 from typing import Any
 
 import click
 
-from ludus import bots as bot_registry
-
 from . import files
 from .boards import on_terminal
-from .errors import CLIError, one_line
-from .options import bot_specs, game_options, load, with_game_options
+from .errors import CLIError, one_line, require_extra
+from .options import bot_specs, game_options, jobs_option, load, with_game_options
 
 _RUN_ERRORS = (ValueError, RuntimeError, TimeoutError, ConnectionError)
 
@@ -29,10 +27,6 @@ _RAY = click.option(
     metavar="ADDRESS",
     help="Run the games on the Ray cluster at this address (host:port, ray://host:port, auto), "
     "or 'local' for a Ray instance on this machine.",
-)
-
-_JOBS = click.option(
-    "--jobs", "-j", type=click.IntRange(min=1), default=None, help="Worker processes (default: every core)."
 )
 
 
@@ -68,7 +62,7 @@ def _table(title: str, key: str, rows: list[dict[str, Any]]) -> Any:
     show_default=True,
     help="Comma-separated bot specs (name or name:key=value:...), rotated over the seats from game to game.",
 )
-@_JOBS
+@jobs_option
 @click.option("--seed", type=int, help="Master seed (each game's seed is drawn from it).")
 @click.option(
     "--json",
@@ -93,13 +87,15 @@ def simulate(
 ) -> None:
     """Play bots against each other and print score statistics per seat and per bot.
 
-    Example: ludus simulate garum --games 200 --bots random,greedy --jobs 2 --seed 1
+    Example: ludus simulate {game} --games 200 --bots random,greedy --jobs 2 --seed 1
     """
     from rich.console import Console
 
     from ludus.arena.simulate import SimulationError, summarize
     from ludus.arena.simulate import simulate as run
 
+    if ray_address is not None:
+        require_extra("ray", "--ray", "ray")
     options = game_options(game, extra, **flags)
     the_game = load(game, options)
     names = bot_specs(bots)
@@ -145,7 +141,7 @@ def simulate(
     show_default=True,
     help="Games per pairing (per table of 3-4 seats).",
 )
-@_JOBS
+@jobs_option
 @click.option(
     "--seed", type=int, default=0, show_default=True, help="Master seed: the deals every pairing shares."
 )
@@ -185,8 +181,11 @@ def tournament(
 ) -> None:
     """Round-robin bots (seats rotated, deals shared); print ratings and plot them.
 
-    Example: ludus tournament garum --players 2 --bots random,greedy,ismcts --games 20 --jobs 2
+    Example: ludus tournament {game} --bots random,greedy,ismcts --games 20 --jobs 2
     """
+    require_extra("arena", "ludus tournament", "matplotlib")  # ratings.png
+    if ray_address is not None:
+        require_extra("ray", "--ray", "ray")
     from ludus.arena.tournament import tournament_command
 
     options = game_options(game, extra, **flags)
@@ -218,7 +217,7 @@ def tournament(
     show_default=True,
     help="Comma-separated bot specs (name or name:key=value:...), rotated over the seats.",
 )
-@_JOBS
+@jobs_option
 @click.option("--seed", type=int, default=0, show_default=True, help="Master seed.")
 @click.option(
     "--out",
@@ -245,8 +244,9 @@ def report(
 ) -> None:
     """Write a balance report (Markdown and PNG plots) from bot self-play.
 
-    Example: ludus report garum --players 4 --games 200 --jobs 2
+    Example: ludus report {game} --games 200 --jobs 2
     """
+    require_extra("arena", "ludus report", "matplotlib")
     from ludus.arena.report import write_report
 
     options = game_options(game, extra, **flags)
@@ -258,69 +258,3 @@ def report(
     except _RUN_ERRORS as exc:
         raise CLIError(one_line(str(exc))) from None
     click.echo(f"wrote {path}")
-
-
-@click.command("solo-challenge")
-@click.option(
-    "--bot",
-    default="ismcts",
-    show_default=True,
-    help="Bot spec playing the human seat (name or name:key=value:...), e.g. ismcts:iterations=300.",
-)
-@click.option(
-    "--difficulty",
-    "difficulties",
-    multiple=True,
-    type=click.Choice(["easy", "normal", "hard"]),
-    help="Difficulties to play (repeatable; default all three).",
-)
-@click.option(
-    "--games",
-    "-n",
-    type=click.IntRange(min=1),
-    default=20,
-    show_default=True,
-    help="Games to play in all (split between the difficulties).",
-)
-@_JOBS
-@click.option(
-    "--seed", type=int, default=0, show_default=True, help="Master seed (the same deals at every difficulty)."
-)
-@click.option(
-    "--one-run/--per-difficulty",
-    default=False,
-    help="Play the games once and score them against every target (exact for bots that ignore it).",
-)
-@click.option("--json", "json_out", type=click.Path(dir_okay=False), help="Write the whole result as JSON.")
-def solo_challenge(
-    bot: str,
-    difficulties: tuple[str, ...],
-    games: int,
-    jobs: int | None,
-    seed: int,
-    one_run: bool,
-    json_out: str | None,
-) -> None:
-    """A bot plays Celtae solo against Solitairix: win rate and scores against each target.
-
-    Example: ludus solo-challenge --bot ismcts --games 20 --jobs 2
-    """
-    from ludus.games.celtae.solo_arena import DIFFICULTIES
-    from ludus.games.celtae.solo_arena import solo_challenge as challenge
-
-    bot_specs(bot, "--bot")
-    if json_out:
-        files.check_file(json_out, "--json")
-    try:
-        name, params = bot_registry.parse_spec(bot)
-        out = challenge(
-            name, difficulties or DIFFICULTIES, games=games, jobs=jobs, seed=seed, one_run=one_run, **params
-        )
-    except _RUN_ERRORS as exc:
-        raise CLIError(one_line(str(exc))) from None
-    if json_out:
-        try:
-            with open(json_out, "w", encoding="utf-8") as f:
-                json.dump(out, f, indent=1)
-        except OSError as exc:
-            raise CLIError(f"cannot write {json_out}: {exc.strerror}") from None

@@ -8,8 +8,13 @@ Plugin authors call it from their own tests, as ludus does for its games::
     def test_mygame_conforms(config):
         check_game("mygame", config, games=3)
 
-    def test_mygame_hooks_load():
-        check_hooks("mygame")  # every hook its Game class declares imports and has the right shape
+    def test_mygame_hooks_work():
+        check_hooks("mygame")  # every hook its Game class declares loads, has its shape and answers right
+
+    def test_mygame_routes_answer():  # needs the server extra: it plays a game through the routes
+        from ludus.web.conformance import check_routes
+
+        check_routes("mygame")  # every route a game gets answers, none with a 5xx
 
 Each check raises ``ConformanceError`` naming the configuration, the seed, the step and what
 went wrong, so that a failure can be replayed (``ludus.replay`` of the record it names).
@@ -27,6 +32,7 @@ import random
 from collections.abc import Iterator
 from typing import Any
 
+from .conformance_hooks import EXERCISES, MAX_STEPS, Wrong, positions
 from .errors import IllegalActionError, OptionError
 from .game import Game
 from .hooks import HookError, hook, hooks_of
@@ -36,7 +42,6 @@ from .registry import game_class, load_game
 from .state import TERMINAL, State
 
 GARBAGE = ("", " ", "\x00", "not an action", "9" * 400, "{}", "place", "move -1", "é")
-MAX_STEPS = 20_000
 AllActions = tuple[list[str], set[str]]  # all_actions() in order, and as a set
 EVERY = 4  # refusals and copies are checked at every EVERY-th position
 FEW = 4  # options with at most this many values are combined in full
@@ -256,15 +261,23 @@ def every_game_configuration() -> Iterator[tuple[str, dict[str, Any]]]:
             yield name, config
 
 
-def check_hooks(name: str) -> dict[str, str]:
-    """Load every hook the game ``name`` declares and check its shape (``ludus.engine.hooks.SHAPES``):
-    the functions it must offer exist and take their arguments. Returns each hook's verdict,
-    ``"ok"`` or why it was not checked: a hook needing a package that is not installed here
-    (an optional extra, say) is reported, not failed; anything else raises ``ConformanceError``."""
+def check_hooks(
+    name: str, config: dict[str, Any] | None = None, *, count: int = 6, seed: int = 0
+) -> dict[str, str]:
+    """Load every hook the game ``name`` declares, check its shape (``ludus.engine.hooks.SHAPES``: the
+    functions it must offer exist and take their arguments), then call each on real positions:
+    ``count`` states spread over a random game of ``config`` (default: the game's defaults),
+    from its start to its end (``EXERCISES`` says what each hook must answer there).
+
+    Returns each hook's verdict, ``"ok"`` or why it was not checked: a hook needing a package that
+    is not installed here (an optional extra, say) is reported, not failed; anything else raises
+    ``ConformanceError`` naming the hook, the call and what went wrong. The server's routes are
+    checked by ``ludus.web.conformance.check_routes`` (it plays a game through a server)."""
     verdicts = {}
+    loaded: dict[str, Any] = {}
     for hook_name, target in hooks_of(name).declared().items():
         try:
-            loaded = hook(name, hook_name)
+            found = hook(name, hook_name)
         except HookError as exc:
             missing = _missing_package(exc, target)
             if missing is None:
@@ -273,10 +286,25 @@ def check_hooks(name: str) -> dict[str, str]:
             continue
         shape = SHAPES[hook_name]
         for func, arguments in shape.needs:
-            _check_callable(name, hook_name, target, loaded, func, arguments, required=True)
+            _check_callable(name, hook_name, target, found, func, arguments, required=True)
         for func, arguments in shape.may:
-            _check_callable(name, hook_name, target, loaded, func, arguments, required=False)
-        verdicts[hook_name] = "ok"
+            _check_callable(name, hook_name, target, found, func, arguments, required=False)
+        loaded[hook_name] = found
+    if loaded:
+        game = load_game(name, **(config or {}))
+        states, actions = positions(game, count, seed)
+        saved = [state.to_json() for state in states]
+        for hook_name, found in loaded.items():
+            where = f"{name}: hook {hook_name}={hooks_of(name).declared()[hook_name]!r}"
+            try:
+                EXERCISES[hook_name](found, states, actions)
+            except Wrong as exc:
+                raise ConformanceError(f"{where}: {exc}") from exc.__cause__
+            except Exception as exc:  # a failure of the kit's own calls on the hook's answers
+                raise ConformanceError(f"{where} raised {type(exc).__name__}: {exc}") from exc
+            if [state.to_json() for state in states] != saved:
+                raise ConformanceError(f"{where} changed a position it was given (it must read, not write)")
+            verdicts[hook_name] = "ok"
     return verdicts
 
 

@@ -4,7 +4,8 @@
 environments for any game configuration; ``import ludus.rl.openspiel`` registers the games
 with pyspiel. All share one action numbering (``game.all_actions()``) and one observation
 encoding per game (:mod:`ludus.rl.encoding`). Needs the ``rl`` extra (numpy, gymnasium,
-pettingzoo, open_spiel); importing this package does not import open_spiel.
+pettingzoo), and OpenSpiel the ``openspiel`` extra; importing this package does not import open_spiel,
+and a missing extra is named in the ImportError of the adapter that needs it.
 """
 
 from __future__ import annotations
@@ -23,12 +24,12 @@ else:
         from .gym_env import gym_env
         from .pettingzoo_env import pettingzoo_env
     except ImportError as _missing:  # the rl extra (numpy, gymnasium, pettingzoo) is not installed
-        _reason = str(_missing)
+        _reason = str(_missing)  # names the module missing and the extra that brings it
 
-        def pettingzoo_env(name: str = "garum", **options: Any):
+        def pettingzoo_env(name: str, **options: Any):
             """A PettingZoo AEC environment (needs the ``rl`` extra)."""
-            raise ImportError(f"ludus.rl needs the rl extra (pip install 'ludus[rl]'): {_reason}")
+            raise ImportError(_reason)
 
-        def gym_env(name: str = "garum", opponents: list | None = None, **options: Any):
+        def gym_env(name: str, opponents: list | None = None, **options: Any):
             """A single-agent Gymnasium environment (needs the ``rl`` extra)."""
-            raise ImportError(f"ludus.rl needs the rl extra (pip install 'ludus[rl]'): {_reason}")
+            raise ImportError(_reason)

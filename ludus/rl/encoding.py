@@ -9,12 +9,15 @@ Every adapter (PettingZoo, Gymnasium, OpenSpiel) uses the same two pieces:
   true state -- into a float32 vector of fixed length, and ``decode`` turns a vector back
   into the facts it holds (so the layout is checked against the engine, not just written
   down). ``encode_state(state, seat, out)`` gives the same vector read straight from the
-  state into a preallocated array (static parts cached, no dicts built): what the
-  environments use on every step. A game declares its encoder (``hooks.encoder``); :func:`encoder_for` finds it.
+  state into a preallocated array by the encoder's ``state_writer`` where it names one (a
+  :class:`LiveVector` that rewrites only what changed, no dicts built): what the environments
+  use on every step.
+  A game declares its encoder (``hooks.encoder``); :func:`encoder_for` finds it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -122,16 +125,20 @@ class Encoder:
     """Base of the per-game encoders: a layout of named blocks and the bounds of each value.
 
     Subclasses call :meth:`_block` in ``__init__`` to lay the vector out, then implement
-    :meth:`encode` (observation dict -> vector) and :meth:`decode` (vector -> facts).
+    :meth:`encode` (observation dict -> vector) and :meth:`decode` (vector -> facts), and may
+    name a ``state_writer`` that :meth:`encode_state` uses instead of the observation dict.
     """
 
     game_name = ""
+    state_writer: Callable[[Any], LiveVector] | None = None
+    """A LiveVector subclass writing the vector straight from the state: ``state_writer(encoder)``."""
 
     def __init__(self, game: Game) -> None:
         self.game = game
         self.blocks: dict[str, Block] = {}
         self.size = 0
         self._bounds: list[tuple[Block, float, float]] = []
+        self._writer: LiveVector | None = None  # made on first use: it reads the finished layout
 
     def _block(
         self, name: str, shape: tuple[int, ...], doc: str, high: float = 1.0, low: float = 0.0
@@ -145,17 +152,18 @@ class Encoder:
     @property
     def low(self) -> np.ndarray:
         """Lower bound of every entry (0 except for quantities that can be negative)."""
-        out = np.zeros(self.size, dtype=np.float32)
-        for block, low, _high in self._bounds:
-            out[block.start : block.stop] = low
-        return out
+        return self._bound(0)
 
     @property
     def high(self) -> np.ndarray:
         """Upper bound of every entry."""
-        out = np.ones(self.size, dtype=np.float32)
-        for block, _low, high in self._bounds:
-            out[block.start : block.stop] = high
+        return self._bound(1)
+
+    def _bound(self, which: int) -> np.ndarray:
+        """Every block's low (``which`` 0) or high (1) bound, across the vector."""
+        out = np.full(self.size, float(which), dtype=np.float32)
+        for block, *bounds in self._bounds:
+            out[block.start : block.stop] = bounds[which]
         return out
 
     def view(self, vector: np.ndarray, name: str) -> np.ndarray:
@@ -177,12 +185,21 @@ class Encoder:
         raise NotImplementedError
 
     def encode_state(self, state: State, seat: int | None, out: np.ndarray | None = None) -> np.ndarray:
-        """``encode(state.observation(seat))``, written into ``out`` (a float32 vector) if given.
+        """``encode(state.observation(seat))``, written into ``out`` (a vector) if given.
 
-        Encoders override this to read the state directly, without building the observation
-        dict (the adapters call this one); a test holds the two equal on many positions.
+        With a ``state_writer`` it is read straight from the state, without building the
+        observation dict (the adapters call this on every step); a test holds the two equal
+        on many positions.
         """
-        vector = self.encode(state.observation(seat))
+        if self.state_writer is None:
+            vector = self.encode(state.observation(seat))
+        else:
+            state._check_seat(seat)
+            if self._writer is None:
+                self._writer = self.state_writer(self)
+            if out is None or (out.dtype == np.float32 and out.shape == (self.size,)):
+                return self._writer.write(state, seat, out)
+            vector = self._writer.write(state, seat)
         if out is None:
             return vector
         out[:] = vector
@@ -219,6 +236,10 @@ class LiveVector:
         self.view: Any = self.live.data
         self.touched: list[list[int]] = [[] for _ in range(parts)]  # the entries each part has set
         self.kept: list[Any] = [None] * parts  # what each part was written from
+
+    def write(self, state: State, seat: int | None, out: np.ndarray | None = None) -> np.ndarray:
+        """The vector of ``state`` seen by ``seat``, copied into ``out`` (a new array if None)."""
+        raise NotImplementedError
 
     def _write(self, part: int, values: list[tuple[int, float]]) -> None:
         """Set ``part``'s entries to ``values`` (index, value), clearing what it wrote before."""

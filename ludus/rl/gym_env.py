@@ -1,7 +1,7 @@
 """A single-agent Gymnasium environment: one seat learns, ludus bots play the other seats.
 
-The observation is the seat's encoded view (a float32 vector, see
-:mod:`ludus.games.garum.encoder`); the action is an index into ``game.all_actions()``. Bots
+The observation is the seat's encoded view (a float32 vector laid out by the game's encoder,
+:mod:`ludus.rl.encoding`); the action is an index into ``game.all_actions()``. Bots
 move between the agent's decisions inside ``step``, so every observation is one where
 the agent must act. The legal-action mask is in ``info["action_mask"]`` and from
 ``env.action_masks()`` (the name sb3-contrib's MaskablePPO looks for). The reward is 0
@@ -16,8 +16,11 @@ from __future__ import annotations
 
 from typing import Any
 
-import gymnasium as gym
-import numpy as np
+try:
+    import gymnasium as gym
+    import numpy as np
+except ImportError as exc:
+    raise ImportError(f"ludus.rl needs {exc.name}, from the 'rl' extra (pip install 'ludus[rl]')") from exc
 
 from ..bots import Bot, make
 from ..engine import IllegalActionError, State, load_game
@@ -34,7 +37,7 @@ class LudusGymEnv(gym.Env):
 
     def __init__(
         self,
-        name: str = "garum",
+        name: str,
         opponents: list[OpponentSpec] | None = None,
         seat: int = 0,
         reward: str = "win",
@@ -150,8 +153,8 @@ class LudusGymEnv(gym.Env):
         return render_observation(self._live().observation(self.seat), self.game.name)
 
 
-def gym_env(name: str = "garum", opponents: list[OpponentSpec] | None = None, **options: Any) -> LudusGymEnv:
-    """A Gymnasium env for one seat: ``gym_env("garum", players=2, opponents=["greedy"])``.
+def gym_env(name: str, opponents: list[OpponentSpec] | None = None, **options: Any) -> LudusGymEnv:
+    """A Gymnasium env for one seat of the game ``name``: ``gym_env(name, players=2, opponents=["greedy"])``.
 
     ``opponents`` lists one bot per other seat (a bot name, ``{"name": ..., **params}``, or a
     bot object); by default they are random bots. Other options: ``seat`` (0), ``reward``

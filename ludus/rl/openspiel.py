@@ -1,15 +1,16 @@
 """ludus games as OpenSpiel Python games: ``import ludus.rl.openspiel`` registers them.
 
-Registers ``python_ludus_garum`` (and ``python_ludus_celtae`` when that game is installed)
-with ``pyspiel``. Game parameters are the game's options (``players``, ``board``, ...) plus:
+Registers ``python_ludus_<name>`` with ``pyspiel`` for every installed game that declares an
+encoder (``REGISTERED`` lists them). Game parameters are the game's options (``players``, ...)
+plus:
 
 * ``deals`` -- how many distinct deals the opening chance node offers (default 1000),
 * ``seed`` -- which family of deals (default 0).
 
-An option whose default is ``None`` (Celtae's ``difficulty``) is the string "none" here.
+An option whose default is ``None`` (a solo game's difficulty, say) is the string "none" here.
 
 Scope: sequential, imperfect information, explicit chance. The engine draws all its chance
-(shuffles, the aureus, cards) from its own seeded RNG, so the game is modelled as one chance
+(shuffles, draws, hidden orders) from its own seeded RNG, so the game is modelled as one chance
 node at the root choosing a deal ``d`` uniformly among ``deals``; the engine game is then
 played with seed ``seed * deals + d`` and is deterministic given the players' actions.
 Actions are indices into ``game.all_actions()``; utilities are the engine's ``returns()``
@@ -18,7 +19,7 @@ Actions are indices into ``game.all_actions()``; utilities are the engine's ``re
 Information: ``information_state_string(p)`` is perfect recall -- a digest chain over
 every observation seat ``p`` received (``state.observation(p)`` after each decision),
 prefixed with the seat and step count, computed only when asked for; ``observation_string(p)`` is the current view as
-JSON and ``observation_tensor(p)`` its encoding (:mod:`ludus.games.garum.encoder`).
+JSON and ``observation_tensor(p)`` its encoding (the game's encoder, :mod:`ludus.rl.encoding`).
 ``resample_from_infostate(p, sampler)`` re-deals what ``p`` cannot see with the engine's
 ``State.resample``; the resampled state keeps the observed history, not a deal index.
 """
@@ -30,8 +31,13 @@ import json
 import random
 from typing import Any
 
-import numpy as np
-import pyspiel  # type: ignore[import-not-found]
+try:
+    import numpy as np
+    import pyspiel  # type: ignore[import-not-found]
+except ImportError as exc:
+    raise ImportError(
+        f"ludus.rl.openspiel needs {exc.name}, from the 'openspiel' extra (pip install 'ludus[openspiel]')"
+    ) from exc
 
 from ..engine import Game, State, load_game
 from ..engine.registry import game_class, game_names
@@ -329,5 +335,5 @@ REGISTERED = [SHORT_NAMES[name] for name in SHORT_NAMES if _register(name)]
 
 
 def load(name: str, **params: Any) -> pyspiel.Game:
-    """``pyspiel.load_game`` for a ludus game by its ludus name: ``load("garum", players=3)``."""
+    """``pyspiel.load_game`` for a ludus game by its ludus name: ``load(name, players=3)``."""
     return pyspiel.load_game(SHORT_NAMES[name], params)

@@ -1,11 +1,12 @@
 """A PettingZoo AEC environment for any ludus game configuration.
 
-Agents are the seats, ``player_0`` .. ``player_{n-1}`` (in 2-player Garum each agent plays
-two colours). The agent to act is the seat to move; a seat often takes several decisions
-in a row (place a tile, then a worker), which AEC allows. Each agent observes
+Agents are the seats, ``player_0`` .. ``player_{n-1}`` (a seat may play several colours, as
+the game has it). The agent to act is the seat to move; a seat often takes several decisions
+in a row (a turn made of small steps), which AEC allows. Each agent observes
 ``{"observation": float32 vector, "action_mask": int8 vector}`` encoded from what
-``state.observation(seat)`` shows, read straight from the state (fresh arrays each call) (see :mod:`ludus.games.garum.encoder` for the layout); the mask
-is all zeros for agents not to move. Actions are indices into ``game.all_actions()``
+``state.observation(seat)`` shows, read straight from the state (fresh arrays each call; the
+game's encoder gives the layout, :mod:`ludus.rl.encoding`); the mask is all zeros for agents
+not to move. Actions are indices into ``game.all_actions()``
 (``env.action_to_notation(i)`` / ``env.notation_to_action(text)``). Rewards come at the end:
 ``reward="win"`` gives the engine's ``returns()`` (1, or 1/k for a k-way shared win),
 ``reward="score_diff"`` a seat's score minus the mean of the others' scores (in a solo
@@ -18,9 +19,12 @@ import copy
 import json
 from typing import Any
 
-import numpy as np
-from gymnasium import spaces
-from pettingzoo import AECEnv  # type: ignore[import-untyped]
+try:
+    import numpy as np
+    from gymnasium import spaces
+    from pettingzoo import AECEnv  # type: ignore[import-untyped]
+except ImportError as exc:
+    raise ImportError(f"ludus.rl needs {exc.name}, from the 'rl' extra (pip install 'ludus[rl]')") from exc
 
 from ..engine import Game, IllegalActionError, State, load_game
 from ..engine.hooks import hook
@@ -32,7 +36,7 @@ REWARDS = ("win", "score_diff")
 def final_rewards(state: State, reward: str) -> list[float]:
     """Each seat's end-of-game reward under ``reward`` ("win" or "score_diff").
 
-    With a single seat (Celtae's solo game) ``score_diff`` is just that seat's score.
+    With a single seat (a solo game) ``score_diff`` is just that seat's score.
     """
     if reward == "win":
         return [float(r) for r in state.returns()]
@@ -58,7 +62,7 @@ class LudusAECEnv(AECEnv):
     metadata = {"render_modes": ["ansi"], "name": "ludus_v0", "is_parallelizable": False}
 
     def __init__(
-        self, name: str = "garum", reward: str = "win", render_mode: str | None = None, **options: Any
+        self, name: str, reward: str = "win", render_mode: str | None = None, **options: Any
     ) -> None:
         super().__init__()
         if reward not in REWARDS:
@@ -174,8 +178,8 @@ def _copy_space(space: spaces.Dict) -> spaces.Dict:
     return copy.deepcopy(space)
 
 
-def pettingzoo_env(name: str = "garum", **options: Any) -> LudusAECEnv:
-    """A PettingZoo AEC env: ``pettingzoo_env("garum", players=3, reward="score_diff")``.
+def pettingzoo_env(name: str, **options: Any) -> LudusAECEnv:
+    """A PettingZoo AEC env of the game ``name``: ``pettingzoo_env(name, players=3, reward="score_diff")``.
 
     ``options`` are the game's options plus ``reward`` ("win" or "score_diff") and
     ``render_mode`` (None or "ansi").

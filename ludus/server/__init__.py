@@ -1,13 +1,15 @@
 """The online play server: an ASGI app (FastAPI) over SQLite or PostgreSQL.
 
-``create_app(database_url)`` builds the app; ``serve(host, port, database_url)`` runs it under
-uvicorn (the ``ludus serve`` command). Imported lazily so that ``import ludus`` stays light.
+``create_app(database_url, settings=...)`` builds the app; ``serve(host, port, settings)`` runs it
+under uvicorn (the ``ludus serve`` command). Imported lazily so that ``import ludus`` stays light.
 """
 
 from __future__ import annotations
 
-import os
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .settings import Settings
 
 
 def create_app(database_url: str | None = None, **kwargs: Any) -> Any:
@@ -16,29 +18,29 @@ def create_app(database_url: str | None = None, **kwargs: Any) -> Any:
     return _create_app(database_url, **kwargs)
 
 
-def serve(host: str = "127.0.0.1", port: int = 8000, database_url: str | None = None) -> None:
-    """Serve until interrupted; the database URL falls back to LUDUS_DATABASE_URL, then ./ludus.db."""
+def serve(host: str = "127.0.0.1", port: int = 8000, settings: Settings | None = None) -> None:
+    """Serve until interrupted, with ``settings`` (None: read from the environment now)."""
     import uvicorn
 
     from .header_deadline import uvicorn_http
-    from .limits import ServerLimits
     from .routes_ws import MAX_WS_FRAME
+    from .settings import load_settings
 
     tune_gc()
-    limits = ServerLimits.from_env()
+    settings = settings or load_settings()
 
     # No permessage-deflate: compressing every view cost a tenth of the server's CPU for a few KiB.
-    # X-Forwarded-For is believed only from LUDUS_FORWARDED_ALLOW_IPS (default: 127.0.0.1, a proxy
-    # on this host), so that rate limits count the real client behind a reverse proxy.
+    # X-Forwarded-For is believed only from ``forwarded_allow_ips`` (default: 127.0.0.1, a proxy on
+    # this host), so that rate limits count the real client behind a reverse proxy.
     uvicorn.run(
-        create_app(database_url, limits=limits),
+        create_app(settings=settings),
         host=host,
         port=port,
-        http=uvicorn_http(limits.header_seconds),
+        http=uvicorn_http(settings.header_seconds),
         ws_max_size=MAX_WS_FRAME,  # up to this, a message over MAX_WS_MESSAGE gets an error reply
         ws_per_message_deflate=False,
         proxy_headers=True,
-        forwarded_allow_ips=os.environ.get("LUDUS_FORWARDED_ALLOW_IPS", "127.0.0.1"),
+        forwarded_allow_ips=settings.forwarded_allow_ips,
         log_level="warning",
         access_log=False,
     )

@@ -2,10 +2,11 @@
 
 Blocking work (database, rules, views) runs in worker threads, except what needs no waiting on
 SQLite: a current cached view, and an action, whose write alone waits on the group committer's
-thread (``Moves.play_on_loop``). Bots and hints think in worker processes (``botpool``), never in this
+thread (``Moves.play``). Bots and hints think in worker processes (``botpool``), never in this
 one, served from a queue fair across the addresses that created the games (``automation``). The parts
 live in modules of their own: middleware, error answers, the routes of games and of the WebSocket,
-the API docs, the app's lifespan.
+the API docs, the app's lifespan. The settings (``settings.Settings``) are read once, here, and
+handed to each part.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from .error_handlers import add_error_handlers, as_server_error, busy_response, 
 from .hints import HintDesk
 from .hub import Hub
 from .lifespan import WORKER_THREADS, make_lifespan
-from .limits import BodyTimeout, ClientLimits, ServerLimits
+from .limits import BodyTimeout, ClientLimits
 from .middleware import (
     CONTENT_SECURITY_POLICY,
     LARGE_BODY_PATHS,
@@ -39,9 +40,9 @@ from .middleware import (
 from .routes_games import add_game_routes
 from .routes_ws import MAX_WS_MESSAGE, add_ws_route
 from .routing import BEARER, ERRORS, Token
-from .seatbots import DEFAULT_SECONDS
 from .service import GameService
-from .storage import Store
+from .settings import Settings, load_settings
+from .storage import Store, usable_url
 
 DESCRIPTION = """Play ludus games online: create a game with human and bot seats, share the seat
 tokens, play through HTTP and follow live through the WebSocket.
@@ -65,24 +66,23 @@ A busy database answers 503 with `Retry-After`; an unexpected error answers 500 
 
 
 def create_app(
-    database_url: str | None = None,
-    *,
-    bot_seconds: float = DEFAULT_SECONDS,
-    limits: ServerLimits | None = None,
-    bot_factory: str = DEFAULT_FACTORY,
+    database_url: str | None = None, *, settings: Settings | None = None, bot_factory: str = DEFAULT_FACTORY
 ) -> FastAPI:
-    """The server app over the database at ``database_url`` (default ``LUDUS_DATABASE_URL`` or ./ludus.db).
+    """The server app with ``settings`` (None: read from the environment now, ``load_settings``) over the
+    database at ``database_url`` (None: the settings' ``database_url``).
 
     The schema is migrated when the app starts (its lifespan), not when it is created. ``bot_factory``
     names (``module:function(kind, seconds, seed)``) what builds the bots in the worker processes:
     tests give bots of their own this way, since a monkeypatch does not reach other processes.
     """
-    store = Store(database_url)
-    limits = limits or ServerLimits.from_env()  # ludus.server.limits: caps, rates, expiry
-    service = GameService(store, bot_seconds=bot_seconds, limits=limits)
+    settings = settings or load_settings()
+    if database_url is not None:
+        settings = settings.model_copy(update={"database_url": usable_url(database_url)})
+    store = Store(settings.database_url, settings.db_busy_seconds, settings.sqlite_synchronous)
+    service = GameService(store, settings)
     hub = Hub()
-    automation = Automation(service, pool=BotPool(limits.bot_processes, bot_factory))
-    service.listeners = [hub.publish, automation.on_change]
+    automation = Automation(service, pool=BotPool(settings.bot_processes, bot_factory))
+    service.games.listeners = [hub.publish, automation.on_change]
 
     app = FastAPI(
         title="ludus server",
@@ -92,20 +92,21 @@ def create_app(
         docs_url=None,
         redoc_url=None,
     )
+    app.state.settings = settings
     app.state.service = service
     app.state.hub = hub
     app.state.automation = automation
     app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES, paths=LARGE_BODY_PATHS)
-    app.add_middleware(SlowRequestLog)
+    app.add_middleware(SlowRequestLog, threshold_ms=settings.slow_request_ms)
     app.add_middleware(ErrorIds)
     app.add_middleware(SecurityHeaders)
-    app.add_middleware(ClientLimits, limits=limits)
-    app.add_middleware(BodyTimeout, seconds=limits.body_seconds)
+    app.add_middleware(ClientLimits, settings=settings)
+    app.add_middleware(BodyTimeout, seconds=settings.body_seconds)
     mount_docs(app)
     add_error_handlers(app)
     # ludus.server.hints: the seat to move asks for its best moves, thought about in the bots' pool
-    hints = app.state.hints = HintDesk(service, automation.pool)
-    add_game_routes(app, service, limits, hints)
+    hints = app.state.hints = HintDesk(service.games, automation.pool)
+    add_game_routes(app, service, hints)
     add_ws_route(app, service, hub)
     _mount_web(app)
     _play_routes_first(app)

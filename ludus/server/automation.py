@@ -5,7 +5,7 @@ server's own, so a thinking bot slows no request. Bot turns wait in the pool's f
 by host (the digest of the address that created the game), then round-robin by game within a host,
 and a game has at most one bot turn waiting or thinking. A bot's budget counts from when it starts
 thinking; a worker still thinking at twice the budget plus one second is killed and replaced, and the
-stand-in bot's move (``seatbots.standin_name``, normally greedy, an urgent job of the pool) is played
+stand-in bot's move (``Settings.standin_bot``, normally greedy, an urgent job of the pool) is played
 instead, or a random legal one if that fails too. A move is committed only if the game is still at
 the version the bot thought about, so a human answering just as the timer ran out never makes two
 moves for one turn.
@@ -16,7 +16,7 @@ a game's bots think only in the process holding the game's advisory lock (``clai
 so two server processes never think about one game's turn at once.
 
 Bots are paced so that a person can follow them: a bot's decision is committed no sooner than
-``bot_pace`` seconds (``LUDUS_BOT_PACE``, default 0.6; 0 in the tests) after the game's
+``Settings.bot_pace`` seconds (``LUDUS_BOT_PACE``, default 0.6; 0 in the tests) after the game's
 previous bot decision, counted from its commit; its thinking overlaps the wait.
 """
 
@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
 import threading
 import time
 from typing import Any
@@ -32,45 +31,23 @@ from typing import Any
 from .botpool import BotFailed, BotPool, Job
 from .claims import GameClaims
 from .errors import ServerError
-from .limits import ServerLimits
 from .runtime import BotJob, Runtime, TurnClock
-from .seatbots import fallback_action, standin_name
+from .seatbots import fallback_action
 from .service import GameService
 
 log = logging.getLogger("ludus.server")
 
 STANDIN_SECONDS = 1.0  # the stand-in's budget when it plays for a bot that gave no move
 EXPIRY_CHECK_SECONDS = 3600.0
-DEFAULT_BOT_PACE = 0.6
-MAX_BOT_PACE = 10.0
-
-
-def bot_pace_from_env() -> float:
-    """``LUDUS_BOT_PACE`` seconds between a game's consecutive bot decisions (0 to 10; default 0.6)."""
-    text = os.environ.get("LUDUS_BOT_PACE", "")
-    try:
-        pace = float(text) if text.strip() else DEFAULT_BOT_PACE
-    except ValueError:
-        raise ValueError(f"LUDUS_BOT_PACE must be a number of seconds, not {text!r}") from None
-    if not 0 <= pace <= MAX_BOT_PACE:
-        raise ValueError(f"LUDUS_BOT_PACE must be from 0 to {MAX_BOT_PACE:g} seconds, not {pace:g}")
-    return pace
 
 
 class Automation:
     """Drives the games of this process: one driver task per game with something due."""
 
-    def __init__(
-        self,
-        service: GameService,
-        limits: ServerLimits | None = None,
-        bot_pace: float | None = None,
-        pool: BotPool | None = None,
-    ) -> None:
+    def __init__(self, service: GameService, pool: BotPool | None = None) -> None:
         self.service = service
-        self.limits = limits or service.limits
-        self.bot_pace = bot_pace_from_env() if bot_pace is None else bot_pace
-        self.pool = pool or BotPool(self.limits.bot_processes)
+        self.settings = service.settings
+        self.pool = pool or BotPool(self.settings.bot_processes)
         store = service.store
         self.claims = GameClaims(None if store.is_sqlite else store.listen_url())
         self.loop: asyncio.AbstractEventLoop | None = None
@@ -124,7 +101,7 @@ class Automation:
             while not self._closing:
                 self._again.discard(game_id)
                 try:
-                    job = await asyncio.to_thread(self.service.next_job, game_id)
+                    job = await asyncio.to_thread(self.service.turns.next_job, game_id)
                 except ServerError:
                     return
                 if isinstance(job, BotJob):
@@ -133,9 +110,10 @@ class Automation:
                         if not claimed:
                             return  # another process drives it, and looks again when it lets go
                     action = await self._think(job)
-                    if last_bot is not None and self.bot_pace > 0:
-                        await asyncio.sleep(max(0.0, last_bot + self.bot_pace - time.monotonic()))
-                    await asyncio.to_thread(self.service.commit_bot, job, action)
+                    pace = self.settings.bot_pace
+                    if last_bot is not None and pace > 0:
+                        await asyncio.sleep(max(0.0, last_bot + pace - time.monotonic()))
+                    await asyncio.to_thread(self.service.turns.commit_bot, job, action)
                     last_bot = time.monotonic()
                     continue
                 if claimed:  # let go, then look once more: a change made meanwhile elsewhere is seen
@@ -161,9 +139,9 @@ class Automation:
             log.warning(
                 "bot %s gave no move in game %s (%s): the stand-in plays", job.bot_name, job.game_id, exc
             )
-        seconds = min(STANDIN_SECONDS, self.limits.bot_max_seconds)
+        seconds = min(STANDIN_SECONDS, self.settings.bot_max_seconds)
         try:
-            return await self._ask(job, standin_name(), seconds, urgent=True)
+            return await self._ask(job, self.settings.standin_bot, seconds, urgent=True)
         except BotFailed as exc:
             log.warning("the stand-in gave no move in game %s either (%s): a random one", job.game_id, exc)
             return fallback_action(job.state)
@@ -185,7 +163,7 @@ class Automation:
     async def _timer(self, clock: TurnClock) -> None:
         try:
             await asyncio.sleep(max(0.0, clock.deadline - time.time()))
-            if await asyncio.to_thread(self.service.time_out, clock):
+            if await asyncio.to_thread(self.service.turns.time_out, clock):
                 self.kick(clock.game_id)
         except ServerError:
             pass
@@ -208,7 +186,7 @@ class Automation:
 
     async def _sweep(self) -> None:
         """Mark idle games abandoned now and then (the first check is at start-up)."""
-        every = min(EXPIRY_CHECK_SECONDS, self.limits.expire_days * 86400 / 10)
+        every = min(EXPIRY_CHECK_SECONDS, self.settings.expire_days * 86400 / 10)
         while not self._closing:
             await asyncio.sleep(every)
             try:

@@ -1,12 +1,13 @@
 """The service's games in memory: a cache of what the database holds, checked against the game row's
 versions before each use, and the steps every change shares (seat checks, storing actions, telling
-listeners)."""
+listeners). The other parts of the service (``lobby``, ``moves``, ``turns``) each hold this one."""
 
 from __future__ import annotations
 
 import logging
 import re
 import secrets
+import sqlite3
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
@@ -20,10 +21,9 @@ import ludus
 from ludus.engine import Game, State
 
 from .errors import Forbidden, NotFound, Unauthorized
-from .limits import ServerLimits
 from .runtime import Details, Runtime, advance
-from .seatbots import DEFAULT_SECONDS
 from .security import matching_index
+from .settings import Settings
 from .storage import GameRow, Store
 
 log = logging.getLogger("ludus.server")
@@ -34,8 +34,8 @@ CACHE_SIZE = 2000
 
 def shared_game(name: str, options: dict[str, Any]) -> Game:
     """The game ``name`` with ``options``, one object for every game of that configuration the server
-    holds: its tables and the caches its rules keep per Game object (Garum's layouts and observed
-    fixed parts) are made once, where a thousand games' own objects each made them again and
+    holds: its tables and the caches its rules keep per Game object (board layouts, fixed parts seen
+    before) are made once, where a thousand games' own objects each made them again and
     overflowed those caches. Raises as ``ludus.load_game`` (TypeError: options that are not JSON)."""
     return _shared_game(name, orjson.dumps(options, option=orjson.OPT_SORT_KEYS))
 
@@ -46,21 +46,19 @@ def _shared_game(name: str, options: bytes) -> Game:
 
 
 class GameCache:
-    """The runtimes of recently used games (at most ``CACHE_SIZE``), each synced with its row."""
+    """The runtimes of recently used games (at most ``CACHE_SIZE``), each synced with its row; the
+    store and the settings the service's parts share; the listeners told of every committed change."""
 
-    def __init__(
-        self, store: Store, bot_seconds: float = DEFAULT_SECONDS, limits: ServerLimits | None = None
-    ) -> None:
+    def __init__(self, store: Store, settings: Settings) -> None:
         self.store = store
-        self.limits = limits or ServerLimits()
-        self.bot_seconds = min(bot_seconds, self.limits.bot_max_seconds)
+        self.settings = settings
         self.instance = secrets.token_hex(6)
         self._runtimes: OrderedDict[str, Runtime] = OrderedDict()
         self._registry_lock = threading.Lock()
         self.listeners: list[Callable[[Runtime], None]] = []
 
     # -- the cache ---------------------------------------------------------------
-    def _get(self, game_id: str) -> Runtime:
+    def get(self, game_id: str) -> Runtime:
         if not isinstance(game_id, str) or not GAME_ID.match(game_id):
             raise NotFound(f"no game {game_id!r}")
         with self._registry_lock:
@@ -80,16 +78,16 @@ class GameCache:
                 finally:
                     rt.lock.release()
 
-    def _forget(self, game_id: str) -> None:
+    def forget(self, game_id: str) -> None:
         with self._registry_lock:
             rt = self._runtimes.get(game_id)
             if rt is not None and rt.row is None:
                 del self._runtimes[game_id]
 
-    def _sync(self, rt: Runtime, conn: Any, row: GameRow | None) -> None:
+    def sync(self, rt: Runtime, conn: Any, row: GameRow | None) -> None:
         """Bring ``rt`` up to what the database holds (caller holds ``rt.lock``)."""
         if row is None:
-            self._forget(rt.id)
+            self.forget(rt.id)
             raise NotFound(f"no game {rt.id!r}")
         if rt.row is None or rt.row.meta_version != row.meta_version:
             rt.seats = self.store.seats(conn, rt.id)
@@ -103,14 +101,46 @@ class GameCache:
             self._reload(rt, conn, row)
         rt.row = row
 
-    def _sync_locked(self, rt: Runtime, conn: Any, game_id: str) -> None:
+    def sync_locked(self, rt: Runtime, conn: Any) -> None:
         """Lock the game's row and bring ``rt`` up to it (caller holds ``rt.lock``, in a write
         transaction): the versions first, the whole row only when they moved (every change of a
         game's row moves one of them)."""
-        current = rt.state is not None and rt.row is not None
-        if current and self.store.lock_versions(conn, game_id) == (rt.version, rt.row.meta_version):
+        if (
+            rt.state is not None
+            and rt.row is not None
+            and self.store.lock_versions(conn, rt.id) == self.versions(rt)
+        ):
             return
-        self._sync(rt, conn, self.store.lock_game(conn, game_id))
+        self.sync(rt, conn, self.store.lock_game(conn, rt.id))
+
+    @staticmethod
+    def versions(rt: Runtime) -> tuple[int, int]:
+        """The (``version``, ``meta_version``) the cached game is at: what the row must still say."""
+        return rt.version, rt.row.meta_version
+
+    def locked_if_current(self, game_id: str) -> Runtime | None:
+        """For the event loop's thread, which must not wait: the cached game with its lock taken (the
+        caller releases it) when none of that waits: SQLite, the game cached, its lock free and its
+        versions the database's (read without waiting for a writer). None when any of it would wait:
+        the caller then takes the worker thread's way (``read``, ``store.transact``).
+
+        The lock is reentrant: a coroutine of the loop gets it while another one of the loop holds it
+        (a move waiting for its commit). It then sees the game as it was before that move, which the
+        write of a second move finds (``store.lock_versions``).
+        """
+        if not self.store.is_sqlite or not isinstance(game_id, str):
+            return None
+        rt = self._runtimes.get(game_id)
+        if rt is None or rt.state is None or rt.row is None or not rt.lock.acquire(blocking=False):
+            return None
+        try:
+            current = self.store.versions(game_id, wait=False) == self.versions(rt)
+        except sqlite3.OperationalError:  # another process is writing: waiting is the worker thread's
+            current = False
+        if not current:
+            rt.lock.release()
+            return None
+        return rt
 
     def _append_new(self, rt: Runtime, conn: Any, row: GameRow) -> None:
         """Only appends since our version (an undo changes the version but not by as many
@@ -145,25 +175,27 @@ class GameCache:
         rt.version = row.version
         rt.timeouts = self.store.timed_out_plies(conn, rt.id) if row.turn_seconds is not None else {}
 
-    def _read(self, game_id: str) -> Runtime:
+    def read(self, game_id: str) -> Runtime:
         """The runtime, synced (caller must then take ``rt.lock`` to read it consistently)."""
-        rt = self._get(game_id)
+        rt = self.get(game_id)
         with rt.lock:
-            if rt.state is not None and rt.row is not None:
-                versions = self.store.versions(game_id)
-                if versions == (rt.version, rt.row.meta_version):
-                    return rt  # the cache is current: no transaction needed
+            if (
+                rt.state is not None
+                and rt.row is not None
+                and self.store.versions(game_id) == self.versions(rt)
+            ):
+                return rt  # the cache is current: no transaction needed
             with self.store.read() as conn:
-                self._sync(rt, conn, self.store.game(conn, game_id))
+                self.sync(rt, conn, self.store.game(conn, game_id))
         return rt
 
-    def _sync_after(self, rt: Runtime) -> None:
+    def sync_after(self, rt: Runtime) -> None:
         """Reload seats after a committed seat change, then tell listeners."""
         with self.store.read() as conn:
-            self._sync(rt, conn, self.store.game(conn, rt.id))
-        self._changed(rt)
+            self.sync(rt, conn, self.store.game(conn, rt.id))
+        self.changed(rt)
 
-    def _changed(self, rt: Runtime) -> None:
+    def changed(self, rt: Runtime) -> None:
         """Tell the listeners (WebSocket hub, bot driver); called after commit under ``rt.lock``."""
         for listener in self.listeners:
             try:
@@ -172,7 +204,7 @@ class GameCache:
                 log.exception("change listener failed for game %s", rt.id)
 
     # -- seats and tokens ----------------------------------------------------------------
-    def _seat_of(self, rt: Runtime, token: str | None) -> int:
+    def seat_of(self, rt: Runtime, token: str | None) -> int:
         if token is None:
             raise Unauthorized("this needs a seat token: send 'Authorization: Bearer <token>'")
         found = matching_index(token, [s.token_hash for s in rt.seats])
@@ -180,32 +212,32 @@ class GameCache:
             raise Unauthorized("the token does not belong to any seat of this game")
         return rt.seats[found].seat
 
-    def _mover(self, rt: Runtime, token: str | None) -> int:
-        seat = self._seat_of(rt, token)
+    def mover(self, rt: Runtime, token: str | None) -> int:
+        seat = self.seat_of(rt, token)
         if rt.seats[seat].left_to is not None:
             raise Forbidden(f"seat {seat} left this game; {rt.seats[seat].left_to} plays it now")
         if rt.state.is_terminal():
             raise Forbidden("the game is over")
-        self._not_abandoned(rt)
+        self.not_abandoned(rt)
         current = rt.state.current_player()
         if current != seat:
             raise Forbidden(f"it is not seat {seat}'s turn: seat {current} is to move")
         return seat
 
-    def _not_abandoned(self, rt: Runtime) -> None:
+    def not_abandoned(self, rt: Runtime) -> None:
         if rt.abandoned:
             raise Forbidden(
-                f"this game was abandoned: nobody moved in it for {self.limits.expire_days:g} days"
+                f"this game was abandoned: nobody moved in it for {self.settings.expire_days:g} days"
             )
 
-    def _expiry_seconds(self) -> float:
-        return self.limits.expire_days * 86400
+    def expiry_seconds(self) -> float:
+        return self.settings.expire_days * 86400
 
     # -- storing changes -----------------------------------------------------------------
-    def _payload(self, game_id: str, version: int, meta: int) -> str:
+    def payload(self, game_id: str, version: int, meta: int) -> str:
         return f"{game_id} {version} {meta} {self.instance}"
 
-    def _commit_moves(
+    def commit_moves(
         self,
         rt: Runtime,
         conn: Any,
@@ -233,10 +265,10 @@ class GameCache:
                 timed_out_to if i == 0 else None,
                 renew,
             )
-        self.store.notify(conn, self._payload(rt.id, row.version + len(moves), row.meta_version))
+        self.store.notify(conn, self.payload(rt.id, row.version + len(moves), row.meta_version))
         return at
 
-    def _adopt(
+    def adopt(
         self,
         rt: Runtime,
         row: GameRow,

@@ -3,7 +3,7 @@
 A hint is ``ludus.bots.hint`` on the seat's own view (determinizations re-deal everything it
 cannot see), so it never tells a seat more than it knows. It is asked with the seat's token,
 only while that seat is to move (401 without a token, 403 for anyone else), time-capped by the
-server (``HintSettings.seconds``), rate-limited per seat (429 with ``Retry-After``), and off in
+server (``Settings.hint_seconds``), rate-limited per seat (429 with ``Retry-After``), and off in
 a game whose creator said ``"hints": false`` (403). The same position always gives the same
 answer: its seed is the position's length, and the last answer of each game is kept.
 
@@ -20,7 +20,6 @@ import asyncio
 import threading
 import time
 from concurrent.futures import CancelledError
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from limits import parse as parse_rate
@@ -30,10 +29,10 @@ from pydantic import BaseModel, Field
 
 from .botpool import BotFailed, BotPool, Job
 from .errors import Busy, Forbidden, Unprocessable
-from .limits import TooManyRequests, env_fields
+from .limits import TooManyRequests
 
 if TYPE_CHECKING:
-    from .service import GameService
+    from .game_cache import GameCache
 
 VALUE = (
     "the heuristic's estimate of the seat's final score margin over its best rival (in a solo game: "
@@ -41,23 +40,6 @@ VALUE = (
 )
 WAIT_SECONDS = 30.0  # the longest a hint request waits for its answer, queue included
 AT_ONCE = 64  # hint requests waiting for their answers at once (each seat's own rate limits it too)
-
-
-@dataclass(frozen=True)
-class HintSettings:
-    """The server's hint limits. Field ``x`` is read from ``LUDUS_HINT_X`` by ``from_env``."""
-
-    seconds: float = 1.0  # the most time one hint may think
-    rate: str = "4/minute"  # hints per seat of a game
-    most: int = 5  # the most moves one hint may list
-
-    @classmethod
-    def from_env(cls, **overrides: Any) -> HintSettings:
-        settings = cls(**env_fields(cls, "LUDUS_HINT_", overrides))
-        parse_rate(settings.rate)  # a bad rate is an error at start-up, not at the first request
-        if not settings.seconds > 0 or settings.most < 1:
-            raise ValueError("hint seconds must be more than 0 and hint most at least 1")
-        return settings
 
 
 def hints_option(options: dict[str, Any]) -> bool | None:
@@ -71,12 +53,13 @@ def hints_option(options: dict[str, Any]) -> bool | None:
 class HintDesk:
     """Answers hint requests: checks the seat, the game's option and the rate, then thinks."""
 
-    def __init__(self, service: GameService, pool: BotPool, settings: HintSettings | None = None) -> None:
-        self.service = service
+    def __init__(self, games: GameCache, pool: BotPool) -> None:
+        self.games = games
         self.pool = pool
-        self.settings = settings or HintSettings.from_env()
+        self.seconds = games.settings.hint_seconds
+        self.most = games.settings.hint_most
         self._limiter = MovingWindowRateLimiter(MemoryStorage())
-        self._rate = parse_rate(self.settings.rate)
+        self._rate = parse_rate(games.settings.hint_rate)
         self._last: dict[str, tuple[tuple, dict[str, Any]]] = {}  # game id -> (position key, answer)
         self._lock = threading.Lock()
         self._waiting = 0  # hint requests waiting for the pool (changed on the event loop only)
@@ -104,12 +87,11 @@ class HintDesk:
     def _prepare(self, game_id: str, token: str | None, n: int) -> dict[str, Any] | tuple[Any, ...]:
         """The kept answer for this position, or what thinking about it needs (seat, state, version,
         host); refuses a seat not to move, hints turned off and a bad ``n``."""
-        if not isinstance(n, int) or isinstance(n, bool) or not 1 <= n <= self.settings.most:
-            raise Unprocessable(f"n must be a whole number from 1 to {self.settings.most}")
-        service = self.service
-        rt = service._read(game_id)
+        if not isinstance(n, int) or isinstance(n, bool) or not 1 <= n <= self.most:
+            raise Unprocessable(f"n must be a whole number from 1 to {self.most}")
+        rt = self.games.read(game_id)
         with rt.lock:
-            seat = service._mover(rt, token)
+            seat = self.games.mover(rt, token)
             if getattr(rt.row, "hints", None) is False:
                 raise Forbidden("hints are off in this game: its creator said so")
             state = rt.state.clone()
@@ -126,7 +108,7 @@ class HintDesk:
     ) -> dict[str, Any]:
         """Count the hint against the seat's rate, then have the pool think about it."""
         self._count(game_id, seat)
-        seconds = self.settings.seconds
+        seconds = self.seconds
         params = {"n": n, "seconds": seconds, "seed": len(state.history())}
         job = Job("hint", host, game_id, state, params, seconds)
         try:

@@ -13,6 +13,7 @@ from contextlib import AbstractAsyncContextManager
 
 from fastapi import FastAPI
 
+from ..engine import registry
 from .automation import Automation
 from .hub import Hub, PgListener
 from .service import GameService
@@ -66,6 +67,8 @@ def make_lifespan(
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        for failure in registry.failures():  # an installed game that does not load: said at start
+            log.error("%s", failure)
         loop = asyncio.get_running_loop()
         executor = ThreadPoolExecutor(WORKER_THREADS, thread_name_prefix="ludus-worker")
         loop.set_default_executor(executor)
@@ -75,7 +78,7 @@ def make_lifespan(
         if not store.is_sqlite:
 
             def on_remote(game_id: str, origin: str) -> None:
-                if origin != service.instance:
+                if origin != service.games.instance:
                     loop.call_soon_threadsafe(catch_up.changed, game_id)
 
             listener = PgListener(store.listen_url(), NOTIFY_CHANNEL, on_remote)

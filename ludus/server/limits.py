@@ -1,8 +1,7 @@
-"""The server's limits: what one client, one game or all bots together may take.
+"""The server's limits on clients: rates per address, open WebSockets, slow bodies.
 
-Every limit is configurable through ``ServerLimits`` (or ``LUDUS_*`` environment variables, read
-once when the app is built) and documented in the README's server section. Refusals are 429 with
-a ``Retry-After`` header and a JSON reason, never a silent drop.
+Every limit is a field of the server's ``Settings`` (``docs/settings.md``). Refusals are 429 with a
+``Retry-After`` header and a JSON reason, never a silent drop.
 """
 
 from __future__ import annotations
@@ -11,14 +10,12 @@ import asyncio
 import contextlib
 import json
 import math
-import os
 import re
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass, fields
-from typing import Any
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from limits import parse as parse_rate
 from limits.storage import MemoryStorage
@@ -29,18 +26,8 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .errors import ServerError
 
-
-def env_fields(cls: type, prefix: str, overrides: dict[str, Any]) -> dict[str, Any]:
-    """Values of the settings dataclass ``cls`` from the environment: field ``x`` from ``PREFIX_X``,
-    converted to the type of its default; ``overrides`` win."""
-    values: dict[str, Any] = {}
-    for f in fields(cls):
-        raw = os.environ.get(f"{prefix}{f.name.upper()}")
-        if raw is not None:
-            kind: Callable[[str], Any] = type(f.default)
-            values[f.name] = kind(raw) if kind is not str else raw
-    values.update(overrides)
-    return values
+if TYPE_CHECKING:
+    from .settings import Settings
 
 
 class TooManyRequests(ServerError):
@@ -51,37 +38,6 @@ class TooManyRequests(ServerError):
     def __init__(self, detail: str, retry_after: float = 1.0) -> None:
         super().__init__(detail)
         self.retry_after = max(1, math.ceil(retry_after))
-
-
-@dataclass(frozen=True)
-class ServerLimits:
-    """Caps of one server process. Field ``x`` is read from ``LUDUS_X`` by ``from_env``."""
-
-    # bots and hints thinking at once, each in a worker process of its own (``botpool``); further ones
-    # wait in a queue served round-robin by the games' hosts, then by game
-    bot_processes: int = max(1, (os.cpu_count() or 2) - 1)
-    bot_max_seconds: float = 5.0  # a bot's time a move is capped to this (``ismcts:seconds=10`` -> 5 s)
-    max_bot_games: int = 200  # unfinished games with a bot seat; creating one more is refused (429)
-    bot_games_per_host: int = 20  # unfinished games with a bot seat one address (or account) created
-    open_tables_per_host: int = 5  # one address's games with a seat offered in the lobby (GET /api/games)
-    lobby_per_host: int = 3  # the most open tables of one address the lobby lists (its newest)
-    min_turn_seconds: float = 10.0  # the shortest turn timer a game may ask for
-    expire_days: float = 14.0  # an unfinished game idle this long is marked abandoned (kept as a record)
-    create_rate: str = "30/minute"  # game creations per client address
-    join_rate: str = "60/minute"  # joins per client address
-    replay_rate: str = "600/minute"  # replay steps per client address (a viewer asks at most ~500)
-    ws_per_game: int = 64  # open WebSockets on one game
-    ws_per_client: int = 32  # open WebSockets from one client address
-    body_seconds: float = 10.0  # a request body must arrive within this (slow clients get 408)
-    header_seconds: float = 5.0  # a request's headers must arrive within this, or the connection is closed
-    lobby_page: int = 100  # the most games one lobby page lists
-
-    @classmethod
-    def from_env(cls, **overrides: object) -> ServerLimits:
-        limits = cls(**env_fields(cls, "LUDUS_", overrides))
-        for rate in (limits.create_rate, limits.join_rate):
-            parse_rate(rate)  # a bad rate is an error at start-up, not at the first request
-        return limits
 
 
 class RateLimiter:
@@ -200,12 +156,12 @@ class ClientLimits:
     a cap is accepted, told ``{"error": {"status": 429, "detail"}}`` and closed with code 4429.
     """
 
-    def __init__(self, app: ASGIApp, limits: ServerLimits) -> None:
+    def __init__(self, app: ASGIApp, settings: Settings) -> None:
         self.app = app
         self.rates = RateLimiter(
-            {"create": limits.create_rate, "join": limits.join_rate, "replay": limits.replay_rate}
+            {"create": settings.create_rate, "join": settings.join_rate, "replay": settings.replay_rate}
         )
-        self.sockets = SocketCounter(limits.ws_per_game, limits.ws_per_client)
+        self.sockets = SocketCounter(settings.ws_per_game, settings.ws_per_client)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         path = scope.get("path", "")

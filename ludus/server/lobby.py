@@ -24,8 +24,13 @@ from .storage_lobby import count_host_games, open_games
 MAX_TURN_SECONDS = 7 * 24 * 3600
 
 
-class Lobby(GameCache):
+class Lobby:
     """The service's part that makes games and seats people in them."""
+
+    def __init__(self, games: GameCache) -> None:
+        self.games = games
+        self.store = games.store
+        self.settings = games.settings
 
     def create(
         self,
@@ -78,7 +83,7 @@ class Lobby(GameCache):
             SeatRow(i, kind, hash_token(tokens[i]) if i in tokens else None, i in tokens, None, names[i])
             for i, kind in enumerate(seat_kinds)
         ]
-        rt = self._get(row.id)
+        rt = self.games.get(row.id)
         with rt.lock:
             rt.row, rt.seats, rt.state, rt.version, rt.owners, rt.forced = row, seat_rows, state, 0, [], []
             moves = play_forced(state)  # a single-choice start is played before anyone sees it
@@ -88,17 +93,17 @@ class Lobby(GameCache):
                     self.store.lock_creations(conn)
                     self._room(conn, creator, bots, offered)
                 at = self.store.insert_game(conn, row, seat_rows)
-                return self._commit_moves(rt, conn, row, moves, state) if moves else at
+                return self.games.commit_moves(rt, conn, row, moves, state) if moves else at
 
             try:
                 row.turn_started = self.store.transact(work)
             except BaseException:
                 rt.row = None  # type: ignore[assignment]  # nothing was stored: the cache keeps none of it
-                self._forget(row.id)
+                self.games.forget(row.id)
                 raise
             if moves:
-                self._adopt(rt, row, moves, [True] * len(moves), state, row.turn_started)
-            self._changed(rt)
+                self.games.adopt(rt, row, moves, [True] * len(moves), state, row.turn_started)
+            self.games.changed(rt)
         return {
             "id": row.id,
             "game": game,
@@ -119,9 +124,9 @@ class Lobby(GameCache):
             or not 0 < turn_seconds <= MAX_TURN_SECONDS
         ):  # range first: 10**400 is no float
             raise Unprocessable(f"turn_seconds must be a number of seconds in (0, {MAX_TURN_SECONDS}]")
-        if turn_seconds < self.limits.min_turn_seconds:
+        if turn_seconds < self.settings.min_turn_seconds:
             raise Unprocessable(
-                f"turn_seconds must be at least {self.limits.min_turn_seconds:g} on this server"
+                f"turn_seconds must be at least {self.settings.min_turn_seconds:g} on this server"
             )
         return turn_seconds
 
@@ -131,7 +136,7 @@ class Lobby(GameCache):
         holds its limit of those."""
         if bots:
             playing = self.store.count_bot_games(conn)
-            if playing >= self.limits.max_bot_games:
+            if playing >= self.settings.max_bot_games:
                 raise TooManyRequests(
                     f"this server already runs {playing} unfinished games with bots (its "
                     f"limit): try again later, or play with human seats",
@@ -139,15 +144,15 @@ class Lobby(GameCache):
                 )
         if host is None or not (bots or offered):
             return
-        with_bots, open_tables = count_host_games(conn, host, time.time(), self._expiry_seconds())
-        if bots and with_bots >= self.limits.bot_games_per_host:
+        with_bots, open_tables = count_host_games(conn, host, time.time(), self.games.expiry_seconds())
+        if bots and with_bots >= self.settings.bot_games_per_host:
             raise TooManyRequests(
                 f"this address already has {with_bots} unfinished games with bots (the limit of one "
                 f"address): a place frees when one is over, so finish one (or leave it: a stand-in bot "
                 f"then plays your seat to the end), or play with human seats only",
                 retry_after=60,
             )
-        if offered and open_tables >= self.limits.open_tables_per_host:
+        if offered and open_tables >= self.settings.open_tables_per_host:
             raise TooManyRequests(
                 f"this address already has {open_tables} open tables, games with a seat offered in the "
                 f"lobby (the limit of one address): one frees its place once its free "
@@ -158,12 +163,12 @@ class Lobby(GameCache):
 
     def join(self, game_id: str, name: str | None = None) -> dict[str, Any]:
         name = _checked_name(name)
-        rt = self._get(game_id)
+        rt = self.games.get(game_id)
         with rt.lock:
 
             def work(conn: Any) -> tuple[int, str]:
                 row = self.store.lock_game(conn, game_id)
-                self._sync(rt, conn, row)
+                self.games.sync(rt, conn, row)
                 if rt.state.is_terminal():
                     raise Conflict("the game is over")
                 if rt.abandoned:
@@ -180,24 +185,24 @@ class Lobby(GameCache):
                 self.store.update_seat(
                     conn, game_id, seat, meta, claimed=True, token_hash=hash_token(token), **named
                 )
-                self.store.notify(conn, self._payload(game_id, rt.row.version, meta))
+                self.store.notify(conn, self.games.payload(game_id, rt.row.version, meta))
                 return seat, token
 
             seat, token = self.store.transact(work)
-            self._sync_after(rt)
+            self.games.sync_after(rt)
             return {"id": game_id, "seat": seat, "token": token}
 
     def rename(self, game_id: str, token: str | None, name: str | None) -> dict[str, Any]:
         """The token's seat takes the display name ``name`` (None or blank: none), e.g. a person who
         came by an invite link; the same name again changes nothing."""
         name = _checked_name(name)
-        rt = self._get(game_id)
+        rt = self.games.get(game_id)
         with rt.lock:
 
             def work(conn: Any) -> int:
-                self._sync(rt, conn, self.store.lock_game(conn, game_id))
-                seat = self._seat_of(rt, token)
-                self._not_abandoned(rt)
+                self.games.sync(rt, conn, self.store.lock_game(conn, game_id))
+                seat = self.games.seat_of(rt, token)
+                self.games.not_abandoned(rt)
                 left_to = rt.seats[seat].left_to
                 if left_to is not None:
                     raise Forbidden(f"seat {seat} left this game ({left_to} plays it now): its name stays")
@@ -205,22 +210,24 @@ class Lobby(GameCache):
                 if rt.seats[seat].name != name:
                     meta = rt.row.meta_version + 1
                     self.store.update_seat(conn, game_id, seat, meta, name=name)
-                    self.store.notify(conn, self._payload(game_id, rt.row.version, meta))
+                    self.store.notify(conn, self.games.payload(game_id, rt.row.version, meta))
                 return seat
 
             seat = self.store.transact(work)
-            self._sync_after(rt)
+            self.games.sync_after(rt)
             return {"id": game_id, "seat": seat, "name": name}
 
     def open_games(self, limit: int | None = None, offset: int = 0) -> list[dict[str, Any]]:
         """One page of joinable games, newest first (idle ones about to expire are left out), at most
         ``lobby_per_host`` of one creator's: its newest (the others stay joinable by their links)."""
-        limit = self.limits.lobby_page if limit is None else limit
-        if not 1 <= limit <= self.limits.lobby_page or not 0 <= offset <= 1_000_000:
-            raise Unprocessable(f"limit must be from 1 to {self.limits.lobby_page}, offset from 0 to 1000000")
+        limit = self.settings.lobby_page if limit is None else limit
+        if not 1 <= limit <= self.settings.lobby_page or not 0 <= offset <= 1_000_000:
+            raise Unprocessable(
+                f"limit must be from 1 to {self.settings.lobby_page}, offset from 0 to 1000000"
+            )
         with self.store.read() as conn:
             found = open_games(
-                conn, limit, offset, time.time(), self._expiry_seconds(), self.limits.lobby_per_host
+                conn, limit, offset, time.time(), self.games.expiry_seconds(), self.settings.lobby_per_host
             )
         return [
             {

@@ -4,7 +4,6 @@ and the 500 answer with an error id for anything unexpected."""
 from __future__ import annotations
 
 import logging
-import os
 import secrets
 import time
 
@@ -92,16 +91,12 @@ def _announced_too_big(scope: Scope, limit: int) -> bool:
 
 
 class SlowRequestLog(HttpOnly):
-    """Log HTTP requests slower than ``LUDUS_SLOW_REQUEST_MS`` (default 500 ms), as measured inside
+    """Log HTTP requests slower than ``threshold_ms`` (``Settings.slow_request_ms``), as measured inside
     the server, so that a slow client can be told apart from a slow server."""
 
-    def __init__(self, app: ASGIApp, threshold_ms: float | None = None) -> None:
+    def __init__(self, app: ASGIApp, threshold_ms: float) -> None:
         super().__init__(app)
-        self.threshold = (
-            threshold_ms
-            if threshold_ms is not None
-            else float(os.environ.get("LUDUS_SLOW_REQUEST_MS", "500"))
-        ) / 1000
+        self.threshold = threshold_ms / 1000
 
     async def http(self, scope: Scope, receive: Receive, send: Send) -> None:
         started = time.perf_counter()

@@ -5,16 +5,15 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
 import ludus
 from ludus.engine import IllegalActionError, State
 
-from .errors import Conflict, Forbidden, NotFound, Unprocessable
+from .errors import Conflict, Forbidden, Unprocessable
 from .game_cache import GameCache
 from .runtime import Before, Details, Runtime, play_forced
-from .seatbots import standin_name
 from .storage import GameRow
 from .views import skipped_plies, view_of
 
@@ -23,8 +22,67 @@ T = TypeVar("T")
 MAX_SEQUENCE = 8  # actions one request may play, all or nothing (an optional step skipped, then the move)
 
 
-class Moves(GameCache):
+class GameMoved(Exception):
+    """The game's row moved between the check of the cache and the write (another process played, or
+    another move of this event loop was committed first): nothing was stored."""
+
+
+@dataclass
+class Played:
+    """A seat's request played on a copy of the game, ready to be stored: the copy, each action as
+    (seat, notation), whether each was played for its seat, and their log details."""
+
+    seat: int
+    row: GameRow
+    new: State
+    moves: list[tuple[int, str]]
+    forced: list[bool]
+    details: Details
+
+
+class Moves:
     """The service's part that changes a game at a seat's request."""
+
+    def __init__(self, games: GameCache) -> None:
+        self.games = games
+        self.store = games.store
+
+    async def play(
+        self,
+        game_id: str,
+        token: str | None,
+        action: str,
+        version: int | None,
+        then: list[str] | tuple[str, ...] = (),
+        answer: Callable[[Runtime, int], T] | None = None,
+    ) -> T | None:
+        """Play ``action`` and then each of ``then``, all or nothing, each checked when its turn comes;
+        ``answer(runtime, seat)`` of the changed game, made before anything else can change it (None:
+        nothing, as for a WebSocket, whose answer is the view pushed to it; the HTTP route's is the
+        view as JSON text).
+
+        The seat must stay to move through the sequence. Every single-choice step after each of them
+        is played for its seat (and marked so in the log), so a sequence names only decisions.
+
+        One way wherever it runs: the seat and the version are checked and the sequence is played on
+        a copy of the current game (a refusal is raised there, before anything is written); the
+        actions are stored in one transaction that finds the game's row where the copy started; the
+        cache follows once they are committed. On SQLite, when the game is cached, current and its
+        lock free (``GameCache.locked_if_current``), all of it runs on the event loop's thread and
+        only the write waits, on SQLite's writer thread (a worker thread for each action cost more
+        than the action). Otherwise (PostgreSQL, the game not cached or moved by another process, its
+        lock held by a worker thread) it runs in a worker thread, which syncs the game under its row
+        lock first; and so does a move whose write found the row moved meanwhile (``GameMoved``).
+        """
+        sequence = _sequence(action, then)
+        answering: Callable[[Runtime, int], T | None] = _nothing if answer is None else answer
+        rt = self.games.locked_if_current(game_id)
+        if rt is not None:
+            try:
+                return await self._play_on_loop(rt, token, version, sequence, answering)
+            except GameMoved:
+                pass  # nothing was stored: synced first, the request is played on what the row holds
+        return await asyncio.to_thread(self._play_waiting, game_id, token, version, sequence, answering)
 
     def act(
         self,
@@ -34,177 +92,101 @@ class Moves(GameCache):
         version: int | None,
         then: list[str] | tuple[str, ...] = (),
     ) -> dict[str, Any]:
-        """Play ``action`` and then each of ``then``, all or nothing, each checked when its turn comes;
-        the seat's new view.
+        """``play`` for a caller with a thread of its own (a script, a test): the worker thread's way,
+        blocking; the seat's new view."""
+        return self._play_waiting(game_id, token, version, _sequence(action, then), view_of)
 
-        The seat must stay to move through the sequence. Every single-choice step after each of
-        them is played for its seat (and marked so in the log), so a sequence names only decisions.
-        """
-        view: dict[str, Any] = self._act(game_id, token, action, version, then, view_of)
-        return view
+    def _prepare(self, rt: Runtime, token: str | None, version: int | None, sequence: list[str]) -> Played:
+        """The request played on a copy of the cached game (caller holds ``rt.lock``, the cache current):
+        the seat, the version and every action checked, a refusal raised here."""
+        seat = self.games.mover(rt, token)
+        if version != rt.version:
+            raise Conflict(f"stale version {version}: the game is at version {rt.version}")
+        details = Details(rt.state)
+        new, moves, forced = _played(rt.state, seat, sequence, details.before)
+        return Played(seat, rt.row, new, moves, forced, details)
 
-    def play(
-        self,
-        game_id: str,
-        token: str | None,
-        action: str,
-        version: int | None,
-        then: list[str] | tuple[str, ...] = (),
-        answer: Callable[[Runtime, int], T] | None = None,
-    ) -> T | None:
-        """``act`` answering ``answer(runtime, seat)`` of the changed game (None: nothing, as for a
-        WebSocket, whose answer is the view pushed to it; the HTTP route's is the view as JSON text,
-        sent as it is: as a dictionary it was read from its kept text only to be encoded again)."""
-        return self._act(game_id, token, action, version, then, answer)  # type: ignore[no-any-return]
+    def _store(self, rt: Runtime, conn: Any, played: Played) -> float:
+        """Store the played actions (in the write transaction, the game's row held); their time."""
+        return self.games.commit_moves(rt, conn, played.row, played.moves, played.new, renew=True)
 
-    def _act(
-        self,
-        game_id: str,
-        token: str | None,
-        action: str,
-        version: int | None,
-        then: list[str] | tuple[str, ...],
-        answer: Callable[[Runtime, int], Any] | None,
-    ) -> Any:
-        sequence = [action, *then]
-        if len(sequence) > MAX_SEQUENCE:
-            raise Unprocessable(f"at most {MAX_SEQUENCE} actions at once, got {len(sequence)}")
-        rt = self._get(game_id)
-        with rt.lock:
+    def _follow(self, rt: Runtime, played: Played, at: float) -> None:
+        """The cache follows the committed actions, and the listeners are told (caller holds ``rt.lock``)."""
+        self.games.adopt(rt, played.row, played.moves, played.forced, played.new, at, played.details)
+        if rt.idle_seat == played.seat:
+            rt.idle_seat = None
+        self.games.changed(rt)
 
-            def work(
-                conn: Any,
-            ) -> tuple[GameRow, int, State, list[tuple[int, str]], list[bool], float, Details]:
-                self._sync_locked(rt, conn, game_id)
-                row = rt.row
-                seat = self._mover(rt, token)
-                if version != rt.version:
-                    raise Conflict(f"stale version {version}: the game is at version {rt.version}")
-                details = Details(rt.state)
-                new, moves, forced = _played(rt.state, seat, sequence, details.before)
-                return (
-                    row,
-                    seat,
-                    new,
-                    moves,
-                    forced,
-                    self._commit_moves(rt, conn, row, moves, new, renew=True),
-                    details,
-                )
-
-            row, seat, new, moves, forced, at, details = self.store.transact(work)
-            self._played_by(rt, seat, row, moves, forced, new, at, details)
-            return None if answer is None else answer(rt, seat)
-
-    def _played_by(
+    async def _play_on_loop(
         self,
         rt: Runtime,
-        seat: int,
-        row: GameRow,
-        moves: list[tuple[int, str]],
-        forced: list[bool],
-        new: State,
-        at: float,
-        details: Details,
-    ) -> None:
-        """The cache follows a seat's committed moves, and the listeners are told (caller holds ``rt.lock``)."""
-        self._adopt(rt, row, moves, forced, new, at, details)
-        if rt.idle_seat == seat:
-            rt.idle_seat = None
-        self._changed(rt)
-
-    async def play_on_loop(
-        self,
-        game_id: str,
         token: str | None,
-        action: str,
         version: int | None,
-        then: list[str] | tuple[str, ...] = (),
-        answer: Callable[[Runtime, int], T] | None = None,
-    ) -> tuple[bool, T | None]:
-        """``play`` for the event loop's thread: the rules and the views run here and only the write
-        waits, on SQLite's writer thread (``Store.transact_soon``); a worker thread for each action
-        cost more than the action. (True, ``answer(runtime, seat)`` of the changed game, made before
-        anything else can change it) once played; (False, None) when it cannot be played here: the
-        game is not cached or its lock is taken, the database is not SQLite, the action or its seat
-        is refused on what the cache holds, or another process changed the game. Then ``play``
-        (synced with the database first) plays it or gives the refusal.
-        """
-        sequence = [action, *then]
+        sequence: list[str],
+        answer: Callable[[Runtime, int], T],
+    ) -> T:
+        """``play`` on the event loop's thread, ``rt.lock`` taken by ``locked_if_current`` (released here,
+        once the cache has followed the commit, whether or not the caller still waits)."""
         try:
-            rt = self._get(game_id)
-        except NotFound:
-            return False, None
-        if (
-            len(sequence) > MAX_SEQUENCE
-            or rt.state is None
-            or rt.row is None
-            or not rt.lock.acquire(blocking=False)
-        ):
-            return False, None
-        try:
-            row = rt.row
-            expected = (rt.version, row.meta_version)
-            if version != rt.version:
-                raise _Elsewhere
-            seat = self._mover(rt, token)
-            details = Details(rt.state)
-            new, moves, forced = _played(rt.state, seat, sequence, details.before)
+            played = self._prepare(rt, token, version, sequence)
+            expected = self.games.versions(rt)
 
             def work(conn: Any) -> float:
-                if self.store.lock_versions(conn, game_id) != expected:
-                    raise _Elsewhere  # another process moved it: ``play`` syncs first
-                return self._commit_moves(rt, conn, row, moves, new, renew=True)
+                if self.store.lock_versions(conn, rt.id) != expected:
+                    raise GameMoved(rt.id)
+                return self._store(rt, conn, played)
 
             future = self.store.transact_soon(work)
-        except Exception:  # refused on the cache, or not SQLite: ``play`` answers
+        except BaseException:
             rt.lock.release()
-            return False, None
-        if future is None:
-            rt.lock.release()
-            return False, None
-        answered: list[T | None] = [None]
+            raise
+        answered: list[T] = []
 
         def settle(done: asyncio.Future[float]) -> None:
             """On the loop once committed (the caller may have gone: the cache follows all the same)."""
             try:
                 if not done.cancelled() and done.exception() is None:
-                    self._played_by(rt, seat, row, moves, forced, new, done.result(), details)
-                    if answer is not None:
-                        answered[0] = answer(rt, seat)
+                    self._follow(rt, played, done.result())
+                    answered.append(answer(rt, played.seat))
             finally:
                 rt.lock.release()
 
         future.add_done_callback(settle)
-        try:
-            await asyncio.shield(future)
-        except _Elsewhere:
-            return False, None
-        return True, answered[0]
+        await asyncio.shield(future)
+        return answered[0]  # made by ``settle``, which ran before this coroutine was woken
 
-    async def play_async(
+    def _play_waiting(
         self,
         game_id: str,
         token: str | None,
-        action: str,
         version: int | None,
-        then: list[str] | tuple[str, ...] = (),
-        answer: Callable[[Runtime, int], T] | None = None,
-    ) -> T | None:
-        """What the routes call: ``play_on_loop``, else ``play`` in a worker thread."""
-        played, answered = await self.play_on_loop(game_id, token, action, version, then, answer)
-        if played:
-            return answered
-        return await asyncio.to_thread(self.play, game_id, token, action, version, then, answer)
+        sequence: list[str],
+        answer: Callable[[Runtime, int], T],
+    ) -> T:
+        """``play`` in a thread that may wait: the game's lock, then in one write transaction the game
+        synced under its row lock, the request prepared on it and stored."""
+        rt = self.games.get(game_id)
+        with rt.lock:
+
+            def work(conn: Any) -> tuple[Played, float]:
+                self.games.sync_locked(rt, conn)
+                played = self._prepare(rt, token, version, sequence)
+                return played, self._store(rt, conn, played)
+
+            played, at = self.store.transact(work)
+            self._follow(rt, played, at)
+            return answer(rt, played.seat)
 
     def undo(self, game_id: str, token: str | None, version: int | None) -> dict[str, Any]:
-        rt = self._get(game_id)
+        """Take back the seat's last decision (``undo_point``); the seat's new view."""
+        games = self.games
+        rt = games.get(game_id)
         with rt.lock:
 
             def work(conn: Any) -> tuple[GameRow, int, int, State, float]:
-                self._sync_locked(rt, conn, game_id)
+                games.sync_locked(rt, conn)
                 row = rt.row
-                seat = self._mover(rt, token)
+                seat = games.mover(rt, token)
                 if version is not None and version != rt.version:
                     raise Conflict(f"stale version {version}: the game is at version {rt.version}")
                 keep, why = undo_point(rt, seat)
@@ -212,7 +194,7 @@ class Moves(GameCache):
                     raise Unprocessable(f"nothing to undo: {why}")
                 previous = ludus.replay(rt.record(), upto=keep)
                 at = self.store.truncate_actions(conn, game_id, keep, row.version + 1)
-                self.store.notify(conn, self._payload(game_id, row.version + 1, row.meta_version))
+                self.store.notify(conn, games.payload(game_id, row.version + 1, row.meta_version))
                 return row, seat, keep, previous, at
 
             row, seat, keep, previous, at = self.store.transact(work)
@@ -223,34 +205,43 @@ class Moves(GameCache):
             rt.row = replace(  # an undo starts the turn again
                 row, version=rt.version, num_actions=keep, status="playing", turn_started=at
             )
-            self._changed(rt)
+            games.changed(rt)
             return view_of(rt, seat)
 
     def leave(self, game_id: str, token: str | None) -> dict[str, Any]:
-        rt = self._get(game_id)
+        """The seat leaves; the stand-in bot (``Settings.standin_bot``) plays it from now on."""
+        games = self.games
+        rt = games.get(game_id)
         with rt.lock:
 
             def work(conn: Any) -> tuple[int, str]:
-                self._sync_locked(rt, conn, game_id)
-                seat = self._seat_of(rt, token)
+                games.sync_locked(rt, conn)
+                seat = games.seat_of(rt, token)
                 if rt.seats[seat].left_to is not None:
                     raise Forbidden(f"seat {seat} has already left")
                 if rt.state.is_terminal():
                     raise Forbidden("the game is over")
-                self._not_abandoned(rt)
-                bot = standin_name()
+                games.not_abandoned(rt)
+                bot = games.settings.standin_bot
                 meta = rt.row.meta_version + 1
                 self.store.update_seat(conn, game_id, seat, meta, left_to=bot)
-                self.store.notify(conn, self._payload(game_id, rt.row.version, meta))
+                self.store.notify(conn, games.payload(game_id, rt.row.version, meta))
                 return seat, bot
 
             seat, bot = self.store.transact(work)
-            self._sync_after(rt)
+            games.sync_after(rt)
             return {"id": game_id, "seat": seat, "bot": bot}
 
 
-class _Elsewhere(Exception):
-    """The game changed in another process since it was cached: play it after a sync."""
+def _nothing(rt: Runtime, seat: int) -> None:
+    """The answer of a move that needs none (a WebSocket's: the view is pushed to it)."""
+
+
+def _sequence(action: str, then: list[str] | tuple[str, ...]) -> list[str]:
+    sequence = [action, *then]
+    if len(sequence) > MAX_SEQUENCE:
+        raise Unprocessable(f"at most {MAX_SEQUENCE} actions at once, got {len(sequence)}")
+    return sequence
 
 
 def _played(

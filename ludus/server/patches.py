@@ -167,7 +167,7 @@ def _gzipped(text: str) -> bytes:
 
 
 def svg_response(svg: str, accept_encoding: str | None) -> Response:
-    """A board's SVG, gzipped for a client that takes it (a Garum board: 42 KB of text, 3 KB sent)."""
+    """A board's SVG, gzipped for a client that takes it (a large board: 42 KB of text, 3 KB sent)."""
     headers = {"Cache-Control": "no-store", "Vary": "Accept-Encoding"}
     if "gzip" in (accept_encoding or ""):
         return Response(

@@ -20,7 +20,7 @@ from ludus.engine.registry import load_game
 
 T = TypeVar("T")
 
-KEPT_STATES = 24  # replayed states kept, every record together (a Garum state pickles to ~25 KB)
+KEPT_STATES = 24  # replayed states kept, every record together (a state pickles to ~25 KB)
 CHECKPOINT_EVERY = 100  # a replay walking past step 100, 200, ... keeps the state there for steps back
 
 

@@ -7,18 +7,20 @@ from fastapi import FastAPI, Query, Request
 from . import schemas
 from .hints import HintAnswer, HintDesk
 from .hub import JSONResponse, JSONText
-from .limits import ServerLimits, client_address
+from .limits import client_address
 from .routing import BEARER_SECURITY, ERRORS, Token, run, seat_token
 from .service import GameService
 from .views import timed_view_text
 
 
-def add_game_routes(app: FastAPI, service: GameService, limits: ServerLimits, hints: HintDesk) -> None:
-    """The routes over ``service``; the lobby's page size and the hint count come from the server's limits.
+def add_game_routes(app: FastAPI, service: GameService, hints: HintDesk) -> None:
+    """The routes over ``service`` and its parts; the lobby's page size and the hint count come from its
+    settings.
 
     Added to the app itself, not through an ``APIRouter``: an included router is one more step of
     route matching on every request.
     """
+    lobby_page = service.settings.lobby_page
 
     @app.post(
         "/api/games",
@@ -29,7 +31,7 @@ def add_game_routes(app: FastAPI, service: GameService, limits: ServerLimits, hi
     )
     async def create_game(body: schemas.CreateGame, request: Request) -> JSONResponse:
         created = await run(
-            service.create,
+            service.lobby.create,
             body.game,
             body.options,
             body.seats,
@@ -46,10 +48,9 @@ def add_game_routes(app: FastAPI, service: GameService, limits: ServerLimits, hi
         summary="Joinable games (a free human seat, still playing), newest first, a page at a time",
     )
     async def open_games(
-        limit: int = Query(limits.lobby_page, ge=1, le=limits.lobby_page),
-        offset: int = Query(0, ge=0, le=1_000_000),
+        limit: int = Query(lobby_page, ge=1, le=lobby_page), offset: int = Query(0, ge=0, le=1_000_000)
     ) -> JSONResponse:
-        return JSONResponse(await run(service.open_games, limit, offset))
+        return JSONResponse(await run(service.lobby.open_games, limit, offset))
 
     @app.post(
         "/api/games/{game_id}/join",
@@ -58,7 +59,7 @@ def add_game_routes(app: FastAPI, service: GameService, limits: ServerLimits, hi
         summary="Take the first free human seat",
     )
     async def join(game_id: str, body: schemas.JoinBody | None = None) -> JSONResponse:
-        return JSONResponse(await run(service.join, game_id, None if body is None else body.name))
+        return JSONResponse(await run(service.lobby.join, game_id, None if body is None else body.name))
 
     @app.post(
         "/api/games/{game_id}/name",
@@ -67,7 +68,7 @@ def add_game_routes(app: FastAPI, service: GameService, limits: ServerLimits, hi
         summary="Give the token's seat a display name (null or blank: none)",
     )
     async def rename(game_id: str, body: schemas.NameBody, token: Token) -> JSONResponse:
-        return JSONResponse(await run(service.rename, game_id, token, body.name))
+        return JSONResponse(await run(service.lobby.rename, game_id, token, body.name))
 
     @app.get(
         "/api/games/{game_id}",
@@ -91,7 +92,7 @@ def add_game_routes(app: FastAPI, service: GameService, limits: ServerLimits, hi
     async def act(game_id: str, body: schemas.ActionBody, request: Request) -> JSONText:
         token = seat_token(request)
         return JSONText(
-            await service.play_async(game_id, token, body.action, body.version, body.then, timed_view_text)
+            await service.moves.play(game_id, token, body.action, body.version, body.then, timed_view_text)
         )
 
     @app.post(
@@ -102,7 +103,7 @@ def add_game_routes(app: FastAPI, service: GameService, limits: ServerLimits, hi
     )
     async def undo(game_id: str, token: Token, body: schemas.UndoBody | None = None) -> JSONResponse:
         version = None if body is None else body.version
-        return JSONResponse(await run(service.undo, game_id, token, version))
+        return JSONResponse(await run(service.moves.undo, game_id, token, version))
 
     @app.post(
         "/api/games/{game_id}/leave",
@@ -111,7 +112,7 @@ def add_game_routes(app: FastAPI, service: GameService, limits: ServerLimits, hi
         summary="Leave: a bot plays the seat so the others can finish",
     )
     async def leave(game_id: str, token: Token) -> JSONResponse:
-        return JSONResponse(await run(service.leave, game_id, token))
+        return JSONResponse(await run(service.moves.leave, game_id, token))
 
     @app.get(
         "/api/games/{game_id}/hint",
@@ -119,9 +120,7 @@ def add_game_routes(app: FastAPI, service: GameService, limits: ServerLimits, hi
         responses=ERRORS,
         summary="The best moves for the seat to move, with their values and why (its token only)",
     )
-    async def game_hint(
-        game_id: str, token: Token, n: int = Query(3, ge=1, le=hints.settings.most)
-    ) -> JSONResponse:
+    async def game_hint(game_id: str, token: Token, n: int = Query(3, ge=1, le=hints.most)) -> JSONResponse:
         return JSONResponse(await hints.hint(game_id, token, n))
 
     @app.get(

@@ -135,7 +135,7 @@ class GameSocket:
                 return
             if "action" in message:
                 body = schemas.ActionBody.model_validate(message)
-                await self.service.play_async(sub.game_id, self.token, body.action, body.version, body.then)
+                await self.service.moves.play(sub.game_id, self.token, body.action, body.version, body.then)
                 return
             error(422, "unknown message: send {'token'} or {'action', 'version'}")
         except ValidationError as exc:

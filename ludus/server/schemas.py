@@ -57,7 +57,10 @@ class Strict(BaseModel):
 
 
 class CreateGame(Strict):
-    game: str = Field(description="a game name, e.g. 'garum'", max_length=64)
+    game: str = Field(
+        description="an installed game's name (an unknown one is refused with the list of known games)",
+        max_length=64,
+    )
     options: dict[str, Any] = Field(
         default_factory=dict,
         description="the game's options (as for ludus.load_game); 'players' defaults to the number of "

@@ -9,31 +9,19 @@ the same version is drawn the same way, whatever happened to the tries before it
 
 from __future__ import annotations
 
-import os
 import random
 import secrets
 from typing import Any
 
 from .. import bots
 
-DEFAULT_SECONDS = float(os.environ.get("LUDUS_BOT_SECONDS", "1.0"))
-STANDIN_PREFERENCE = ("greedy", "random")
+DEFAULT_SECONDS = (
+    1.0  # a bot's time a decision unless its kind, or the server (``Settings.bot_seconds``), says
+)
 
 
 def bot_names() -> list[str]:
     return bots.names()
-
-
-def standin_name() -> str:
-    """The bot that takes over a seat whose player left or let the turn timer run out."""
-    wanted = os.environ.get("LUDUS_STANDIN_BOT")
-    available = bot_names()
-    if wanted in available:
-        return wanted
-    for name in STANDIN_PREFERENCE:
-        if name in available:
-            return name
-    return available[0]
 
 
 MAX_SEAT_SECONDS = 10.0

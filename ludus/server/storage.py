@@ -19,7 +19,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import os
 import sqlite3
 import threading
 import time
@@ -50,16 +49,13 @@ from sqlalchemy import (
     text,
 )
 from sqlalchemy.engine import make_url
+from sqlalchemy.exc import ArgumentError
 
 from .storage_sqlite import Checkpointer, GroupCommitter, sqlite_driver, sqlite_engine
 
 T = TypeVar("T")
 DEFAULT_URL = "sqlite:///./ludus.db"
 NOTIFY_CHANNEL = "ludus_games"
-# How long a writer waits for another process's SQLite lock before the request is answered 503.
-SQLITE_BUSY_SECONDS = float(
-    os.environ.get("LUDUS_DB_BUSY_SECONDS", "10")
-)  # SQLite's busy wait and PostgreSQL's lock_timeout
 
 metadata = MetaData()
 
@@ -179,10 +175,14 @@ class SeatRow:
         return self.kind == "human" and not self.claimed and self.left_to is None
 
 
-def database_url(url: str | None = None) -> str:
-    """The URL to use: the argument, else ``LUDUS_DATABASE_URL``, else ``./ludus.db``."""
-    url = url or os.environ.get("LUDUS_DATABASE_URL") or DEFAULT_URL
-    parsed = make_url(url)
+def usable_url(url: str | None = None) -> str:
+    """The URL to use (None: ``./ludus.db``), in the form the engine takes; ValueError saying why it is
+    not one the server can use."""
+    url = url or DEFAULT_URL
+    try:
+        parsed = make_url(url)
+    except ArgumentError as exc:
+        raise ValueError(str(exc)) from None
     if parsed.drivername in ("postgresql", "postgres"):
         parsed = parsed.set(drivername="postgresql+psycopg")
     if not parsed.drivername.startswith(("sqlite", "postgresql")):
@@ -216,10 +216,15 @@ def game_row(r: Any) -> GameRow:
 
 
 class Store:
-    """The database of games; thread-safe (one connection per call from the pool)."""
+    """The database of games; thread-safe (one connection per call from the pool).
 
-    def __init__(self, url: str | None = None) -> None:
-        self.url = database_url(url)
+    ``busy_seconds``: how long a writer waits for another process's SQLite lock, or for a PostgreSQL
+    row lock (``lock_timeout``), before the request is answered 503; ``synchronous``: SQLite's."""
+
+    def __init__(self, url: str | None = None, busy_seconds: float = 10.0, synchronous: str = "FULL") -> None:
+        self.url = usable_url(url)
+        self.busy_seconds = busy_seconds
+        self.synchronous = synchronous
         self.is_sqlite = self.url.startswith("sqlite")
         self.engine = self._make_engine()
         self._sqlite_file = (
@@ -227,7 +232,7 @@ class Store:
         )  # a file: database_url
         # SQLite only: one writer thread (group commit) and WAL checkpoints of its own
         self._sqlite: tuple[GroupCommitter, Checkpointer] | None = (
-            (GroupCommitter(self.engine), Checkpointer(self._sqlite_file, SQLITE_BUSY_SECONDS))
+            (GroupCommitter(self.engine), Checkpointer(self._sqlite_file, busy_seconds))
             if self.is_sqlite
             else None
         )
@@ -236,9 +241,9 @@ class Store:
 
     def _make_engine(self) -> Engine:
         if self.is_sqlite:
-            return sqlite_engine(self.url, SQLITE_BUSY_SECONDS)
+            return sqlite_engine(self.url, self.busy_seconds, self.synchronous)
         # a row lock held too long (a stuck transaction elsewhere) ends the wait: answered 503
-        lock_ms = int(SQLITE_BUSY_SECONDS * 1000)
+        lock_ms = int(self.busy_seconds * 1000)
         return create_engine(
             self.url,
             pool_size=10,
@@ -274,12 +279,12 @@ class Store:
         with self.engine.connect().execution_options(ludus_write=True) as conn, conn.begin():
             return work(conn)
 
-    def transact_soon(self, work: Callable[[Connection], T]) -> asyncio.Future[T] | None:
+    def transact_soon(self, work: Callable[[Connection], T]) -> asyncio.Future[T]:
         """``transact`` for the event loop's thread, which must not wait: a future settled on the loop
-        once ``work`` is committed (SQLite's writer thread commits it with the others queued). None on
-        PostgreSQL, whose callers use ``transact`` in a worker thread."""
+        once ``work`` is committed (SQLite's writer thread commits it with the others queued). SQLite
+        only: PostgreSQL has no writer thread (its callers use ``transact`` in a worker thread)."""
         if self._sqlite is None:
-            return None
+            raise RuntimeError("transact_soon is SQLite's: use transact in a worker thread")
         committer, checkpointer = self._sqlite
         checkpointer.start()
         return committer.submit_soon(work)
@@ -331,7 +336,7 @@ class Store:
         if raw is None:
             raw = sqlite3.connect(
                 self._sqlite_file,
-                timeout=SQLITE_BUSY_SECONDS if wait else 0,
+                timeout=self.busy_seconds if wait else 0,
                 isolation_level=None,
                 check_same_thread=False,
             )

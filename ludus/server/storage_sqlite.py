@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
-import os
 import sqlite3
 import threading
 from collections.abc import Callable
@@ -22,14 +21,15 @@ from sqlalchemy import Connection, Engine, create_engine, event
 from sqlalchemy.engine import make_url
 
 T = TypeVar("T")
-SQLITE_SYNCHRONOUS = {"FULL": "FULL", "NORMAL": "NORMAL"}.get(
-    os.environ.get("LUDUS_SQLITE_SYNCHRONOUS", "FULL"), "FULL"
-)
+SYNCHRONOUS = ("FULL", "NORMAL")
 
 
-def sqlite_engine(url: str, busy_seconds: float) -> Engine:
-    """The engine of the SQLite database at ``url`` (a file): WAL, ``synchronous`` as set, a writer
-    waiting ``busy_seconds`` for another process's lock, and ``BEGIN IMMEDIATE`` for write transactions."""
+def sqlite_engine(url: str, busy_seconds: float, synchronous: str = "FULL") -> Engine:
+    """The engine of the SQLite database at ``url`` (a file): WAL, ``synchronous`` (FULL or NORMAL), a
+    writer waiting ``busy_seconds`` for another process's lock, and ``BEGIN IMMEDIATE`` for write
+    transactions."""
+    if synchronous not in SYNCHRONOUS:
+        raise ValueError(f"SQLite's synchronous is FULL or NORMAL, not {synchronous!r}")
     path = make_url(url).database
     if path and path != ":memory:":
         Path(path).parent.mkdir(parents=True, exist_ok=True)
@@ -43,7 +43,7 @@ def sqlite_engine(url: str, busy_seconds: float) -> Engine:
         cur = dbapi_conn.cursor()
         cur.execute("PRAGMA journal_mode=WAL")
         # FULL: a commit is on disk before the action is acknowledged.
-        cur.execute(f"PRAGMA synchronous={SQLITE_SYNCHRONOUS}")
+        cur.execute(f"PRAGMA synchronous={synchronous}")
         cur.execute("PRAGMA foreign_keys=ON")
         cur.execute(f"PRAGMA busy_timeout={int(busy_seconds * 1000)}")
         # no checkpoint inside a commit (it stalled every writer behind it): Checkpointer does them

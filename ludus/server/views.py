@@ -105,7 +105,7 @@ def log_details(rt: Runtime) -> list[dict[str, Any]] | None:
 def seat_log(rt: Runtime, seat: int | None) -> list[dict[str, Any]] | orjson.Fragment:
     """The server's ordered log as ``seat`` may see it: ``state.log(seat)`` with ``auto`` on a step played
     for the seat because it was the only choice, ``timed_out`` and ``played_by`` on an action a stand-in
-    played when the turn timer ran out, and the turns a game plays by itself (Solitairix) between the
+    played when the turn timer ran out, and the turns a game plays by itself (a solo automaton) between the
     actions, each entry with ``auto`` and ``steps``; a game's renderer may add details to each entry
     (``log_detail``: the acting colour, the round and a sentence).
 

@@ -14,6 +14,7 @@ import concurrent.futures
 import gzip as gzip_module
 import html
 import json
+import logging
 import re
 import string
 import threading
@@ -38,6 +39,8 @@ from ludus.server.patches import svg_response, svg_splices
 from ludus.server.replays import ReplayStates, actors_of
 
 from . import STATIC_DIR
+
+log = logging.getLogger("ludus.web")
 
 # A finished game of any configuration has a few hundred actions; a record file beyond this is refused.
 MAX_RECORD_ACTIONS = 2_000
@@ -419,7 +422,11 @@ def _mount_boards(app: FastAPI) -> None:
         view = service.view(game_id, _bearer(request))
         if version is not None and view["version"] != version:
             return _error(409, f"the game is at version {view['version']}, not {version}")
-        svg = cache.svg(view["game"], view["observation"])
+        try:
+            svg = cache.svg(view["game"], view["observation"])
+        except ValueError as exc:  # the game's renderer failed on the server's own view: its bug, said so
+            log.error("%s: the renderer could not draw game %s's board: %s", view["game"], game_id, exc)
+            return _error(404, f"{view['game']} could not draw this board ({exc}); the page draws its own")
         if svg is None:
             return _error(404, f"{view['game']} has no SVG renderer yet")
         key = (game_id, view["seat"])  # the last board this seat (or the spectators) was sent

@@ -9,8 +9,6 @@ from ludus import bots
 
 from .helpers import play_out
 
-pytestmark = pytest.mark.skipif("celtae" not in ludus.game_names(), reason="the Celtae engine is not present")
-
 
 @pytest.mark.parametrize("players", [1, 2, 3, 4])
 @pytest.mark.parametrize("bot", [{"name": "greedy"}, {"name": "ismcts", "iterations": 3, "prior": False}])

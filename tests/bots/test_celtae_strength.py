@@ -39,18 +39,28 @@ def test_heuristic_value_is_unchanged_when_hidden_parts_are_redealt(players: int
     assert mid_turn  # positions where the seat's turn is finished by the look-ahead were checked
 
 
+def _rival_hidden(state) -> list[int]:
+    """How many cards of each kind the rival of the seat to move holds unseen by that seat."""
+    other = 1 - state.current_player()
+    return [state.hands[other][k] - state.known[other][k] for k in range(12)]
+
+
 def test_hidden_cards_of_a_rival_do_not_move_the_value() -> None:
-    state = next(s for i, s in enumerate(_positions(2, seed=9, every=1)) if i == 40)
+    # the first position from step 40 on where the rival holds a card the seat to move has not seen
+    state = next(
+        s
+        for i, s in enumerate(_positions(2, seed=9, every=1))
+        if i >= 40 and not s.is_terminal() and any(_rival_hidden(s))
+    )
     seat = state.current_player()
     other = 1 - seat
     world = state.clone()
-    hidden = [world.hands[other][k] - world.known[other][k] for k in range(12)]
-    if sum(hidden):
-        # move the rival's hidden cards to one colour: a change the seat cannot see
-        k = next(k for k in range(12) if hidden[k])
-        world.hands[other][k] -= 1
-        world.hands[other][(k + 3) % 12] += 1
-        assert h.evaluate(world, seat) == pytest.approx(h.evaluate(state, seat), abs=1e-9)
+    # move one of the rival's hidden cards to another colour: a change the seat cannot see
+    k = next(k for k, n in enumerate(_rival_hidden(state)) if n)
+    world.hands[other][k] -= 1
+    world.hands[other][(k + 3) % 12] += 1
+    assert world.hands[other] != state.hands[other]
+    assert h.evaluate(world, seat) == pytest.approx(h.evaluate(state, seat), abs=1e-9)
     world.hands[seat][0] += 3  # own cards are seen, and count
     assert h.evaluate(world, seat) > h.evaluate(state, seat)
 

@@ -65,5 +65,17 @@ def test_greedy_beats_random_in_two_player_garum() -> None:
 
 
 def test_greedy_noise_varies_play_but_stays_legal() -> None:
+    """With one seed (so the same re-deal of the hidden parts) noise changes some choices, and
+    without noise the choice is the same every time; across seeds noise varies play more often
+    than the re-deals alone do; noisy bots still play whole games legally."""
+    changed = varied_noisy = varied_plain = 0
+    for k in range(12):
+        state = random_position("garum", {"players": 4}, seed=k, steps=5 * k)
+        plain = GreedyBot(seed=0).step(state)
+        assert GreedyBot(seed=0).step(state) == plain
+        changed += GreedyBot(seed=0, noise=5.0).step(state) != plain
+        varied_noisy += len({str(GreedyBot(seed=s, noise=5.0).step(state)) for s in range(6)}) > 1
+        varied_plain += len({str(GreedyBot(seed=s).step(state)) for s in range(6)}) > 1
+    assert changed >= 1 and varied_noisy > varied_plain, (changed, varied_noisy, varied_plain)
     state = ludus.load_game("garum", players=4).new_initial_state(seed=2)
-    play_out(state, [GreedyBot(seed=s, noise=5.0) for s in range(4)])
+    assert play_out(state, [GreedyBot(seed=s, noise=5.0) for s in range(4)]).is_terminal()

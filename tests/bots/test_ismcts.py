@@ -241,7 +241,6 @@ def test_heuristic_expansion_plays_legal_games_in_every_player_count() -> None:
         assert play_out(game.new_initial_state(seed=8), seats).is_terminal()
 
 
-@pytest.mark.skipif("celtae" not in ludus.game_names(), reason="the Celtae engine is not present")
 def test_heuristic_expansion_plays_a_legal_celtae_game() -> None:
     game = ludus.load_game("celtae", players=2)
     seats = [ISMCTSBot(seed=0, iterations=1, expand="heuristic"), bots.make("random", seed=1)]

@@ -78,7 +78,6 @@ def test_the_learned_search_plays_legal_garum_games(config: dict) -> None:
     assert play_out(game.new_initial_state(seed=5), seats).is_terminal()
 
 
-@pytest.mark.skipif("celtae" not in ludus.game_names(), reason="the Celtae engine is not present")
 @pytest.mark.parametrize("players", [1, 2, 3, 4])
 def test_the_learned_search_plays_legal_celtae_games(players: int) -> None:
     options = {"players": players, **({"difficulty": "hard"} if players == 1 else {})}
@@ -117,7 +116,6 @@ def _rich_model(game: str, players: int, seed: int) -> learned.ValueModel:
 
 
 @pytest.mark.parametrize(("game", "steps"), [("garum", 20), ("celtae", 40)])
-@pytest.mark.skipif("celtae" not in ludus.game_names(), reason="the Celtae engine is not present")
 def test_a_one_iteration_search_with_a_rich_model_plays_its_best_move(game: str, steps: int) -> None:
     state = random_position(game, {"players": 2}, seed=5, steps=steps)
     model = _rich_model(game, 2, seed=steps)
@@ -127,7 +125,6 @@ def test_a_one_iteration_search_with_a_rich_model_plays_its_best_move(game: str,
     assert values[bot.step(state)] >= max(values.values()) - 1e-5
 
 
-@pytest.mark.skipif("celtae" not in ludus.game_names(), reason="the Celtae engine is not present")
 def test_a_search_with_a_rich_model_plays_legal_celtae_games() -> None:
     game = ludus.load_game("celtae", players=2)
     model = _rich_model("celtae", 2, seed=1)

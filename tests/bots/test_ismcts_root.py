@@ -98,7 +98,6 @@ def test_turn_expansion_plays_legal_reproducible_garum_games(players: int) -> No
     assert end.is_terminal() and end.returns() == again.returns()
 
 
-@pytest.mark.skipif("celtae" not in ludus.game_names(), reason="the Celtae engine is not present")
 def test_turn_expansion_plays_legal_celtae_games() -> None:
     game = ludus.load_game("celtae", players=2)
     seats = [ISMCTSBot(preset="learned", seed=0, iterations=3, expand="turn"), bots.make("random", seed=1)]

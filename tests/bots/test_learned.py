@@ -96,7 +96,6 @@ def test_a_seats_row_holds_its_heuristic_its_best_rivals_and_its_points() -> Non
     assert [r[5] for r in rows] == [1.0 if s == state.current_player() else 0.0 for s in range(3)]
 
 
-@pytest.mark.skipif("celtae" not in ludus.game_names(), reason="the Celtae engine is not present")
 @pytest.mark.parametrize("players", [1, 2, 3])
 @pytest.mark.parametrize("steps", [0, 70, 400])
 def test_a_rich_celtae_row_holds_each_seats_terms_and_the_clock(players: int, steps: int) -> None:
@@ -156,7 +155,6 @@ def test_a_rich_garum_row_splits_each_seats_heuristic_into_its_parts(players: in
         assert 0.0 <= row[col["free slots share"]] <= 1.0
 
 
-@pytest.mark.skipif("celtae" not in ludus.game_names(), reason="the Celtae engine is not present")
 def test_a_model_file_says_whether_it_reads_rich_rows(tmp_path: Path) -> None:
     """Files made before rich rows (no ``rich`` entry) load as plain models; a plain model reads
     the plain part of a rich row, so it can be measured on the same data as a rich one."""

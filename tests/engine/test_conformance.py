@@ -2,10 +2,20 @@
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
 import ludus
-from ludus.engine.conformance import ConformanceError, check_game, configurations, every_game_configuration
+from ludus.engine import OptionError
+from ludus.engine.conformance import (
+    FEW,
+    ConformanceError,
+    check_game,
+    configurations,
+    every_game_configuration,
+)
+from ludus.engine.registry import game_class
 
 CASES = list(every_game_configuration())
 
@@ -17,16 +27,29 @@ def test_every_game_configuration_conforms(name, config):
     assert check_game(name, config, games=1, seed=7) > 0
 
 
-def test_configurations_are_the_valid_option_combinations():
-    found = configurations("celtae")
-    assert {
-        "players": 1,
-        "difficulty": "hard",
-        "token_moves_marker": False,
-        "solo_adjacent": True,
-    } in found or any(c["players"] == 1 for c in found)
+@pytest.mark.parametrize("name", ["garum", "celtae"])
+def test_configurations_are_the_valid_option_combinations(name):
+    """Every valid combination of the options with a few values, and every value of every option."""
+    cls = game_class(name)
+    found = configurations(name)
+    few = [o.name for o in cls.options if len(o.choices) <= FEW]
+    valid = set()
+    for values in itertools.product(*(o.choices for o in cls.options if o.name in few)):
+        try:
+            config = cls.validate_options(dict(zip(few, values, strict=True)))
+        except OptionError:
+            continue
+        valid.add(tuple(config[n] for n in few))
+    assert {tuple(c[n] for n in few) for c in found} == valid
+    for option in cls.options:
+        assert {c[option.name] for c in found} == set(option.choices), option.name
     for config in found:
-        ludus.load_game("celtae", **config)  # each one loads
+        ludus.load_game(name, **config)  # each one loads
+
+
+def test_the_solo_configurations_are_among_them():
+    solo = {"players": 1, "difficulty": "hard", "token_moves_marker": False, "solo_adjacent": True}
+    assert solo in configurations("celtae")
 
 
 def test_the_kit_catches_a_game_that_breaks_the_contract(monkeypatch):

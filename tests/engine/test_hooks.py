@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import importlib.util
+import re
 import sys
 import types
 
@@ -17,7 +19,12 @@ from ludus.engine.hooks import SHAPES, HookError, hook, hooks_of
 def test_every_installed_games_declared_hooks_load_with_their_shapes(name):
     verdicts = check_hooks(name)
     assert set(verdicts) == set(hooks_of(name).declared())
-    assert all(v == "ok" or v.startswith("not checked: needs") for v in verdicts.values())
+    for hook_name, verdict in verdicts.items():  # a hook left unchecked only for a package missing here
+        missing = re.fullmatch(r"not checked: needs (\S+), which is not installed", verdict)
+        assert verdict == "ok" or (missing and importlib.util.find_spec(missing[1]) is None), (
+            hook_name,
+            verdict,
+        )
 
 
 def test_the_look_ups_read_the_declaration_not_the_module_name():

@@ -15,8 +15,9 @@ from ludus.engine import Hooks  # noqa: E402
 @pytest.fixture
 def client(tmp_path):
     from ludus.server import create_app
+    from ludus.server.settings import Settings
 
-    with TestClient(create_app(f"sqlite:///{tmp_path}/ludus.db", bot_seconds=0.05)) as c:
+    with TestClient(create_app(f"sqlite:///{tmp_path}/ludus.db", settings=Settings(bot_seconds=0.05))) as c:
         yield c
 
 

@@ -12,9 +12,8 @@ from fastapi.testclient import TestClient
 
 from ludus.engine.hooks import hook
 from ludus.server import create_app
+from ludus.server.settings import Settings
 from ludus.web.routes import replay_answer
-
-from .test_plugin_game import pig  # noqa: F401  (the example plugin installed for these tests)
 
 pytestmark = pytest.mark.usefixtures("pig")
 
@@ -45,7 +44,9 @@ def test_a_plugin_observation_without_game_replays_and_its_board_is_drawn(tmp_pa
 
     # the very module the server draws with (hooks are loaded once and kept)
     monkeypatch.setattr(hook("pig", "renderer"), "render_svg", render_svg, raising=False)
-    with TestClient(create_app(f"sqlite:///{tmp_path}/ludus.db", bot_seconds=0.05)) as client:
+    with TestClient(
+        create_app(f"sqlite:///{tmp_path}/ludus.db", settings=Settings(bot_seconds=0.05))
+    ) as client:
         gid, record = _finished_pig(client)
         n = len(record["actions"])
         step = client.get(f"/api/games/{gid}/replay", params={"step": n})
@@ -62,9 +63,24 @@ def test_a_plugin_observation_without_game_replays_and_its_board_is_drawn(tmp_pa
 
 
 def test_a_plugin_without_an_svg_renderer_replays_without_a_board(tmp_path):
-    with TestClient(create_app(f"sqlite:///{tmp_path}/ludus.db", bot_seconds=0.05)) as client:
+    with TestClient(
+        create_app(f"sqlite:///{tmp_path}/ludus.db", settings=Settings(bot_seconds=0.05))
+    ) as client:
         gid, record = _finished_pig(client)
         step = client.get(f"/api/games/{gid}/replay", params={"step": len(record["actions"])})
         assert step.status_code == 200 and step.json()["svg"] is None and step.json()["terminal"]
         board = client.get(f"/api/games/{gid}/svg")
         assert board.status_code == 404 and "pig has no SVG renderer" in board.json()["detail"]
+
+
+def test_a_renderer_that_fails_on_a_view_gets_a_404_with_the_reason_not_a_500(tmp_path, monkeypatch):
+    def render_svg(observation):
+        raise KeyError("a field the renderer expected")
+
+    monkeypatch.setattr(hook("pig", "renderer"), "render_svg", render_svg, raising=False)
+    with TestClient(
+        create_app(f"sqlite:///{tmp_path}/ludus.db", settings=Settings(bot_seconds=0.05))
+    ) as client:
+        gid, _ = _finished_pig(client)
+        board = client.get(f"/api/games/{gid}/svg")
+        assert board.status_code == 404 and "could not draw this board" in board.json()["detail"]

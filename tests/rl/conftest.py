@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import random
 
-import pytest
-
 import ludus
 
 GARUM_CONFIGS = [
@@ -22,15 +20,6 @@ CELTAE_CONFIGS = [
     {"players": 3, "token_moves_marker": True},
     {"players": 4},
 ]
-
-
-def has_game(name: str) -> bool:
-    from ludus.rl.encoding import has_encoder
-
-    return has_encoder(name)
-
-
-needs_celtae = pytest.mark.skipif(not has_game("celtae"), reason="Celtae is not installed in this checkout")
 
 
 def random_states(name: str, config: dict, seed: int, every: int = 7):

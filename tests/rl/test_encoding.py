@@ -11,7 +11,7 @@ import ludus
 from ludus.games.garum.encoder import GarumEncoder
 from ludus.rl.encoding import ActionMap, encoder_for
 
-from .conftest import CELTAE_CONFIGS, GARUM_CONFIGS, needs_celtae, random_states
+from .conftest import CELTAE_CONFIGS, GARUM_CONFIGS, random_states
 
 
 def garum_facts(obs: dict) -> dict:
@@ -177,7 +177,6 @@ def celtae_facts(obs: dict) -> dict:
     }
 
 
-@needs_celtae
 @settings(max_examples=8, deadline=None)
 @given(seed=st.integers(0, 2**32), config=st.sampled_from(CELTAE_CONFIGS))
 def test_celtae_decode_inverts_encode_over_random_states(seed, config):
@@ -192,7 +191,6 @@ def test_celtae_decode_inverts_encode_over_random_states(seed, config):
             assert encoder.decode(vector) == celtae_facts(obs)
 
 
-@needs_celtae
 @pytest.mark.parametrize("config", CELTAE_CONFIGS)
 def test_celtae_legal_actions_have_indices_that_round_trip(config):
     game = ludus.load_game("celtae", **config)

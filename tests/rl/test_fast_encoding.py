@@ -19,11 +19,9 @@ from hypothesis import strategies as st
 import ludus
 from ludus.rl.encoding import ActionMap, encoder_for
 
-from .conftest import CELTAE_CONFIGS, GARUM_CONFIGS, needs_celtae
+from .conftest import CELTAE_CONFIGS, GARUM_CONFIGS
 
-CONFIGS = [("garum", c) for c in GARUM_CONFIGS] + [
-    pytest.param("celtae", c, marks=needs_celtae) for c in CELTAE_CONFIGS
-]
+CONFIGS = [("garum", c) for c in GARUM_CONFIGS] + [("celtae", c) for c in CELTAE_CONFIGS]
 
 
 def _check_game(name: str, config: dict, seed: int, every: int = 1) -> int:
@@ -63,7 +61,7 @@ def test_fast_encoding_equals_the_observation_encoding_on_whole_games(name: str,
     assert _check_game(name, config, seed=3) > 20
 
 
-@pytest.mark.parametrize("name", ["garum", pytest.param("celtae", marks=needs_celtae)])
+@pytest.mark.parametrize("name", ["garum", "celtae"])
 @settings(max_examples=12, deadline=None)
 @given(seed=st.integers(0, 2**32), players=st.integers(1, 4), every=st.integers(1, 9))
 def test_fast_encoding_equals_the_observation_encoding_on_random_positions(
@@ -99,3 +97,22 @@ def test_garum_marks_placements_in_rows_only_where_the_action_map_lays_them_out_
     mask = np.zeros(len(shuffled), dtype=np.int8)
     encoder.mark_legal(state, shuffled, mask)
     assert np.flatnonzero(mask).tolist() == sorted(shuffled.to_index(a) for a in state.legal_actions())
+
+
+@pytest.mark.parametrize("name", ["garum", "celtae"])
+def test_encode_state_fills_a_buffer_of_another_type_and_works_without_a_state_writer(name: str) -> None:
+    """The base ``Encoder.encode_state``: a float64 buffer gets the same numbers; an encoder that
+    names no ``state_writer`` encodes the observation dict instead (and makes no writer)."""
+    game = ludus.load_game(name, players=2)
+    state = game.new_initial_state(seed=4)
+    rng = random.Random(4)
+    for _ in range(15):
+        state.apply_action(rng.choice(state.legal_actions()))
+    encoder = encoder_for(game)
+    expected = encoder.encode(state.observation(1))
+    wide = np.full(encoder.size, 7.0)
+    assert encoder.encode_state(state, 1, wide) is wide and np.array_equal(wide, expected)
+    plain = encoder_for(game)
+    plain.state_writer = None
+    assert np.array_equal(plain.encode_state(state, 1), expected) and plain._writer is None
+    assert encoder._writer is not None  # the fast path was the one taken above

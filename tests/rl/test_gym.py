@@ -9,8 +9,6 @@ from gymnasium.utils.env_checker import check_env
 import ludus
 from ludus.rl import gym_env
 
-from .conftest import needs_celtae
-
 
 @pytest.mark.filterwarnings("ignore::UserWarning")
 @pytest.mark.parametrize("config", [{"players": 2}, {"players": 3, "board": "baelo_claudia"}])
@@ -77,7 +75,6 @@ def test_wrong_number_of_opponents_is_refused():
         gym_env("garum", opponents=["nobody"], players=2).reset(seed=0)
 
 
-@needs_celtae
 @pytest.mark.filterwarnings("ignore::UserWarning")
 @pytest.mark.parametrize("config", [{"players": 1, "difficulty": "normal"}, {"players": 3}])
 def test_celtae_check_env_passes(config):

@@ -7,11 +7,11 @@ import random
 import numpy as np
 import pytest
 
-pyspiel = pytest.importorskip("pyspiel")
+pyspiel = pytest.importorskip(
+    "pyspiel", reason="open_spiel is not installed (pip install 'ludus[openspiel]')"
+)
 
 import ludus.rl.openspiel as ludus_spiel  # noqa: E402
-
-from .conftest import needs_celtae  # noqa: E402
 
 
 def test_garum_is_registered_with_its_options_as_parameters():
@@ -94,14 +94,12 @@ def test_openspiel_python_ismcts_plays_a_move():
     assert bot.step(state) in state.legal_actions()
 
 
-@needs_celtae
 @pytest.mark.parametrize("params", [{"players": 1, "difficulty": "hard"}, {"players": 3}])
 def test_celtae_random_sim_test_passes(params):
     assert "python_ludus_celtae" in ludus_spiel.REGISTERED
     pyspiel.random_sim_test(ludus_spiel.load("celtae", **params), num_sims=1, serialize=True, verbose=False)
 
 
-@needs_celtae
 def test_celtae_resample_keeps_the_seats_view():
     game = ludus_spiel.load("celtae", players=3)
     state = game.new_initial_state()

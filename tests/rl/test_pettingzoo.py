@@ -11,7 +11,7 @@ from pettingzoo.test import api_test, seed_test
 import ludus
 from ludus.rl import pettingzoo_env
 
-from .conftest import CELTAE_CONFIGS, GARUM_CONFIGS, needs_celtae
+from .conftest import CELTAE_CONFIGS, GARUM_CONFIGS
 
 
 @pytest.mark.filterwarnings("ignore::UserWarning")
@@ -115,7 +115,6 @@ def test_bad_options_are_refused():
         pettingzoo_env("garum", players=5)
 
 
-@needs_celtae
 @pytest.mark.filterwarnings("ignore::UserWarning")
 @pytest.mark.parametrize("config", CELTAE_CONFIGS)
 def test_celtae_api_and_seed_tests_pass(config):
@@ -123,7 +122,6 @@ def test_celtae_api_and_seed_tests_pass(config):
     seed_test(functools.partial(pettingzoo_env, "celtae", **config), num_cycles=50)
 
 
-@needs_celtae
 def test_celtae_solo_has_one_agent_whose_score_diff_is_its_score():
     env = pettingzoo_env("celtae", players=1, difficulty="easy", reward="score_diff")
     env.reset(seed=0)

@@ -29,6 +29,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from ludus.server import create_app
+from ludus.server.settings import Settings
 
 BOT_SECONDS = 0.05
 
@@ -161,13 +162,13 @@ def service(tmp_path: Path) -> Iterator[Any]:
 
     store = Store(f"sqlite:///{tmp_path / 'ludus.db'}")
     store.migrate()
-    yield GameService(store)
+    yield GameService(store, Settings(bot_seconds=BOT_SECONDS))
     store.dispose()
 
 
 @pytest.fixture
 def client(database_url: str) -> Iterator[TestClient]:
-    with TestClient(create_app(database_url, bot_seconds=BOT_SECONDS)) as c:
+    with TestClient(create_app(database_url, settings=Settings(bot_seconds=BOT_SECONDS))) as c:
         yield c
 
 
@@ -238,8 +239,8 @@ class ServerProcess:
         self.proc: subprocess.Popen | None = None
 
     def launch(self) -> ServerProcess:
-        code = f"from ludus.server import serve; serve('127.0.0.1', {self.port}, {self.database_url!r})"
-        env = {**os.environ, "LUDUS_BOT_SECONDS": str(BOT_SECONDS)}
+        code = f"from ludus.server import serve; serve('127.0.0.1', {self.port})"
+        env = {**os.environ, "LUDUS_BOT_SECONDS": str(BOT_SECONDS), "LUDUS_DATABASE_URL": self.database_url}
         self.proc = subprocess.Popen(
             [sys.executable, "-c", code], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
         )

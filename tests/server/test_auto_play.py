@@ -12,13 +12,9 @@ import ludus
 from ludus.server.errors import Unprocessable
 from ludus.server.service import TurnClock
 
-pytestmark = pytest.mark.skipif(
-    "celtae" not in ludus.game_names(), reason="Celtae's engine is not in this tree"
-)
-
 
 def new_game(service, players=2):
-    created = service.create(
+    created = service.lobby.create(
         "celtae", {"players": players} | ({"difficulty": "easy"} if players == 1 else {}), ["human"] * players
     )
     return created["id"], {s["seat"]: s["token"] for s in created["seats"]}
@@ -38,7 +34,7 @@ def play_randomly(service, gid, tokens, rng, decisions):
         if view["terminal"]:
             break
         shown.append(view)
-        service.act(gid, tokens[seat], rng.choice(view["legal_actions"]), view["version"])
+        service.moves.act(gid, tokens[seat], rng.choice(view["legal_actions"]), view["version"])
     return shown
 
 
@@ -54,7 +50,7 @@ def test_no_single_choice_decision_is_shown_and_the_record_replays(service):
         log = service.view(gid, tokens[0])["log"]
         seen |= {e["action"].split()[0] for e in log if e.get("auto")}
         record = service.record(gid)
-        assert ludus.replay(record).to_json() == service._runtimes[gid].state.to_json()
+        assert ludus.replay(record).to_json() == service.games._runtimes[gid].state.to_json()
         # the marks are a fact of the record: every auto step was the only legal action then
         state = ludus.load_game("celtae", **record["config"]).new_initial_state(seed=record["seed"])
         for entry, text in zip(log, record["actions"], strict=True):
@@ -70,10 +66,10 @@ def _decision_then_forced(service, gid, tokens, rng):
     for _ in range(3000):
         seat, view = to_move(service, gid, tokens)
         assert not view["terminal"], "no decision followed by an automatic step"
-        before = service._runtimes[gid].state.clone()
+        before = service.games._runtimes[gid].state.clone()
         action = rng.choice(view["legal_actions"])
-        after = service.act(gid, tokens[seat], action, view["version"])
-        rt = service._runtimes[gid]
+        after = service.moves.act(gid, tokens[seat], action, view["version"])
+        rt = service.games._runtimes[gid]
         n = len(before.history())
         if (
             after["current_player"] == seat
@@ -95,8 +91,8 @@ def test_undo_never_stops_on_an_automatic_step(service):
             continue
     else:
         raise AssertionError("no decision followed by an automatic step in ten games")
-    undone = service.undo(gid, tokens[seat], after["version"])
-    rt = service._runtimes[gid]
+    undone = service.moves.undo(gid, tokens[seat], after["version"])
+    rt = service.games._runtimes[gid]
     assert len(rt.owners) <= len(before.history())
     assert len(undone["legal_actions"]) >= 2  # back at a real decision, not a one-answer question
     assert rt.state.to_json() == ludus.replay(rt.record()).to_json()
@@ -108,7 +104,7 @@ def _facing_optional_step(service, gid, tokens, rng):
         assert not view["terminal"], "no optional step met"
         if view["after_skip"]:
             return seat, view
-        service.act(gid, tokens[seat], rng.choice(view["legal_actions"]), view["version"])
+        service.moves.act(gid, tokens[seat], rng.choice(view["legal_actions"]), view["version"])
     raise AssertionError("no optional step met")
 
 
@@ -121,17 +117,19 @@ def test_a_move_skips_the_optional_steps_in_one_request(service):
         skip = view["after_skip"]
         assert skip["skip"] and all(a == "done" for a in skip["skip"]) and skip["legal"]
         # the targets are what the seat would face after skipping (computed on a copy: nothing changed)
-        rt = service._runtimes[gid]
+        rt = service.games._runtimes[gid]
         n = len(rt.owners)
         target = rng.choice(skip["legal"])
-        new = service.act(gid, tokens[seat], skip["skip"][0], view["version"], [*skip["skip"][1:], target])
+        new = service.moves.act(
+            gid, tokens[seat], skip["skip"][0], view["version"], [*skip["skip"][1:], target]
+        )
         assert new["version"] > view["version"]
         texts = rt.state.history()[n:]
         chosen = [t for t, f in zip(texts, rt.forced[n:], strict=True) if not f]
         assert chosen == [*skip["skip"], target]
         # undo takes the move and its skips back to the optional step the seat was shown
         if rt.state.current_player() == seat and rt.state.undo_barrier() <= n:
-            back = service.undo(gid, tokens[seat], new["version"])
+            back = service.moves.undo(gid, tokens[seat], new["version"])
             assert len(rt.owners) == n and back["after_skip"] == skip
             undone += 1
             if undone >= 2:
@@ -143,12 +141,12 @@ def test_a_refused_sequence_changes_nothing(service):
     gid, tokens = new_game(service)
     rng = random.Random(5)
     seat, view = _facing_optional_step(service, gid, tokens, rng)
-    rt = service._runtimes[gid]
+    rt = service.games._runtimes[gid]
     history, version = rt.state.history(), rt.version
     with pytest.raises(Unprocessable, match="nothing was played"):
-        service.act(gid, tokens[seat], "done", view["version"], ["leader boudica"])
+        service.moves.act(gid, tokens[seat], "done", view["version"], ["leader boudica"])
     with pytest.raises(Unprocessable, match="at most 8"):
-        service.act(gid, tokens[seat], "done", view["version"], ["done"] * 8)
+        service.moves.act(gid, tokens[seat], "done", view["version"], ["done"] * 8)
     assert rt.state.history() == history and rt.version == version
     assert service.record  # still readable
     assert service.view(gid, tokens[seat])["version"] == version
@@ -172,15 +170,15 @@ def test_solitairix_whole_turns_are_in_the_log(service):
 
 
 def test_a_timed_out_turn_says_so_in_the_view_and_the_log(service):
-    created = service.create("celtae", {"players": 2, "turn_seconds": 60}, ["human", "human"])
+    created = service.lobby.create("celtae", {"players": 2, "turn_seconds": 60}, ["human", "human"])
     gid = created["id"]
     tokens = {s["seat"]: s["token"] for s in created["seats"]}
-    job = service.next_job(gid)
+    job = service.turns.next_job(gid)
     assert isinstance(job, TurnClock)
-    assert service.time_out(job)
-    bot = service.next_job(gid)
+    assert service.turns.time_out(job)
+    bot = service.turns.next_job(gid)
     assert bot.timed_out
-    service.commit_bot(bot, bot.state.legal_actions()[0])
+    service.turns.commit_bot(bot, bot.state.legal_actions()[0])
     seat = bot.seat
     view = service.view(gid, tokens[seat])
     assert f"Seat {seat + 1}'s time ran out; a move was played for it" in view["notices"]
@@ -190,15 +188,15 @@ def test_a_timed_out_turn_says_so_in_the_view_and_the_log(service):
 def test_garum_log_entries_say_the_colour_round_and_a_sentence(service):
     """Garum's log is the server's: each entry names the acting colour, the round and what happened,
     from the state it was played in (the browser never guesses where a worker went)."""
-    created = service.create("garum", {}, ["human", "human"])
+    created = service.lobby.create("garum", {}, ["human", "human"])
     gid = created["id"]
     tokens = {s["seat"]: s["token"] for s in created["seats"]}
     rng = random.Random(2)
     play_randomly(service, gid, tokens, rng, 40)
     log = service.view(gid, None)["log"]
-    record_state = ludus.replay({**service._runtimes[gid].record()})
+    record_state = ludus.replay({**service.games._runtimes[gid].record()})
     assert len(log) == len(record_state.history())
-    state = ludus.load_game("garum").new_initial_state(seed=service._runtimes[gid].row.seed)
+    state = ludus.load_game("garum").new_initial_state(seed=service.games._runtimes[gid].row.seed)
     for entry in log:
         colour = state.current_colour()
         assert entry["colour"] == state.game.tiles.species[colour].letter
@@ -211,9 +209,9 @@ def test_garum_log_entries_say_the_colour_round_and_a_sentence(service):
         state.apply_action(entry["action"])
     # an undo's shorter history is followed, not mixed with the old one
     seat, view = to_move(service, gid, tokens)
-    if service._runtimes[gid].owners[-1] == seat:
+    if service.games._runtimes[gid].owners[-1] == seat:
         try:
-            service.undo(gid, tokens[seat], view["version"])
+            service.moves.undo(gid, tokens[seat], view["version"])
         except Unprocessable:
             return
-        assert len(service.view(gid, None)["log"]) == len(service._runtimes[gid].owners)
+        assert len(service.view(gid, None)["log"]) == len(service.games._runtimes[gid].owners)

@@ -15,7 +15,7 @@ from fastapi.testclient import TestClient
 from server_helpers import wait_for
 
 from ludus.server import create_app
-from ludus.server.limits import ServerLimits
+from ludus.server.settings import Settings
 
 FACTORY = "sleeper_bots:make"
 
@@ -37,7 +37,7 @@ def sleeper_log(tmp_path, monkeypatch):
 def _app(database_url: str, **limits) -> TestClient:
     limits.setdefault("bot_processes", 1)
     return TestClient(
-        create_app(database_url, bot_seconds=0.05, limits=ServerLimits(**limits), bot_factory=FACTORY)
+        create_app(database_url, settings=Settings(bot_seconds=0.05, **limits), bot_factory=FACTORY)
     )
 
 
@@ -68,7 +68,7 @@ def _create(client, seats) -> str:
 
 def _first_decision(client, gid: str) -> str:
     """The first action of the game a seat chose (not one the server played as the only choice)."""
-    rt = client.app.state.service._read(gid)
+    rt = client.app.state.service.games.read(gid)
     with rt.lock:
         return next(a for a, forced in zip(rt.state.history(), rt.forced, strict=False) if not forced)
 
@@ -114,11 +114,8 @@ def test_a_worker_killed_from_outside_is_replaced_and_its_job_answered(sqlite_ur
         assert _first_decision(client, gid) == standin["action"]
 
 
-def test_hints_are_thought_about_in_the_pool_and_the_same_position_gives_the_same_hints(
-    sqlite_url, monkeypatch
-):
-    monkeypatch.setenv("LUDUS_HINT_SECONDS", "0.3")
-    with _app(sqlite_url) as client:
+def test_hints_are_thought_about_in_the_pool_and_the_same_position_gives_the_same_hints(sqlite_url):
+    with _app(sqlite_url, hint_seconds=0.3) as client:
         body = client.post("/api/games", json={"game": "garum", "seats": ["human", "human"]}).json()
         gid = body["id"]
         mover = client.get(f"/api/games/{gid}").json()["current_player"]

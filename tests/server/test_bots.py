@@ -10,7 +10,7 @@ from server_helpers import wait_for
 import ludus
 import ludus.bots
 from ludus.server import create_app
-from ludus.server.limits import ServerLimits
+from ludus.server.settings import Settings
 
 BOT_SECONDS = 0.05
 
@@ -21,7 +21,7 @@ def quick_timer_client(database_url):
     from fastapi.testclient import TestClient
 
     with TestClient(
-        create_app(database_url, bot_seconds=BOT_SECONDS, limits=ServerLimits(min_turn_seconds=0.1))
+        create_app(database_url, settings=Settings(bot_seconds=BOT_SECONDS, min_turn_seconds=0.1))
     ) as c:
         yield c
 
@@ -79,8 +79,7 @@ def stuck_client(database_url, tmp_path, monkeypatch):
     monkeypatch.setenv("LUDUS_SLEEPER_LOG", str(tmp_path / "decisions.jsonl"))
     app = create_app(
         database_url,
-        bot_seconds=BOT_SECONDS,
-        limits=ServerLimits(bot_max_seconds=5.0),
+        settings=Settings(bot_seconds=BOT_SECONDS, bot_max_seconds=5.0),
         bot_factory="sleeper_bots:make",
     )
     with TestClient(app) as c:

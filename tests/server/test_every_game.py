@@ -9,11 +9,12 @@ from fastapi.testclient import TestClient
 
 import ludus
 from ludus.server import create_app
+from ludus.server.settings import Settings
 
 
 @pytest.fixture
 def sqlite_client(tmp_path):
-    with TestClient(create_app(f"sqlite:///{tmp_path}/ludus.db", bot_seconds=0.05)) as c:
+    with TestClient(create_app(f"sqlite:///{tmp_path}/ludus.db", settings=Settings(bot_seconds=0.05))) as c:
         yield c
 
 
@@ -33,7 +34,7 @@ def test_a_whole_game_through_the_api_sends_each_seat_its_own_observation(sqlite
         mover = spectator["current_player"]
         auth = {"Authorization": f"Bearer {tokens[mover]}"}
         mine = client.get(f"/api/games/{gid}", headers=auth).json()
-        runtime = service._read(gid)
+        runtime = service.games.read(gid)
         with runtime.lock:
             assert mine["observation"] == runtime.state.observation(mover)
             assert spectator["observation"] == runtime.state.observation(None)

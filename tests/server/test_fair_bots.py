@@ -16,7 +16,7 @@ from server_helpers import wait_for
 
 from ludus.server import create_app
 from ludus.server.botpool import FairQueue, Job
-from ludus.server.limits import ServerLimits
+from ludus.server.settings import Settings
 
 BOT_SECONDS = 0.05
 
@@ -31,7 +31,7 @@ def sleeper_log(tmp_path, monkeypatch):
 def _app(database_url: str, factory: str | None = "sleeper_bots:make", **limits) -> TestClient:
     kwargs = {} if factory is None else {"bot_factory": factory}
     return TestClient(
-        create_app(database_url, bot_seconds=BOT_SECONDS, limits=ServerLimits(**limits), **kwargs)
+        create_app(database_url, settings=Settings(bot_seconds=BOT_SECONDS, **limits), **kwargs)
     )
 
 
@@ -90,11 +90,11 @@ def test_the_queue_serves_addresses_in_turn_then_their_games_in_turn_and_urgent_
 def test_a_bots_budget_counts_from_when_it_starts_thinking(database_url, sleeper_log, monkeypatch):
     monkeypatch.setattr("ludus.server.botpool.overrun_seconds", lambda budget: 1.0)
     with _app(database_url, bot_processes=1) as client:
-        # one worker, four games of 0.5 s decisions: each waits behind the others' far longer than
-        # the 1 s it may think, but never thinks longer than that once started
+        # one worker, eight games of 0.25 s decisions: each waits behind the others' (1.75 s) longer
+        # than the 1 s it may think, but never thinks longer than a quarter of that once started
         games = [
-            client.post("/api/games", json={"game": "garum", "seats": ["ismcts:seconds=0.5"] * 2}).json()
-            for _ in range(4)
+            client.post("/api/games", json={"game": "garum", "seats": ["ismcts:seconds=0.25"] * 2}).json()
+            for _ in range(8)
         ]
         for game in games:
             _wait(client, game["id"], lambda v: v["ply"] >= 3, seconds=60)

@@ -13,15 +13,14 @@ from typing import Any
 
 import httpx
 import pytest
+import schemathesis
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 from hypothesis.errors import Unsatisfiable
+from schemathesis import GenerationMode
 from sqlalchemy import select
 
 from ludus.server import storage
-
-schemathesis = pytest.importorskip("schemathesis", reason="schemathesis (the test extra) is not installed")
-from schemathesis import GenerationMode  # noqa: E402
 
 MAX_EXAMPLES = 8
 MODES = [GenerationMode.POSITIVE, GenerationMode.NEGATIVE]

@@ -14,13 +14,14 @@ import pytest
 from fastapi.testclient import TestClient
 
 from ludus.server import create_app
+from ludus.server.settings import Settings
 from ludus.web import STATIC_DIR
 
 
 @pytest.fixture(scope="module")
 def client(tmp_path_factory):
     db = tmp_path_factory.mktemp("headers") / "ludus.db"
-    with TestClient(create_app(f"sqlite:///{db}", bot_seconds=0.05)) as c:
+    with TestClient(create_app(f"sqlite:///{db}", settings=Settings(bot_seconds=0.05))) as c:
         yield c
 
 

@@ -29,7 +29,7 @@ def test_no_response_to_a_seat_holds_another_seats_hand(client, players):
     def check(seat, response):
         nonlocal checked
         view = response.json()
-        runtime = service._read(gid)
+        runtime = service.games.read(gid)
         with runtime.lock:
             truth = runtime.state
             assert view["observation"] == truth.observation(seat)

@@ -6,14 +6,14 @@ import pytest
 from fastapi.testclient import TestClient
 
 from ludus.server import create_app
+from ludus.server.settings import Settings
 
 
 @pytest.fixture
-def hint_client(tmp_path, monkeypatch):
+def hint_client(tmp_path):
     """An app whose hints are quick and limited to 2 a minute per seat."""
-    monkeypatch.setenv("LUDUS_HINT_RATE", "2/minute")
-    monkeypatch.setenv("LUDUS_HINT_SECONDS", "0.3")
-    with TestClient(create_app(f"sqlite:///{tmp_path / 'hints.db'}", bot_seconds=0.05)) as client:
+    quick = Settings(bot_seconds=0.05, hint_rate="2/minute", hint_seconds=0.3)
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'hints.db'}", settings=quick)) as client:
         yield client
 
 

@@ -13,9 +13,10 @@ from server_helpers import wait_for
 from sqlalchemy import func, select
 
 from ludus.server import create_app
-from ludus.server.limits import ServerLimits, TooManyRequests
+from ludus.server.limits import TooManyRequests
 from ludus.server.security import host_key
 from ludus.server.service import GameService
+from ludus.server.settings import Settings
 from ludus.server.storage import Store, games
 
 HUMAN_AND_BOT = {"game": "garum", "seats": ["human", "greedy"]}
@@ -24,7 +25,7 @@ CLOSED_TABLE = {"game": "garum", "seats": ["human", "human"]}  # every seat clai
 
 
 def _app(database_url: str, **limits) -> TestClient:
-    return TestClient(create_app(database_url, bot_seconds=0.05, limits=ServerLimits(**limits)))
+    return TestClient(create_app(database_url, settings=Settings(bot_seconds=0.05, **limits)))
 
 
 def _from(client: TestClient, n: int) -> TestClient:
@@ -87,14 +88,14 @@ def test_one_address_holds_at_most_its_cap_of_open_tables(database_url):
 def test_creations_at_once_cannot_pass_a_cap_together(database_url):
     store = Store(database_url)
     store.migrate()
-    service = GameService(store, limits=ServerLimits(bot_games_per_host=1, open_tables_per_host=1))
+    service = GameService(store, Settings(bot_games_per_host=1, open_tables_per_host=1))
     start = threading.Barrier(8)
     outcomes: list[str] = []
 
     def create() -> None:
         start.wait()
         try:
-            service.create("garum", {}, ["human", "greedy"], claim=[], host="192.0.2.50")
+            service.lobby.create("garum", {}, ["human", "greedy"], claim=[], host="192.0.2.50")
             outcomes.append("created")
         except TooManyRequests:
             outcomes.append("refused")
@@ -108,7 +109,7 @@ def test_creations_at_once_cannot_pass_a_cap_together(database_url):
         assert sorted(outcomes) == ["created"] + ["refused"] * 7
         with store.read() as conn:
             assert conn.execute(select(games.c.host)).scalars().all() == [host_key("192.0.2.50")]
-        assert len(service._runtimes) == 1  # a refused creation leaves nothing in the cache
+        assert len(service.games._runtimes) == 1  # a refused creation leaves nothing in the cache
     finally:
         store.dispose()
 
@@ -138,6 +139,6 @@ def test_the_lobby_lists_at_most_three_open_tables_of_one_address(database_url):
 def test_games_of_no_known_address_are_each_their_own_in_the_lobby(database_url):
     with _app(database_url) as client:
         service = client.app.state.service
-        unknown = [service.create("garum", {}, ["human", "human"], claim=[0])["id"] for _ in range(5)]
+        unknown = [service.lobby.create("garum", {}, ["human", "human"], claim=[0])["id"] for _ in range(5)]
         listed = {g["id"] for g in client.get("/api/games").json()}
         assert set(unknown) <= listed

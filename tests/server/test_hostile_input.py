@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from ludus.server import create_app, storage
+from ludus.server import create_app
+from ludus.server.settings import Settings
 
 BOT_SECONDS = 0.05
 
@@ -187,10 +188,10 @@ def test_an_unexpected_websocket_error_is_logged_with_an_id_and_closes_the_socke
 
 
 # -- busy database and unexpected errors ------------------------------------------------------------
-def test_a_locked_sqlite_database_answers_503_with_retry_after(tmp_path: Path, monkeypatch):
-    monkeypatch.setattr(storage, "SQLITE_BUSY_SECONDS", 0.2)
+def test_a_locked_sqlite_database_answers_503_with_retry_after(tmp_path: Path):
     db = tmp_path / "ludus.db"
-    with TestClient(create_app(f"sqlite:///{db}", bot_seconds=BOT_SECONDS)) as client:
+    busy = Settings(bot_seconds=BOT_SECONDS, db_busy_seconds=0.2)
+    with TestClient(create_app(f"sqlite:///{db}", settings=busy)) as client:
         before = _lobby_ids(client)
         other = sqlite3.connect(db, isolation_level=None)
         other.execute("BEGIN EXCLUSIVE")
@@ -205,12 +206,12 @@ def test_a_locked_sqlite_database_answers_503_with_retry_after(tmp_path: Path, m
         assert _create(client, ["human", "human"]).status_code == 201  # and it recovers
 
 
-def test_a_row_locked_too_long_on_postgresql_answers_503_with_retry_after(postgres_url, monkeypatch):
+def test_a_row_locked_too_long_on_postgresql_answers_503_with_retry_after(postgres_url):
     """A transaction elsewhere holding a game's row: the wait ends (lock_timeout) in a 503, not a hang."""
     import psycopg
 
-    monkeypatch.setattr(storage, "SQLITE_BUSY_SECONDS", 0.3)
-    with TestClient(create_app(postgres_url, bot_seconds=BOT_SECONDS)) as client:
+    busy = Settings(bot_seconds=BOT_SECONDS, db_busy_seconds=0.3)
+    with TestClient(create_app(postgres_url, settings=busy)) as client:
         created = _create(client, ["human", "human"]).json()
         gid = created["id"]
         mover = client.get(f"/api/games/{gid}").json()["current_player"]
@@ -234,7 +235,7 @@ def test_an_unexpected_error_answers_json_with_an_id_that_the_log_carries(client
     def broken(*args, **kwargs):
         raise RuntimeError("a bug")
 
-    monkeypatch.setattr(client.app.state.service, "open_games", broken)
+    monkeypatch.setattr(client.app.state.service.lobby, "open_games", broken)
     with caplog.at_level(logging.ERROR, "ludus.server"):
         r = client.get("/api/games")
     assert r.status_code == 500 and r.headers["content-type"].startswith("application/json")

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 import ludus
 from ludus.server import create_app
 from ludus.server.patches import diff
+from ludus.server.settings import Settings
 
 # JSON values as views hold them: no value turns from a number into a boolean in place (Python's
 # 1 == True would hide it inside an unchanged-looking container; the diff documents it).
@@ -76,7 +77,7 @@ def test_each_view_of_a_whole_game_is_the_last_one_patched_and_its_patch_is_smal
 @pytest.fixture
 def client(tmp_path):
     """SQLite only: the patches are made above the database."""
-    with TestClient(create_app(f"sqlite:///{tmp_path}/ludus.db", bot_seconds=0.05)) as c:
+    with TestClient(create_app(f"sqlite:///{tmp_path}/ludus.db", settings=Settings(bot_seconds=0.05))) as c:
         yield c
 
 

@@ -11,14 +11,14 @@ import pytest
 from fastapi.testclient import TestClient
 
 from ludus.server import create_app
-from ludus.server.limits import ServerLimits
+from ludus.server.settings import Settings
 from ludus.web import routes
 from ludus.web.routes import replay_step
 
 
 def _app(tmp_path, **limits) -> TestClient:
     return TestClient(
-        create_app(f"sqlite:///{tmp_path}/ludus.db", bot_seconds=0.05, limits=ServerLimits(**limits))
+        create_app(f"sqlite:///{tmp_path}/ludus.db", settings=Settings(bot_seconds=0.05, **limits))
     )
 
 

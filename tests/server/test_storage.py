@@ -8,6 +8,7 @@ import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 
+from ludus.server.settings import Settings
 from ludus.server.storage import Store, metadata
 
 
@@ -113,8 +114,8 @@ def test_two_servers_on_one_database_keep_their_caches_in_step(database_url):
 
     store_a, store_b = Store(database_url), Store(database_url)
     store_a.migrate()
-    a, b = GameService(store_a), GameService(store_b)
-    created = a.create("garum", {"turn_seconds": 3600}, ["human", "human"])  # turn deadlines agree too
+    a, b = GameService(store_a, Settings()), GameService(store_b, Settings())
+    created = a.lobby.create("garum", {"turn_seconds": 3600}, ["human", "human"])  # turn deadlines agree too
     gid = created["id"]
     tokens = {s["seat"]: s["token"] for s in created["seats"]}
     services = [a, b]
@@ -123,23 +124,23 @@ def test_two_servers_on_one_database_keep_their_caches_in_step(database_url):
         here, there = services[i % 2], services[(i + 1) % 2]
         seat = here.view(gid, None)["current_player"]
         mine = here.view(gid, tokens[seat])
-        after = here.act(gid, tokens[seat], mine["legal_actions"][-1], mine["version"])
+        after = here.moves.act(gid, tokens[seat], mine["legal_actions"][-1], mine["version"])
         assert _timeless(there.view(gid, tokens[seat])) == _timeless(after)
         if after["current_player"] == seat and not after["terminal"]:
             try:
-                undone = there.undo(gid, tokens[seat], after["version"])  # undo through the other one
+                undone = there.moves.undo(gid, tokens[seat], after["version"])  # undo through the other one
             except Unprocessable:  # a new turn of the same seat (two colours each): nothing to undo
                 continue
             undos += 1
             assert _timeless(here.view(gid, tokens[seat])) == _timeless(undone)
-            redone = here.act(gid, tokens[seat], undone["legal_actions"][0], undone["version"])
+            redone = here.moves.act(gid, tokens[seat], undone["legal_actions"][0], undone["version"])
             assert _timeless(there.view(gid, tokens[seat])) == _timeless(redone)
     assert undos >= 2
     seat = a.view(gid, None)["current_player"]
     view = a.view(gid, tokens[seat])
-    a.act(gid, tokens[seat], view["legal_actions"][0], view["version"])
+    a.moves.act(gid, tokens[seat], view["legal_actions"][0], view["version"])
     with pytest.raises((Conflict, Forbidden)):
-        b.act(gid, tokens[seat], view["legal_actions"][0], view["version"])
+        b.moves.act(gid, tokens[seat], view["legal_actions"][0], view["version"])
     store_a.dispose()
     store_b.dispose()
 
@@ -151,7 +152,7 @@ def test_the_locked_row_reads_the_same_as_the_plain_read(database_url):
     store = Store(database_url)
     store.migrate()
     try:
-        created = GameService(store).create(
+        created = GameService(store, Settings()).lobby.create(
             "garum", {"turn_seconds": 3600, "hints": False}, ["human", "human"]
         )
         with store.read() as conn:
@@ -215,14 +216,14 @@ def test_games_of_one_configuration_share_one_game_object(service):
     """The rules' caches kept per Game object serve every game of that configuration."""
     from ludus.server.game_cache import shared_game
 
-    first = service.create("garum", {}, ["human", "human"])["id"]
-    second = service.create("garum", {}, ["human", "human"])["id"]
-    other = service.create("garum", {"board": "baelo_claudia"}, ["human", "human"])["id"]
-    games = {gid: service._read(gid).state.game for gid in (first, second, other)}
+    first = service.lobby.create("garum", {}, ["human", "human"])["id"]
+    second = service.lobby.create("garum", {}, ["human", "human"])["id"]
+    other = service.lobby.create("garum", {"board": "baelo_claudia"}, ["human", "human"])["id"]
+    games = {gid: service.games.read(gid).state.game for gid in (first, second, other)}
     assert games[first] is games[second] is shared_game("garum", dict(games[first].config))
     assert games[other] is not games[first] and games[other].config["board"] == "baelo_claudia"
-    service._runtimes.clear()  # loaded again from the database: the same object
-    assert service._read(first).state.game is games[first]
+    service.games._runtimes.clear()  # loaded again from the database: the same object
+    assert service.games.read(first).state.game is games[first]
 
 
 def test_a_token_opens_the_seat_whose_hash_it_has_and_no_other():

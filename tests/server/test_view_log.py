@@ -11,6 +11,7 @@ import pytest
 from ludus.server.runtime import BotJob
 from ludus.server.seatbots import make_seat_bot
 from ludus.server.service import GameService
+from ludus.server.settings import Settings
 from ludus.server.storage import Store
 from ludus.server.views import seat_log
 
@@ -32,7 +33,7 @@ def fresh_log(rt, seat):
 
 @pytest.mark.parametrize("game", ["garum", "celtae"])
 def test_kept_log_equals_log_made_from_nothing(service, game):
-    created = service.create(game, {"players": 2}, ["human", "human"])
+    created = service.lobby.create(game, {"players": 2}, ["human", "human"])
     gid = created["id"]
     tokens = {s["seat"]: s["token"] for s in created["seats"]}
     rng = random.Random(7)
@@ -46,13 +47,13 @@ def test_kept_log_equals_log_made_from_nothing(service, game):
         mine = service.view(gid, tokens[seat])
         if rng.random() < 0.4:  # an undo when allowed: the kept log must not keep the undone moves
             try:
-                mine = service.undo(gid, tokens[seat], mine["version"])
+                mine = service.moves.undo(gid, tokens[seat], mine["version"])
                 undone += 1
             except Exception:
                 pass
         if mine["legal_actions"]:
-            service.play(gid, tokens[seat], rng.choice(mine["legal_actions"]), mine["version"])
-        rt = service._runtimes[gid]
+            service.moves.act(gid, tokens[seat], rng.choice(mine["legal_actions"]), mine["version"])
+        rt = service.games._runtimes[gid]
         if step == 22:  # a stand-in's move marked after the log was kept
             rt.timeouts = {**rt.timeouts, len(rt.owners) - 2: "standin"}  # a ply already in the kept log
         with rt.lock:
@@ -71,8 +72,8 @@ def test_log_follows_an_undo_made_by_another_process(tmp_path):
     url = f"sqlite:///{tmp_path / 'shared.db'}"
     store_a, store_b = Store(url), Store(url)
     store_a.migrate()
-    a, b = GameService(store_a), GameService(store_b)
-    created = a.create("garum", {"players": 2}, ["human", "human"])
+    a, b = GameService(store_a, Settings()), GameService(store_b, Settings())
+    created = a.lobby.create("garum", {"players": 2}, ["human", "human"])
     gid = created["id"]
     tokens = {s["seat"]: s["token"] for s in created["seats"]}
     replaced = 0
@@ -80,17 +81,17 @@ def test_log_follows_an_undo_made_by_another_process(tmp_path):
         seat = a.view(gid, None)["current_player"]
         mine = a.view(gid, tokens[seat])
         played = mine["legal_actions"][0]
-        after = a.act(gid, tokens[seat], played, mine["version"])
+        after = a.moves.act(gid, tokens[seat], played, mine["version"])
         if after["terminal"] or after["current_player"] != seat:
             continue
         try:  # through the other process: take the move back and play another one
-            undone = b.undo(gid, tokens[seat], after["version"])
+            undone = b.moves.undo(gid, tokens[seat], after["version"])
         except Exception:
             continue
         others = [x for x in undone["legal_actions"] if x != played]
         if not others or len(undone["log"]) != len(after["log"]) - 1:
             continue
-        b.act(gid, tokens[seat], others[-1], undone["version"])
+        b.moves.act(gid, tokens[seat], others[-1], undone["version"])
         seen = a.view(gid, None)["log"]
         assert seen == b.view(gid, None)["log"]
         replaced += 1
@@ -102,7 +103,7 @@ def test_log_follows_an_undo_made_by_another_process(tmp_path):
 def test_kept_log_through_a_bots_moves(service):
     """A bot's moves (and the single-choice steps after them) extend the kept log as the server
     plays them, the same as the log made from nothing."""
-    created = service.create("garum", {"players": 2}, ["human", "random"])
+    created = service.lobby.create("garum", {"players": 2}, ["human", "random"])
     gid = created["id"]
     token = next(s["token"] for s in created["seats"] if "token" in s)
     rng = random.Random(5)
@@ -111,13 +112,13 @@ def test_kept_log_through_a_bots_moves(service):
         view = service.view(gid, token)
         if view["terminal"]:
             break
-        job = service.next_job(gid)
+        job = service.turns.next_job(gid)
         if isinstance(job, BotJob):
-            assert service.commit_bot(job, make_seat_bot(job.bot_name, job.seconds).step(job.state))
+            assert service.turns.commit_bot(job, make_seat_bot(job.bot_name, job.seconds).step(job.state))
             bot_moves += 1
         else:
-            service.play(gid, token, rng.choice(view["legal_actions"]), view["version"])
-        rt = service._runtimes[gid]
+            service.moves.act(gid, token, rng.choice(view["legal_actions"]), view["version"])
+        rt = service.games._runtimes[gid]
         with rt.lock:
             assert log_of(rt, None) == fresh_log(rt, None)
     assert bot_moves > 10

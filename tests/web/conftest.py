@@ -49,18 +49,19 @@ def _serving_pages(app) -> bool:
 @pytest.fixture(scope="session")
 def server(tmp_path_factory):
     """Base URL of a live ludus server with the web client mounted."""
-    uvicorn = pytest.importorskip("uvicorn", reason="the server extra (uvicorn) is not installed")
+    import uvicorn
+
     from ludus.server.app import create_app
     from ludus.web import mount
 
     db = tmp_path_factory.mktemp("web") / "ludus.db"
-    from ludus.server.limits import ServerLimits
+    from ludus.server.settings import Settings
 
     # one browser for every test: the per-address limits meant for strangers would refuse it
     app = create_app(
         f"sqlite:///{db}",
-        bot_seconds=0.2,
-        limits=ServerLimits(
+        settings=Settings(
+            bot_seconds=0.2,
             create_rate="10000/minute",
             join_rate="10000/minute",
             ws_per_client=10000,
@@ -88,9 +89,8 @@ def server(tmp_path_factory):
 
 @pytest.fixture(scope="session")
 def browser():
-    sync_api = pytest.importorskip(
-        "playwright.sync_api", reason="the Python package playwright is not installed"
-    )
+    from playwright import sync_api
+
     if not Path(CHROMIUM).exists():
         if os.environ.get("CI"):
             pytest.fail(

@@ -4,7 +4,6 @@ Solitairix, every decision clicked in the list of legal moves."""
 import random
 
 import httpx
-import pytest
 from browser_helpers import (
     click_random_legal,
     create_in_lobby,
@@ -15,10 +14,6 @@ from browser_helpers import (
 )
 
 import ludus
-
-pytestmark = pytest.mark.skipif(
-    "celtae" not in ludus.game_names(), reason="Celtae's engine is not in this tree"
-)
 
 
 def board_move(page, rng):

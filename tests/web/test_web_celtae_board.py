@@ -14,10 +14,6 @@ from browser_helpers import poll as browser_poll
 
 import ludus
 
-pytestmark = pytest.mark.skipif(
-    "celtae" not in ludus.game_names(), reason="Celtae's engine is not in this tree"
-)
-
 BODY = "document.body.dataset"
 
 

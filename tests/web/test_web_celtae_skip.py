@@ -5,13 +5,6 @@ server played for the seat)."""
 import random
 
 import httpx
-import pytest
-
-import ludus
-
-pytestmark = pytest.mark.skipif(
-    "celtae" not in ludus.game_names(), reason="Celtae's engine is not in this tree"
-)
 
 BODY = "document.body.dataset"
 

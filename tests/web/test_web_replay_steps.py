@@ -15,13 +15,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import ludus
-
-fastapi = pytest.importorskip("fastapi", reason="the server extra is not installed")
-
-from ludus.server import replays  # noqa: E402
-from ludus.server.replays import ReplayStates  # noqa: E402
-from ludus.web import routes  # noqa: E402
-from ludus.web.routes import MAX_ANSWER_BYTES, replay_step  # noqa: E402
+from ludus.server import replays
+from ludus.server.replays import ReplayStates
+from ludus.web import routes
+from ludus.web.routes import MAX_ANSWER_BYTES, replay_step
 
 
 def played(game, seed, moves=None, **options):

@@ -11,10 +11,6 @@ from browser_helpers import create_in_lobby
 
 import ludus
 
-pytestmark = pytest.mark.skipif(
-    "celtae" not in ludus.game_names(), reason="Celtae's engine is not in this tree"
-)
-
 
 def _context(browser, width, height):
     ctx = browser.new_context(viewport={"width": width, "height": height}, bypass_csp=True)

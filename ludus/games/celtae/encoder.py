@@ -95,6 +95,7 @@ def _owner_value(k: int) -> Any:
 
 class CeltaeEncoder(Encoder):
     game_name = "celtae"
+    state_writer = StateWriter  # encode_state: straight from the state, only what changed
 
     def __init__(self, game: Any) -> None:
         super().__init__(game)
@@ -154,7 +155,6 @@ class CeltaeEncoder(Encoder):
         b("solo_worker", (6,), "Solitairix worker")
         b("solo_last", (13 + len(ACTIONS),), "Solitairix last turn: card, action")
         b("solo_drawn", (13,), "Solitairix card drawn this turn (none or kind)")
-        self._writer: StateWriter | None = None
 
     def max_game_length(self) -> int:
         """A generous bound: random play takes under 300 decisions."""
@@ -323,22 +323,6 @@ class CeltaeEncoder(Encoder):
             solo_last[0 if last["card"] is None else 1 + CARDS.index(last["card"])] = 1.0
             solo_last[13 + ACTIONS.index(last["action"])] = 1.0
         view(v, "solo_drawn")[0 if sx["drawn"] is None else 1 + CARDS.index(sx["drawn"])] = 1.0
-
-    # -- encode straight from the state ----------------------------------------------------
-    def encode_state(self, state: Any, seat: int | None, out: np.ndarray | None = None) -> np.ndarray:
-        """``encode(state.observation(seat))``, read straight from the state into ``out``.
-
-        Written by a :class:`~ludus.games.celtae.encoder_state.StateWriter`, which rewrites only the
-        parts of its last vector whose numbers changed (see that module).
-        """
-        if seat is not None:
-            state._check_seat(seat)
-        if self._writer is None:
-            self._writer = StateWriter(self)
-        if out is not None and (out.dtype != np.float32 or out.shape != (self.size,)):
-            out[:] = self.encode_state(state, seat)
-            return out
-        return self._writer.write(state, seat, out)
 
     # -- decode --------------------------------------------------------------------------
     def decode(self, vector: np.ndarray) -> dict[str, Any]:

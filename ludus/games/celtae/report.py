@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
-from ludus.arena.report import _interval, _plt, plot_bars, save_plot
+from ludus.arena.report import _interval, _plt, plot_bars, save_plot, section
 
 from .observe import progress_text
 from .scoring import CATEGORIES, leader_holds, meets
@@ -260,43 +260,39 @@ def celtae_sections(
         "share",
         ref=fair,
     )
-    lines += [
-        "## Leaders",
-        "",
+    lines += section(
+        "Leaders",
         "Per leader over the seats that played it: win rate, mean leader points (category K), the "
         "share of seats that flipped it to its heroic side B, and how often the kept side's "
         "condition held at the end.",
-        "",
-        "| leader | seats | win rate | 95% interval | mean points | flipped to B | A success | B success |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|",
-    ]
-    for x in leaders:
-        lines.append(
-            f"| {x['leader']} | {x['games']} | {_pct(x['win_rate'])} | ±{100 * x['ci']:.1f} | "
-            f"{x['points']:.2f} | {_pct(x['flipped'])} | {_pct(x['a_success'])} | "
-            f"{_pct(x['b_success'])} |"
-        )
-    lines += ["", "![leaders](celtae_leaders.png)", ""]
+        (
+            "leader",
+            "seats",
+            "win rate",
+            "95% interval",
+            "mean points",
+            "flipped to B",
+            "A success",
+            "B success",
+        ),
+        "lrrrrrrr",
+        (
+            [
+                x["leader"],
+                x["games"],
+                _pct(x["win_rate"]),
+                f"±{100 * x['ci']:.1f}",
+                f"{x['points']:.2f}",
+                _pct(x["flipped"]),
+                _pct(x["a_success"]),
+                _pct(x["b_success"]),
+            ]
+            for x in leaders
+        ),
+        "![leaders](celtae_leaders.png)",
+    )
 
     progress = progress_stats(results)
-    lines += [
-        "## Progress cards",
-        "",
-        "Each progress card (by requirement) that got markers: how many times (once per card dealt), "
-        "its mean number of markers, how often at least one seat met it, the points a seat that met it scored (its "
-        "markers), and the win rate of the seats that met it against those that did not."
-        + (" In solo an unmet card with markers costs its markers." if players == 1 else ""),
-        "",
-        "| progress card | times | mean markers | scored | seats meeting | points when met | "
-        "win rate, met | win rate, not met |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|",
-    ]
-    for x in progress:
-        lines.append(
-            f"| {x['card']} | {x['games']} | {x['marks']:.2f} | {_pct(x['scored'])} | "
-            f"{_pct(x['met_rate'])} | {_num(x['points_when_met'])} | {_pct(x['win_met'])} | "
-            f"{_pct(x['win_unmet'])} |"
-        )
     if progress:
         plot_bars(
             [x["card"] for x in progress],
@@ -310,9 +306,40 @@ def celtae_sections(
             "share",
             ref=fair,
         )
-        lines += ["", "![progress cards](celtae_progress.png)", ""]
-    else:
-        lines += ["", "No progress card got a marker in these games.", ""]
+    lines += section(
+        "Progress cards",
+        "Each progress card (by requirement) that got markers: how many times (once per card dealt), "
+        "its mean number of markers, how often at least one seat met it, the points a seat that met it scored (its "
+        "markers), and the win rate of the seats that met it against those that did not."
+        + (" In solo an unmet card with markers costs its markers." if players == 1 else ""),
+        (
+            "progress card",
+            "times",
+            "mean markers",
+            "scored",
+            "seats meeting",
+            "points when met",
+            "win rate, met",
+            "win rate, not met",
+        ),
+        "lrrrrrrr",
+        (
+            [
+                x["card"],
+                x["games"],
+                f"{x['marks']:.2f}",
+                _pct(x["scored"]),
+                _pct(x["met_rate"]),
+                _num(x["points_when_met"]),
+                _pct(x["win_met"]),
+                _pct(x["win_unmet"]),
+            ]
+            for x in progress
+        ),
+        "![progress cards](celtae_progress.png)"
+        if progress
+        else "No progress card got a marker in these games.",
+    )
 
     bonus = bonus_stats(results, data.bonus_kinds)
     plot_bars(
@@ -327,24 +354,41 @@ def celtae_sections(
         "win rate",
         ref=fair,
     )
-    lines += [
-        "## Citadel bonuses",
-        "",
+    lines += section(
+        "Citadel bonuses",
         "Per bonus kind: the seats that took its bonus tile for completing a citadel (1 point each) "
         "and the seats that gained it as a build bonus (once per disc placed on a citadel showing "
         "it), with their win rate and mean final score.",
-        "",
-        "| bonus | tiles taken | seats with the tile | win rate | mean score | win rate without | "
-        "build bonuses per seat | seats building it | win rate | mean score |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
-    ]
-    for x in bonus:
-        lines.append(
-            f"| {x['kind']} | {x['tiles']} | {x['tile_seats']} | {_pct(x['tile_win'])} | "
-            f"{_num(x['tile_score'])} | {_pct(x['no_tile_win'])} | {x['build_per_seat']:.2f} | "
-            f"{x['build_seats']} | {_pct(x['build_win'])} | {_num(x['build_score'])} |"
-        )
-    lines += ["", "![citadel bonuses](celtae_bonus.png)", ""]
+        (
+            "bonus",
+            "tiles taken",
+            "seats with the tile",
+            "win rate",
+            "mean score",
+            "win rate without",
+            "build bonuses per seat",
+            "seats building it",
+            "win rate",
+            "mean score",
+        ),
+        "lrrrrrrrrr",
+        (
+            [
+                x["kind"],
+                x["tiles"],
+                x["tile_seats"],
+                _pct(x["tile_win"]),
+                _num(x["tile_score"]),
+                _pct(x["no_tile_win"]),
+                f"{x['build_per_seat']:.2f}",
+                x["build_seats"],
+                _pct(x["build_win"]),
+                _num(x["build_score"]),
+            ]
+            for x in bonus
+        ),
+        "![citadel bonuses](celtae_bonus.png)",
+    )
 
     cats = category_stats(results)
     names = (
@@ -371,20 +415,18 @@ def celtae_sections(
         f"celtae: mean points per scoring category ({games} games)",
         "points",
     )
-    lines += [
-        "## Points by scoring category",
-        "",
+    lines += section(
+        "Points by scoring category",
         "Mean points per seat in each final-scoring category; winners are seats with a share of the "
         "win" + (" (solo: reached the target)" if players == 1 else "") + ".",
-        "",
-        "| category | | all seats | winners | others |",
-        "|---|---|---:|---:|---:|",
-    ]
-    for x, n in zip(cats, names, strict=True):
-        lines.append(
-            f"| {x['category']} | {n} | {x['mean']:.2f} | {_num(x['winners'])} | {_num(x['others'])} |"
-        )
-    lines += ["", "![categories](celtae_categories.png)", ""]
+        ("category", "", "all seats", "winners", "others"),
+        "llrrr",
+        (
+            [x["category"], n, f"{x['mean']:.2f}", _num(x["winners"]), _num(x["others"])]
+            for x, n in zip(cats, names, strict=True)
+        ),
+        "![categories](celtae_categories.png)",
+    )
 
     lines += solo_section(bots, solo_games or games, jobs, seed, out)
     return lines
@@ -401,23 +443,42 @@ def solo_section(bots: Sequence[str], games: int, jobs: int, seed: int, out: Pat
         scores[bot] = [g["score"] for g in played["results"]]
         targets = {d: s["target"] for d, s in played["difficulties"].items()}
     plot_solo(scores, targets, out / "celtae_solo.png", f"celtae solo: final scores ({games} games per bot)")
-    lines = [
-        "## Solo against Solitairix",
-        "",
-        f"Each bot plays {games} solo games; each game's score is compared with every difficulty's "
-        "target (Solitairix plays alike at every difficulty, so this is exact for bots that do not "
-        "look at the target).",
-        "",
-        "| bot | difficulty | target | wins | win rate | 95% interval | mean score | stdev | min | max |",
-        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|",
-    ]
+    rows = []
     for bot, xs in scores.items():
         sd = statistics.stdev(xs) if len(xs) > 1 else 0.0
         for row in solo_stats(xs, targets):
-            lines.append(
-                f"| {bot} | {row['difficulty']} | {row['target']} | {row['wins']}/{row['games']} | "
-                f"{_pct(row['win_rate'])} | ±{100 * row['ci']:.1f} | {statistics.fmean(xs):.1f} | "
-                f"{sd:.1f} | {min(xs)} | {max(xs)} |"
+            rows.append(
+                [
+                    bot,
+                    row["difficulty"],
+                    row["target"],
+                    f"{row['wins']}/{row['games']}",
+                    _pct(row["win_rate"]),
+                    f"±{100 * row['ci']:.1f}",
+                    f"{statistics.fmean(xs):.1f}",
+                    f"{sd:.1f}",
+                    min(xs),
+                    max(xs),
+                ]
             )
-    lines += ["", "![solo scores](celtae_solo.png)", ""]
-    return lines
+    return section(
+        "Solo against Solitairix",
+        f"Each bot plays {games} solo games; each game's score is compared with every difficulty's "
+        "target (Solitairix plays alike at every difficulty, so this is exact for bots that do not "
+        "look at the target).",
+        (
+            "bot",
+            "difficulty",
+            "target",
+            "wins",
+            "win rate",
+            "95% interval",
+            "mean score",
+            "stdev",
+            "min",
+            "max",
+        ),
+        "llrrrrrrrr",
+        rows,
+        "![solo scores](celtae_solo.png)",
+    )

@@ -70,6 +70,7 @@ def pattern_fish(pattern: str, colour: int) -> str:
 
 class GarumEncoder(Encoder):
     game_name = "garum"
+    state_writer = StateWriter  # encode_state: straight from the state, only what changed
     game: GarumGame
 
     def __init__(self, game: Any) -> None:
@@ -97,7 +98,6 @@ class GarumEncoder(Encoder):
         b("phase", (len(PHASES),), "phase: " + ", ".join(PHASES))
         b("current_player", (4,), "seat to move")
         self._static: dict[str, np.ndarray] = {}
-        self._writer: StateWriter | None = None
         self._grid: _PlaceGrid | None = None  # where _grid_of, the last action map, numbers placements
         self._grid_of: ActionMap | None = None
 
@@ -177,22 +177,6 @@ class GarumEncoder(Encoder):
         if obs["current_player"] >= 0:
             view(v, "current_player")[obs["current_player"]] = 1.0
         return v
-
-    # -- encode straight from the state ----------------------------------------------------
-    def encode_state(self, state: Any, seat: int | None, out: np.ndarray | None = None) -> np.ndarray:
-        """``encode(state.observation(seat))``, read straight from the state into ``out``.
-
-        Written by a :class:`~ludus.games.garum.encoder_state.StateWriter`, which rewrites only the parts
-        of its last vector whose numbers changed (see that module).
-        """
-        if seat is not None:
-            state._check_seat(seat)
-        if self._writer is None:
-            self._writer = StateWriter(self)
-        if out is not None and (out.dtype != np.float32 or out.shape != (self.size,)):
-            out[:] = self.encode_state(state, seat)
-            return out
-        return self._writer.write(state, seat, out)
 
     # -- the mask -------------------------------------------------------------------------
     def mark_legal(self, state: Any, actions: ActionMap, mask: np.ndarray) -> None:

@@ -11,15 +11,15 @@ Emperor choice) are taken automatically.
 from __future__ import annotations
 
 import random
-import struct
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 from ludus.engine.action import Action
 from ludus.engine.state import TERMINAL, State
 
 from .actions import PASS, SPECIES, Choose, Pass, Place, Worker, cetarium_places, choose
 from .data import JOKER
+from .observe import observation
 from .scoring import score_lines
 
 if TYPE_CHECKING:
@@ -27,12 +27,8 @@ if TYPE_CHECKING:
 
 EMPTY = -1
 HOLE = -2
-_CELL_CHARS = SPECIES + " ."  # [v] for v in 0..3 a species, [-1] EMPTY ".", [-2] HOLE " "
 PHASES = ("choose", "place", "worker", "ghost", "over")
 _SPECIES_CODE = {letter: i for i, letter in enumerate(SPECIES)}
-_SLOT_TEXT: tuple[str | None, ...] = (*SPECIES, None)  # [v] for v in 0..3 a species, [-1] EMPTY None
-# a cell's value as a signed byte (255 is -1) -> its letter in _CELL_CHARS ("?" for no cell value)
-_CELL_BYTES = bytes(ord(_CELL_CHARS[v]) if -2 <= v <= 3 else ord("?") for v in (*range(128), *range(-128, 0)))
 
 
 def placement_bonus(game: GarumGame, action: Place, colour: int) -> int:
@@ -392,79 +388,7 @@ class GarumState(State):
 
     # -- information ---------------------------------------------------------------------
     def _observation(self, seat: int | None) -> dict[str, Any]:
-        game = self.game
-        board = game.board
-        seating = game.seating
-        size = board.size
-        fixed = _observed_fixed(game)
-        # the cells as signed bytes, each turned into its letter by one table (EMPTY -1, HOLE -2 included)
-        text = _cell_bytes(len(self.cells)).pack(*self.cells).translate(_CELL_BYTES).decode()
-        fish = [text[r : r + size] for r in range(0, size * size, size)]
-        mine = () if seat is None else seating.colours_of(seat)
-        pools, hands, piles, bonus = self.pool, self.hands, self.piles, self.bonus
-        colours = [
-            {
-                "colour": letter,
-                "name": name,
-                "species": species,
-                "player": player,
-                "ghost": ghost,
-                "vilicus": pools[pool][0],
-                "dominus": pools[pool][1],
-                "shares_workers_with": partner,
-                "hand": [game.fish_text(c, t) for t in hands[c]] if c in mine else None,
-                "hand_size": len(hands[c]),
-                "pile": len(piles[c]),
-                "bonus": bonus[c],
-            }
-            for c, letter, name, species, player, ghost, pool, partner in fixed.colours
-        ]
-        line_names, keys, slot = fixed.line_names, fixed.slot_keys, _SLOT_TEXT  # slot: a slot's letter
-        current = self.current_colour()
-        variant = game.config["variant"]
-        return {
-            "game": "garum",
-            "config": dict(game.config),
-            "seat": seat,
-            "board": board.name,
-            "size": size,
-            "grid": [list(row) for row in board.grid],
-            "fish": fish,
-            "slots": {
-                keys[c]: [slot[w], slot[x], slot[y], slot[z]] for c, (w, x, y, z) in self.slots.items()
-            },
-            "bonuses": [{"cell": [r, c], "kind": kind} for (r, c), kind in _bonus_cells(game)],
-            "workers": [
-                {"line": line_names[line], "colour": SPECIES[w[0]], "kind": w[1]}
-                for line, w in enumerate(self.workers)
-                if w is not None
-            ],
-            "colours": colours,
-            "scores": self.scores(),
-            "round": min(self.round + 1, board.rounds),
-            "rounds": board.rounds,
-            "cetarium": self.cetarium or None,
-            "closed": {"h": self.closed[0], "v": self.closed[1]} if self.cetarium else None,
-            "aureus": {
-                "revealed": list(self.revealed),
-                "remaining": board.rounds - len(self.revealed),
-                "order": list(self.aureus) if variant == "haruspex" else None,
-            },
-            "amphora": seating.owner[seating.turn_colours[self.amphora]],
-            "phase": self.phase,
-            "current_player": self.current_player(),
-            "current_colour": None if current is None else SPECIES[current],
-            "ghost_tile": game.fish_text(self._ghost(), self.ghost_tile) if self.ghost_tile else None,
-            "placed": [
-                {"colour": SPECIES[c], "cetarium": cet, "slot": slot, "fish": f}
-                for c, _t, cet, slot, f in self.placed
-            ],
-            "lines": [
-                {"line": line_names[line], "colour": SPECIES[c], "kind": k, "specimens": n, "points": p}
-                for line, c, k, n, p in self.final
-            ],
-            "winners": self.winners(),
-        }
+        return observation(self, seat)
 
     def _resample(self, seat: int, rng: random.Random) -> None:
         mine = self.game.seating.colours_of(seat)
@@ -548,64 +472,3 @@ class GarumState(State):
         from .render import render_svg
 
         return render_svg(self.observation(None))
-
-
-@lru_cache(maxsize=256)
-def _bonus_cells(game: GarumGame) -> tuple[tuple[tuple[int, int], str], ...]:
-    """Each bonus cell of the game's board as (row, column) with its species letter (``*`` a joker), as
-    observed; listed once for each game."""
-    board = game.board
-    size = board.size
-    return tuple(
-        ((cell // size, cell % size), "*" if kind == JOKER else SPECIES[kind])
-        for cell, kind in board.bonus_cells.items()
-    )
-
-
-class _ObservedFixed(NamedTuple):
-    """The parts of an observation that never change in a game, worked out once for each game."""
-
-    # each colour: (colour, letter, colour name, species name, seat, ghost, its worker pool, the colour
-    # whose workers it shares (ruling 15 option: one set for a player's two colours, said once))
-    colours: tuple[tuple[int, str, str, str, int | None, bool, int, str | None], ...]
-    line_names: tuple[str, ...]  # each line's name (h1.., v1..)
-    slot_keys: dict[int, str]  # each cetarium's key in "slots"
-
-
-@lru_cache(maxsize=256)
-def _observed_fixed(game: GarumGame) -> _ObservedFixed:
-    seating = game.seating
-    species = game.tiles.species
-    shared = game.config["two_player_workers"] == "shared"
-    colours = []
-    for c, sp in enumerate(species):
-        owner = seating.owner[c] if shared else None
-        partner = (
-            None
-            if owner is None
-            else next((species[o].colour for o in seating.colours_of(owner) if o != c), None)
-        )
-        colours.append(
-            (
-                c,
-                sp.letter,
-                sp.colour,
-                sp.name,
-                seating.owner[c],
-                c == seating.ghost,
-                game.pool_owner(c),
-                partner,
-            )
-        )
-    board = game.board
-    return _ObservedFixed(
-        tuple(colours),
-        tuple(board.line_name(line) for line in range(2 * board.size)),
-        {cetarium: str(cetarium) for cetarium in board.cetaria},
-    )
-
-
-@lru_cache(maxsize=16)
-def _cell_bytes(cells: int) -> struct.Struct:
-    """Packs a board's cells as signed bytes (faster than an array made from the list)."""
-    return struct.Struct(f"{cells}b")

@@ -88,8 +88,8 @@ function render(view) {
   body.seat = view.seat === null ? "spectator" : String(view.seat);
   if (view.observation?.phase) body.phase = view.observation.phase;
 
-  $("title").textContent = `${view.game} · ${view.seat === null ? "spectating" : seatName(view.seat)}`;
-  document.title = `ludus — ${view.game}${myTurn() ? " (your turn)" : ""}`;
+  $("title").textContent = `${page.title || view.game} · ${view.seat === null ? "spectating" : seatName(view.seat)}`;
+  document.title = `ludus — ${page.title || view.game}${myTurn() ? " (your turn)" : ""}`;
   renderTurn(view);
   renderCountdown();
   renderPanels(view);
@@ -521,7 +521,9 @@ async function start() {
     view = await api("GET", `/api/games/${encodeURIComponent(gameId)}`, {token});
     page.module = await gameModule(view.game);
     // a module that draws its own board needs no server SVG per change
-    page.hasSvg = !page.module.ownBoard && !!info.games.find((g) => g.name === view.game)?.svg;
+    const about = info.games.find((g) => g.name === view.game);
+    page.title = about?.title || view.game;
+    page.hasSvg = !page.module.ownBoard && !!about?.svg;
   } catch (exc) {
     if (exc instanceof ApiError && exc.status === 401 && token) {
       message(`This link's seat token is not valid for this game (${exc.detail}). Showing the spectator view.`);
@@ -534,7 +536,7 @@ async function start() {
     return;
   }
   if (token) tokens.save(gameId, {mine: token});
-  $("rules").append(rulesButton(view.game));
+  $("rules").append(rulesButton(view.game, page.title));
   const words = page.module.words;
   $("hands-title").textContent = words.hands;
   $("typed-move").placeholder = words.placeholder;

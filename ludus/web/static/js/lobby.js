@@ -268,7 +268,7 @@ async function start() {
       el("span", {class: "hint"}, g.tagline || g.doc))));
   $("level-names").textContent = (info.levels || []).map((lv) => lv.name).join(", ") || info.bots.join(", ");
   const rules = $("rules");
-  for (const g of info.games) rules.append(rulesButton(g.name), " ");
+  for (const g of info.games) rules.append(rulesButton(g.name, g.title || g.name), " ");
   renderOptions();
   loadOpenGames();
   renderMyGames();

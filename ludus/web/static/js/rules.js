@@ -7,10 +7,10 @@ import {el} from "./util.js";
 
 
 /** A dialog with a game's rules summary; returns the button that opens it. */
-export function rulesButton(gameName) {
-  const dialog = el("dialog", {"aria-label": `Rules of ${gameName}`});
+export function rulesButton(gameName, title = gameName) {
+  const dialog = el("dialog", {"aria-label": `Rules of ${title}`});
   const body = el("div");
-  const summary = el("div", {class: "rules-summary"}, el("h2", {}, gameName), el("p", {}, "No summary yet."));
+  const summary = el("div", {class: "rules-summary"}, el("h2", {}, title), el("p", {}, "No summary yet."));
   body.append(summary);
   const more = el("div", {class: "rules-more", "data-testid": "rules-more"});
   body.append(more);
@@ -21,7 +21,7 @@ export function rulesButton(gameName) {
     dialog.showModal();
     if (!more.childElementCount) fillMore(gameName, summary, more);
   };
-  return el("button", {type: "button", "data-testid": `rules-${gameName}`, onclick: open}, `Rules: ${gameName}`);
+  return el("button", {type: "button", "data-testid": `rules-${gameName}`, onclick: open}, `Rules: ${title}`);
 }
 
 /**
