@@ -142,7 +142,7 @@ class ISMCTSBot:
         ones: Cowling et al.'s "cheating" player, a ceiling for studies of what the hidden parts
         cost the search. It sees what its seat may not, so it is no fair opponent; the server
         offers no such seat (its seat kinds are ``name`` or ``name:seconds=S``).
-    Games without a ``ludus.bots.heuristics_<game>`` module always play rollouts to the end.
+    Games that declare no heuristic (``hooks.heuristic``) always play rollouts to the end.
     """
 
     def __init__(
