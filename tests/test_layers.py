@@ -111,3 +111,13 @@ def test_the_structure_check_finds_a_name_where_one_is_spelled(tmp_path):
     module.write_text('"""Plays Garum."""\nimport ludus.games.celtae.state\nx = "celtae"\n')
     assert _spelled(module, _words("garum")) and _spelled(module, _words("celtae"))
     assert "ludus.games.celtae.state" in [m for m in _imported(module)]
+
+
+def test_no_module_is_over_600_lines():
+    """Small modules whose names say what they hold: Python and the browser's JavaScript alike."""
+    long = {
+        str(p.relative_to(PACKAGE.parent)): n
+        for p in [*PACKAGE.rglob("*.py"), *PACKAGE.rglob("*.js")]
+        if (n := len(p.read_text(encoding="utf-8").splitlines())) > 600
+    }
+    assert not long

@@ -124,3 +124,74 @@ def test_a_built_in_game_that_fails_to_import_fails_the_test_suite(tmp_path):
     assert tests.returncode == 1 and "skipped" not in tests.stdout
     assert "failed" in tests.stdout and "[celtae]" in tests.stdout and "[garum]" not in tests.stdout
     assert "ModuleNotFoundError: No module named 'ludus_no_such_module'" in tests.stdout
+
+
+def _garum_alone(tmp_path: Path) -> Path:
+    """ludus copied without ``ludus/games/celtae`` and with a distribution whose entry points lack it."""
+    ignore = shutil.ignore_patterns("__pycache__", "*.pyc", "celtae")
+    shutil.copytree(ROOT / "ludus", tmp_path / "ludus", ignore=ignore)
+    info = tmp_path / f"ludus-{ludus.__version__}.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: ludus\nVersion: {ludus.__version__}\n")
+    points = metadata.distribution("ludus").read_text("entry_points.txt") or ""
+    kept = [line for line in points.splitlines() if "celtae" not in line]
+    (info / "entry_points.txt").write_text("\n".join(kept) + "\n")
+    return tmp_path
+
+
+@pytest.mark.slow
+def test_deleting_a_games_folder_and_entry_point_leaves_a_working_ludus_with_the_other_game(tmp_path):
+    where = _garum_alone(tmp_path)
+    script = """
+import ludus
+from fastapi.testclient import TestClient
+from ludus.server import create_app
+from ludus.server.settings import Settings
+from ludus.engine import registry
+assert ludus.game_names() == ["garum"] and not registry.failures(), (ludus.game_names(), registry.failures())
+with TestClient(create_app("sqlite:///{db}", settings=Settings(bot_seconds=0.05))) as client:
+    assert [g["name"] for g in client.get("/api/meta").json()["games"]] == ["garum"]
+    assert client.get("/").status_code == 200
+    created = client.post("/api/games", json={{"game": "garum", "seats": ["human", "random"]}}).json()
+    token = created["seats"][0]["token"]
+    view = client.get(f"/api/games/{{created['id']}}", headers={{"Authorization": f"Bearer {{token}}"}}).json()
+    assert view["game"] == "garum"
+print("ok")
+""".format(db=tmp_path / "ludus.db")
+    env = {**os.environ, "PYTHONPATH": str(where)}  # the copy and its distribution come first
+    served = subprocess.run(
+        [sys.executable, "-c", script], cwd=where, env=env, capture_output=True, text=True, timeout=300
+    )
+    assert served.returncode == 0 and served.stdout.strip().endswith("ok"), served.stderr[-2000:]
+    games = subprocess.run(
+        [sys.executable, "-m", "ludus.cli", "games"],
+        cwd=where,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert games.returncode == 0 and "Garum" in games.stdout and "Celtae" not in games.stdout + games.stderr
+    simulated = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "ludus.cli",
+            "simulate",
+            "garum",
+            "--players",
+            "2",
+            "--games",
+            "2",
+            "--jobs",
+            "1",
+            "--bots",
+            "random,greedy",
+        ],
+        cwd=where,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert simulated.returncode == 0, simulated.stderr[-2000:]

@@ -11,51 +11,19 @@
 import * as generic from "/static/js/generic.js";
 import {logLine, notationToggle, seatTitle} from "/static/js/log.js";
 import {chip, el, svg} from "/static/js/util.js";
+import {AREAS, cap, cardName, CATEGORIES, COLOUR_LETTER, CORNERS, CUBES, DONE, FLIP, ICON_LETTER, ICONS, plural, REGION, seatNo, WORKERS} from "./words.js";
 import {decorate, LEADERS} from "./panels.js"; // leader texts from the data files, A-K, tooltips
 
 export {fillSummary, forgetMove, noteMove, renderOptions, trackWorkers, wantsBreakdown} from "/static/js/generic.js";
 export {panels} from "./panels.js";
+export {rulesHelp, sentence} from "./words.js";
+import {sentence} from "./words.js";
 
 export const name = "celtae";
 export const ownBoard = true; // drawn here from the observation: no server SVG per change
 export const serverLog = true; // the log is the server's, to the end of the game
 export const replaySentences = true; // moveLog makes its sentences from the actions alone (the replay viewer's list)
 export const words = {hands: "Your cards", seatInfo: "Leader", placeholder: "e.g. move 2, farm N, done"};
-
-// Final Scoring in the rulebook, letter by letter.
-const CATEGORIES = {
-  A: "A citadels", B: "B bonus tiles", C: "C druid tiles", D: "D Roman armies", E: "E garrison majorities",
-  F: "F tribe spaces", G: "G empty disc spaces", H: "H all cubes placed", I: "I strength + cards", J: "J progress",
-  K: "K leader",
-};
-const COLOURS = {O: "orange", P: "pink", U: "purple", T: "teal"};
-const COLOUR_LETTER = {orange: "O", pink: "P", purple: "U", teal: "T"};
-const ICONS = {w: "warrior", t: "trap", f: "fortress"};
-const ICON_LETTER = {warrior: "w", trap: "t", fortress: "f"};
-const WORKERS = {F: "farmer", B: "builder", S: "soldier", N: "noble", D: "druid"};
-const REGION = {N: "north", S: "south"};
-const CORNERS = ["NE", "SE", "SW", "NW"];
-const CUBES = 4; // garrison cubes per seat
-// the marker goes clockwise round the areas: NW -> NE along the north, down the east (Battle), ...
-const AREAS = [
-  {title: "Farm / Build · North", acts: ["farm N", "build N"], arrow: "→"},
-  {title: "Battle", acts: ["battle N", "battle S"], arrow: "↓"},
-  {title: "Farm / Build · South", acts: ["farm S", "build S"], arrow: "←"},
-  {title: "Recruit", acts: ["recruit N", "recruit S"], arrow: "↑"},
-];
-// what "done" means in each step, by the engine's phase text
-const DONE = [
-  [/^refresh/, "Keep the area as it is"], [/^swap/, "No swap"], [/^spend a bonus token/, "No extra worker"],
-  [/^take market/, "Done taking cards"], [/^recruit a worker with/, "No recruit"], [/^draw market/, "Done drawing"],
-  [/^discard cards/, "Done discarding"], [/^fight/, "Do not fight"], [/^place a garrison/, "No garrison cube"],
-  [/^recruit workers/, "Done recruiting"], [/^send tribe/, "No druid"], [/^pay cards for a druid/, "Stop paying"],
-];
-
-const FLIP = {undecided: "side B? not decided yet", decided: "side B? decided (secret until all decide)",
-  flip: "flips to side B", keep: "keeps side A"};
-const seatNo = (s) => `Seat ${s + 1}`;
-const cardName = (c) => `${COLOURS[c[0]] || c[0]} ${ICONS[c[1]] || c[1]}`;
-const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 // -- pieces ----------------------------------------------------------------------------------
 function icon(kind) {
@@ -274,10 +242,6 @@ function soloPanel(sx) {
       lastLog.findLast?.((e) => e.solitairix)?.text
         || `card ${last.card ? cardName(last.card) : "—"}, ${plural(last.steps, "step")}, ${last.action}`) : null,
     sx.drawn ? el("div", {class: "cb-row"}, "its card now: ", cardFace(sx.drawn, "solitairix-card")) : null);
-}
-
-function cap(s) {
-  return s ? s[0].toUpperCase() + s.slice(1) : s;
 }
 
 function areaOf(action) {
@@ -560,41 +524,6 @@ function markLastMoves(root, obs, log) {
 }
 
 // -- the log -----------------------------------------------------------------------------------
-const SENTENCES = {
-  leader: (x) => `chose ${cap(x)} as leader`,
-  discard: (x) => `discarded a ${cardName(x)} card`,
-  move: (x) => `moved the marker ${plural(Number(x), "corner")}`,
-  anywhere: () => "spent a token to act anywhere",
-  farm: (x) => `farmed in the ${REGION[x]}`,
-  build: (x) => `built in the ${REGION[x]}`,
-  battle: (x) => `went to battle in the ${REGION[x]}`,
-  recruit: (x) => `recruited in the ${REGION[x]}`,
-  refresh: () => "refreshed the action area from the centre",
-  swap: (x, y) => `swapped a ${WORKERS[x]} for worker ${y} of the area`,
-  extra: () => "spent a token as an extra worker",
-  take: (x, y, r) => `took market card ${x}${r ? ` in the ${REGION[r]}` : ""}`,
-  citadel: (x, y, r) => `chose the ${COLOURS[x]} citadel${r ? ` in the ${REGION[r]}` : ""}`,
-  pay: (x) => `paid a ${cardName(x)} card`,
-  fight: (x, y, r) => `fought the Roman army${r ? ` in the ${REGION[r]}` : ""}`,
-  garrison: (x) => `placed a garrison cube with a ${cardName(x)} card`,
-  enlist: (x) => `recruited a ${WORKERS[x]} into the tribe`,
-  druid: (x) => `took a druid tile${x ? ` (a ${WORKERS[x]} as the wildcard)` : ""}`,
-  centre: (x) => `took worker ${x} from the centre`,
-  release: (x) => `released a ${WORKERS[x]}`,
-  progress: (x) => `placed a progress marker on card ${x}`,
-  flip: () => "flipped the leader to side B",
-  keep: () => "kept the leader on side A",
-  decided: () => "decided about the leader (secret until all have decided)",
-  done: () => "passed",
-};
-
-/** One plain sentence for a logged action; the notation stays in the entry for the curious. */
-export function sentence(action, region = null) {
-  const [verb, x, y] = action.split(" ");
-  const say = SENTENCES[verb];
-  return say ? say(x, y, region) : action;
-}
-
 export function moveLog(obs, seen = {}, view = null) {
   if (!view?.log) return generic.moveLog(obs, seen, view);
   lastLog = view.log;
@@ -663,21 +592,4 @@ export function breakdown(view, seatLabel) {
 
 export function units() {
   return [16, 16];
-}
-
-/** The rules dialog's part drawn from the game's data (/api/meta `help`): categories, cards, bonus tiles, leaders. */
-export function rulesHelp(help) {
-  const out = [el("h3", {}, "Scoring categories")];
-  out.push(el("dl", {class: "rules-categories"}, Object.entries(help.categories || {}).flatMap(([k, c]) =>
-    [el("dt", {}, `${k} · ${c.name}`), el("dd", {}, c.text)])));
-  out.push(el("h3", {}, "Cards"), el("p", {}, "Each card has a colour and an icon: ",
-    Object.entries(help.colours || {}).flatMap(([k, v]) => [chip(k), ` ${v} `]), "· icons ",
-    Object.entries(help.icons || {}).map(([k, v]) => el("span", {}, el("code", {}, k), ` ${v} `)),
-    "(a card is written colour + icon: Ow is an orange warrior). Build with cards of the citadel's colour; fight ",
-    "with cards of one icon; a garrison space takes a card with its icon."));
-  out.push(el("h3", {}, "Bonus tiles"), el("ul", {class: "rules-bonus"}, Object.entries(help.bonus || {}).map(([k, text]) =>
-    el("li", {}, el("strong", {}, k), ` — ${text}`))));
-  out.push(el("h3", {}, "Leaders"), el("ul", {class: "rules-leaders"}, Object.entries(help.leaders || {}).map(([n, [a, b]]) =>
-    el("li", {"data-leader": n}, el("strong", {}, n), ` — A: ${a} B: ${b}`))));
-  return out;
 }

@@ -10,17 +10,15 @@ import {meta} from "/static/js/api.js";
 import {logLine, notationToggle, seatTitle} from "/static/js/log.js";
 import {installTooltips, tip} from "/static/js/tooltip.js";
 import {chip, el, fill, seatName, svg} from "/static/js/util.js";
+import {fishCells, SPECIES, tileSvg, tileText, turns} from "./tiles.js";
 
-export const SPECIES = {
-  // the same fills as the server's renderer; a letter is always drawn on them
-  B: {colour: "blue", name: "tuna", fill: "#2b5fb8", ink: "#fff"},
-  G: {colour: "green", name: "mackerel", fill: "#2e8b3e", ink: "#fff"},
-  Y: {colour: "yellow", name: "mollusc", fill: "#e3b51c", ink: "#1d1d1d"},
-  R: {colour: "red", name: "shellfish", fill: "#c8372d", ink: "#fff"},
-};
+export {rotate, SPECIES, tileSvg} from "./tiles.js";
+
 const PLACE = /^c(\d+)\.([1-4]) ([BGYR]{4})$/;
 const WORKER = /^([VD]) ([hv])(\d+)$/;
 const CHOOSE = /^choose c(\d+)$/;
+
+export {breakdown, hintTargets, rulesHelp} from "./tally.js";
 
 export const name = "garum";
 export const words = {hands: "Your tiles", seatInfo: "Colours", placeholder: "e.g. c14.2 BBGY, V h5, pass"};
@@ -32,20 +30,6 @@ let projected = null; // the latest view's panels: each line and seat as if the 
 let zoom = typeof matchMedia === "function" && matchMedia("(max-width: 600px)").matches; // phones: cells >= 44 px
 let zoomedOn = null; // the cetarium the zoomed board was last scrolled to
 installTooltips();
-
-/** A quarter turn clockwise of a tile's fish (reading order tl, tr, bl, br). */
-export function rotate(fish) {
-  return fish[2] + fish[0] + fish[3] + fish[1];
-}
-
-function turns(fish) {
-  const out = [fish];
-  for (let i = 0; i < 3; i++) {
-    fish = rotate(fish);
-    if (!out.includes(fish)) out.push(fish);
-  }
-  return out;
-}
 
 function cetariumAt(obs, n) {
   for (let r = 0; r < obs.grid.length; r++) {
@@ -154,30 +138,6 @@ export function status(view) {
     ...who,
     ` · to ${doing}`,
   ];
-}
-
-// -- tiles ------------------------------------------------------------------------------
-/** A 2 x 2 tile drawing with a letter on every fish. */
-export function tileSvg(fish, size = 2) {
-  const g = svg("svg", {viewBox: `0 0 ${size} ${size}`, role: "img", "aria-label": `tile ${fish}`});
-  g.append(fishCells(fish, 0, 0, size / 2));
-  return g;
-}
-
-function fishCells(fish, x, y, cell = 1) {
-  const g = svg("g");
-  [...fish].forEach((letter, i) => {
-    const sp = SPECIES[letter];
-    const cx = x + (i % 2) * cell;
-    const cy = y + Math.floor(i / 2) * cell;
-    g.append(
-      svg("rect", {x: cx + cell * 0.04, y: cy + cell * 0.04, width: cell * 0.92, height: cell * 0.92, rx: cell * 0.12,
-        fill: sp.fill, stroke: "#222", "stroke-width": cell * 0.04}),
-      svg("text", {x: cx + cell / 2, y: cy + cell * 0.68, "text-anchor": "middle", "font-size": cell * 0.55,
-        "font-family": "sans-serif", "font-weight": "700", fill: sp.ink}, letter),
-    );
-  });
-  return g;
 }
 
 // -- fallback board -------------------------------------------------------------------------
@@ -434,10 +394,6 @@ function lineFish(obs, axis, n, letter) {
 }
 
 /** A tile in words: its fish in reading order. */
-function tileText(fish) {
-  const names = [...fish].map((l) => `${SPECIES[l]?.name || l} (${l})`);
-  return `tile: top ${names[0]} and ${names[1]}, bottom ${names[2]} and ${names[3]}`;
-}
 
 /**
  * Over the preview, each bonus space it would cover: a ring, and the points the placer gains
@@ -585,34 +541,6 @@ export function logItem(entry) {
   return entry.seat === undefined ? [entry.text] : logLine(entry);
 }
 
-// -- the end ---------------------------------------------------------------------------------------
-/** Each seat's score: bonuses and every scored line of each of its colours. */
-export function breakdown(view, seatLabel) {
-  const obs = view.observation;
-  const rows = [];
-  for (let seat = 0; seat < view.scores.length; seat++) {
-    for (const c of obs.colours.filter((x) => x.player === seat)) {
-      const lines = obs.lines.filter((l) => l.colour === c.colour);
-      const linePoints = lines.reduce((s, l) => s + l.points, 0);
-      rows.push(el("tr", {},
-        el("td", {}, seatLabel(seat)),
-        el("td", {}, chip(c.colour), ` ${c.name}`),
-        el("td", {class: "num"}, c.bonus),
-        el("td", {}, lines.length ? lines.map((l) => el("div", {},
-          `${l.kind === "D" ? "dominus" : "vilicus"} ${l.line}: ${l.specimens} fish → ${l.points}`)) : "—"),
-        el("td", {class: "num"}, linePoints),
-        el("td", {class: "num"}, c.bonus + linePoints)));
-    }
-    rows.push(el("tr", {class: "seat-total"}, el("th", {}, seatLabel(seat)), el("th", {colspan: 4}, "total"),
-      el("th", {class: "num", "data-testid": `total-${seat}`}, view.scores[seat])));
-  }
-  // a wide tally scrolls inside its own box, so a phone's page never grows sideways
-  return el("div", {class: "table-scroll"}, el("table", {class: "garum-tally"},
-    el("thead", {}, el("tr", {}, ["Seat", "Colour", "Bonuses", "Lines", "Line points", "Points"].map((h) =>
-      el("th", {class: ["Bonuses", "Line points", "Points"].includes(h) ? "num" : null}, h)))),
-    el("tbody", {}, rows)));
-}
-
 export function fillSummary(node, obs) {
   const order = obs.aureus?.order;
   const toggle = el("button", {type: "button", class: "garum-zoom-toggle", "data-testid": "zoom",
@@ -653,37 +581,4 @@ function applyZoom(obs) {
     section.scrollLeft = Math.max(0, centre - section.clientWidth / 2);
   };
   requestAnimationFrame(() => scroll(20));
-}
-
-/** The rules dialog's part drawn from the game's data (/api/meta `help`): the scoring charts, the fish. */
-export function rulesHelp(help) {
-  const name = (b) => b.replace("_", " ").replace(/\b\w/g, (c) => c.toUpperCase());
-  return [el("h3", {}, "Scoring chart of a worker's line"),
-    ...Object.entries(help.boards || {}).map(([board, b]) => {
-      const rows = b.chart;
-      const last = rows.length - 1;
-      const head = rows.map((r, i) => (i === 0 ? `≤ ${r[0]}` : i === last ? `${r[0]}+` : String(r[0])));
-      return el("div", {class: "table-scroll"}, el("table", {class: "rules-chart", "data-board": board},
-        el("caption", {}, `${name(board)}: ${b.rounds} rounds, hand of ${b.hand_size}; bonus spaces ${b.species_bonus} `
-          + `(species), ${b.joker_bonus} (joker)`),
-        el("thead", {}, el("tr", {}, el("th", {}, "fish on the line"), head.map((h) => el("th", {class: "num"}, h)))),
-        el("tbody", {},
-          el("tr", {}, el("th", {}, "vilicus"), rows.map((r) => el("td", {class: "num"}, r[1]))),
-          el("tr", {}, el("th", {}, "dominus"), rows.map((r) => el("td", {class: "num"}, r[2]))))));
-    }),
-    el("p", {}, "Fish: ", Object.entries(help.species || {}).flatMap(([k, v]) => [chip(k), ` ${v} `]))];
-}
-
-/**
- * The hand's pieces that begin a placement `action` a hint names (the tile to pick first, then its turn):
- * the hint marks them when no board target plays or selects the action itself.
- */
-export function hintTargets(action, root = document) {
-  const place = action.match(/^c\d+\.[1-4] ([A-Z]{4})$/);
-  if (!place) return [];
-  const turn = [...root.querySelectorAll("[data-orientation]")].filter((e) => e.getAttribute("data-orientation") === place[1]);
-  if (turn.length) return turn;
-  // a hand tile lists the turns it may lie in (data-fish, drawn by the board from the legal moves)
-  return [...root.querySelectorAll("[data-tile]:not([disabled])")]
-    .filter((e) => (e.getAttribute("data-fish") || "").split(" ").includes(place[1]));
 }
