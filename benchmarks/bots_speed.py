@@ -1,17 +1,18 @@
-"""Bot speed and memory, as ratios to OpenSpiel's hearts measured in the same run.
+"""The workloads of the speed targets, each run in slices of CPU time so that a yardstick can be
+measured between them (``yardstick.beside``), and the bots' memory.
 
-Rows (issue 14's table): ``greedy`` self-play decisions per second (Garum and Celtae, 4
-players) and ISMCTS iterations per second at 300 iterations a decision (Garum 4 players,
-Celtae 2 players). Each row is divided by OpenSpiel's native ``hearts`` played at random by
-a Python loop that samples its chance moves (``engine_speed.play_spiel``), re-measured just
-before the row so that other work on a shared machine skews the ratios little. Rates are per
-second of this process's CPU time. Memory: the tracemalloc peak of one whole greedy game and
-of one ISMCTS decision (Python allocations made while it runs), measured apart from the timing.
+- ``greedy``: greedy self-play decisions (every seat greedy, whole games);
+- ``ismcts``: ISMCTS tree iterations, ``preset=classic`` at 300 iterations a decision, every seat
+  the bot (self-play games, the decisions timed; a decision with one legal action runs none);
+- ``random_play``: the raw engine, random play through ``legal_actions()`` and ``apply_action``.
 
-    .venv/bin/python benchmarks/bots_speed.py [--seconds 6] [--positions 6] [--quick]
+Each workload is an object whose call runs about ``seconds`` of CPU and returns (count, CPU
+seconds), carrying on its games from slice to slice. Memory: the tracemalloc peak of one whole
+greedy game and of one ISMCTS decision (Python allocations made while it runs).
 
-``greedy_rate``, ``ismcts_rate``, ``hearts_rate`` and ``ROWS`` are importable
-(``benchmarks/targets.py`` prints the whole table of issue 14 from them).
+    .venv/bin/python benchmarks/bots_speed.py [--seconds 6]     # the bot rows with their peaks
+
+``benchmarks/targets.py`` prints every target's row from these.
 """
 
 from __future__ import annotations
@@ -26,133 +27,165 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from engine_speed import play_spiel, random_loop  # noqa: E402
-from ismcts_speed import positions  # noqa: E402
+from yardstick import beside, hearts_rate  # noqa: E402
 
 import ludus  # noqa: E402
 from ludus.bots import make  # noqa: E402
+from ludus.bots.ismcts import ISMCTSBot  # noqa: E402
 
-# (label, kind, game, players, target ratio to hearts)
+# (label, workload, game, players, target ratio to hearts)
 ROWS: tuple[tuple[str, str, str, int, float], ...] = (
     ("greedy self-play, Garum 4 players", "greedy", "garum", 4, 0.005),
     ("greedy self-play, Celtae 4 players", "greedy", "celtae", 4, 0.003),
-    ("ismcts 300 iterations, Garum 4 players", "ismcts", "garum", 4, 0.0012),
-    ("ismcts 300 iterations, Celtae 2 players", "ismcts", "celtae", 2, 0.004),
+    ("ISMCTS classic 300, Garum 4 players", "ismcts", "garum", 4, 0.003),
+    ("ISMCTS classic 300, Celtae 2 players", "ismcts", "celtae", 2, 0.004),
+    ("raw engine, Garum 4 players", "random", "garum", 4, 0.3),
+    ("raw engine, Celtae 4 players", "random", "celtae", 4, 0.3),
 )
 
 
-def hearts_rate(seconds: float) -> float:
-    """Decisions per CPU second of OpenSpiel's hearts at random (chance sampled in Python)."""
-    import pyspiel
+class SelfPlay:
+    """Games of one game, every seat played by ``bots(seed)``; each call plays on for about ``seconds``
+    of CPU and returns (what it counted, the CPU seconds it timed). Games are seeded 0, 1, 2 ...,
+    so two runs (two versions of the code) play the same games as long as they decide alike."""
 
-    game = pyspiel.load_game("hearts")
-    return random_loop(lambda _i: game.new_initial_state(), seconds, play_spiel)[0]
+    def __init__(self, game_name: str, players: int) -> None:
+        self.game = ludus.load_game(game_name, players=players)
+        self.games = 0
+        self.state: Any = None
+        self.bots: list[Any] = []
+
+    def new_game(self) -> None:
+        seed = self.games
+        self.state = self.game.new_initial_state(seed=seed)
+        self.bots = self.make_bots(seed)
+        self.games += 1
+
+    def make_bots(self, seed: int) -> list[Any]:
+        raise NotImplementedError
+
+    def __call__(self, seconds: float) -> tuple[float, float]:
+        clock = time.process_time
+        count, start = 0, clock()
+        while clock() - start < seconds:
+            if self.state is None or self.state.is_terminal():
+                self.new_game()
+            count += self.decide()
+        return count, clock() - start
+
+    def decide(self) -> int:
+        """One decision applied; what it counts."""
+        state = self.state
+        state.apply_action(self.bots[state.current_player()].step(state))
+        return 1
 
 
-def greedy_game(game: Any, seed: int, spec: str = "greedy") -> int:
-    """Play one greedy self-play game; the number of decisions (actions applied)."""
-    state = game.new_initial_state(seed=seed)
-    bots = [make(*_split(spec), seed=seed * 10 + s) for s in range(game.num_players)]
-    n = 0
-    while not state.is_terminal():
-        state.apply_action(bots[state.current_player()].step(state))
-        n += 1
-    return n
+class Greedy(SelfPlay):
+    """Greedy self-play: decisions."""
+
+    def make_bots(self, seed: int) -> list[Any]:
+        return [make("greedy", seed=seed * 10 + s) for s in range(self.game.num_players)]
 
 
-def _split(spec: str) -> tuple[str]:
-    from ludus.bots import parse_spec
+class Ismcts(SelfPlay):
+    """ISMCTS self-play (``preset=classic``, ``iterations`` a decision): tree iterations, only the
+    bots' decisions timed."""
 
-    name, params = parse_spec(spec)
-    if params:
-        raise ValueError("bots_speed plays bots with their default parameters")
-    return (name,)
+    def __init__(self, game_name: str, players: int, iterations: int = 300) -> None:
+        super().__init__(game_name, players)
+        self.iterations = iterations
+        self.decisions = 0
+
+    def make_bots(self, seed: int) -> list[Any]:
+        return [
+            ISMCTSBot(seed=seed * 10 + s, iterations=self.iterations, preset="classic")
+            for s in range(self.game.num_players)
+        ]
+
+    def __call__(self, seconds: float) -> tuple[float, float]:
+        clock = time.process_time
+        count, timed = 0, 0.0
+        while timed < seconds:
+            if self.state is None or self.state.is_terminal():
+                self.new_game()
+            state = self.state
+            bot = self.bots[state.current_player()]
+            start = clock()
+            action = bot.step(state)
+            timed += clock() - start
+            count += bot.last_iterations
+            self.decisions += 1
+            state.apply_action(action)
+        return count, timed
 
 
-def greedy_rate(game_name: str, players: int, seconds: float) -> dict[str, float]:
-    """Greedy self-play for about ``seconds`` of CPU (whole games, at least one)."""
-    game = ludus.load_game(game_name, players=players)
-    games = decisions = 0
-    start = time.process_time()
-    while True:
-        decisions += greedy_game(game, games)
-        games += 1
-        elapsed = time.process_time() - start
-        if elapsed >= seconds:
-            break
+class RandomPlay(SelfPlay):
+    """The raw engine: uniformly random legal actions, every action applied counted."""
+
+    def __init__(self, game_name: str, players: int) -> None:
+        super().__init__(game_name, players)
+        self.rng = random.Random(1)
+
+    def make_bots(self, seed: int) -> list[Any]:
+        return []
+
+    def decide(self) -> int:
+        state, choice = self.state, self.rng.choice
+        n = 0
+        while not state.is_terminal():
+            state.apply_action(choice(state.legal_actions()))
+            n += 1
+        return n
+
+
+WORKLOADS = {"greedy": Greedy, "ismcts": Ismcts, "random": RandomPlay}
+
+
+def greedy_peak(game_name: str, players: int) -> int:
+    """tracemalloc peak of one whole greedy self-play game."""
+    work = Greedy(game_name, players)
+    work.games = 12345
     tracemalloc.start()
-    greedy_game(game, 12345)
+    work.new_game()
+    while not work.state.is_terminal():
+        work.decide()
     peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
-    return {"rate": decisions / elapsed, "games/s": games / elapsed, "games": games, "peak": peak}
+    return peak
 
 
-def ismcts_rate(game_name: str, players: int, count: int, iterations: int = 300) -> dict[str, float]:
-    """ISMCTS decisions on ``count`` positions (start, middle, late of random games)."""
-    from ludus.bots.ismcts import ISMCTSBot
-
-    game = ludus.load_game(game_name, players=players)
-    states = positions(game, count, seed=7)
-    done = 0
-    start = time.process_time()
-    for i, state in enumerate(states):
-        bot = ISMCTSBot(seed=i, iterations=iterations)
-        bot.step(state)
-        done += bot.last_iterations
-    elapsed = time.process_time() - start
+def ismcts_peak(game_name: str, players: int, decisions: int = 3) -> int:
+    """The largest tracemalloc peak of the first ``decisions`` searches of a self-play game."""
+    work = Ismcts(game_name, players)
+    work.new_game()
     peaks = []
-    for i, state in enumerate(states[:3]):
-        bot = ISMCTSBot(seed=i, iterations=iterations)
+    while len(peaks) < decisions and not work.state.is_terminal():
+        state = work.state
+        bot = work.bots[state.current_player()]
         tracemalloc.start()
-        bot.step(state)
+        action = bot.step(state)
         peaks.append(tracemalloc.get_traced_memory()[1])
         tracemalloc.stop()
-    return {"rate": done / elapsed, "decision s": elapsed / len(states), "peak": max(peaks)}
+        state.apply_action(action)
+    return max(peaks)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=6.0, help="CPU seconds of greedy play per row")
-    parser.add_argument("--positions", type=int, default=6, help="ISMCTS decisions per row")
-    parser.add_argument("--hearts-seconds", type=float, default=1.5, help="hearts play before each row")
-    parser.add_argument("--quick", action="store_true", help="2 s of greedy, 3 ISMCTS positions")
+    parser.add_argument("--seconds", type=float, default=6.0, help="CPU seconds of each row's workload")
     args = parser.parse_args(argv)
-    seconds = 2.0 if args.quick else args.seconds
-    count = 3 if args.quick else args.positions
-
-    print(
-        f"{'row':42} {'rate':>10} {'unit':14} {'hearts/s':>9} {'x hearts':>9} {'target':>7}  "
-        f"{'peak KiB':>9}  detail"
-    )
-    missed = []
-    for label, kind, name, players, target in ROWS:
-        hearts = hearts_rate(args.hearts_seconds)
-        if kind == "greedy":
-            got = greedy_rate(name, players, seconds)
-            unit, detail = (
-                "decisions/s",
-                f"{got['games/s']:.2f} games/s over {got['games']} games; peak a game",
-            )
-        else:
-            got = ismcts_rate(name, players, count)
-            unit, detail = "iterations/s", f"{got['decision s']:.2f} s a decision; peak a decision"
-        ratio = got["rate"] / hearts
-        ok = ratio >= target
-        if not ok:
-            missed.append(label)
+    print(f"{'row':40} {'rate':>9} {'hearts/s':>9} {'x hearts':>9} {'target':>7}  {'peak KiB':>9}")
+    for label, kind, name, players, target in ROWS[:4]:
+        got = beside(WORKLOADS[kind](name, players), args.seconds, hearts_rate)
+        peak = greedy_peak(name, players) if kind == "greedy" else ismcts_peak(name, players)
         print(
-            f"{label:42} {got['rate']:10,.0f} {unit:14} {hearts:9,.0f} {ratio:9.4f} {target:7.4f}  "
-            f"{got['peak'] / 1024:9,.0f}  {'ok' if ok else 'MISSED'}; {detail}",
+            f"{label:40} {got.rate:9,.0f} {got.yardstick:9,.0f} {got.ratio:9.4f} {target:7.4f}  "
+            f"{peak / 1024:9,.0f}",
             flush=True,
         )
-    print(
-        "rates per CPU second; x hearts: against OpenSpiel hearts (random, Python loop) measured just before the row"
-    )
-    if missed:
-        print("targets missed: " + "; ".join(missed))
+    print("rates per CPU second; hearts: the shared yardstick, measured between slices of each row")
     return 0
 
 
 if __name__ == "__main__":
-    random.seed(0)
     raise SystemExit(main())

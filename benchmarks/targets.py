@@ -1,275 +1,180 @@
-"""Issue 14's table in one run: every row as a ratio to its yardstick, with its target and pass/fail.
+"""The speed targets in one run: every row beside its yardstick, with its target and met/MISSED.
 
-Rows:
+The yardsticks are the project's shared ones (``shared/bench/yardsticks.py`` beside the checkout,
+through ``yardstick.py``): OpenSpiel's hearts at random counting EVERY move applied, chance moves
+included, chosen uniformly (``hearts_rate``); PettingZoo's ``connect_four_v3`` stepped by
+``env_rate``, which counts the CPU time spent inside the env only. Each row's workload runs in
+slices with a slice of its yardstick before each and after the last (``yardstick.beside``), so
+that both meet the same load on a shared machine; the yardstick's range over its slices is printed.
 
-* ``greedy`` self-play decisions/s, Garum 4 players and Celtae 4 players, and ISMCTS
-  iterations/s at 300 iterations a decision, Garum 4 players and Celtae 2 players: each over
-  OpenSpiel's native ``hearts`` played at random by a Python loop that samples its chance
-  moves, re-measured just before the row (the functions of ``bots_speed.py``);
-* PettingZoo AEC env steps/s, Garum and Celtae 2 players: over PettingZoo's own
-  ``connect_four_v3`` measured by the same loop in slices alternating with the row's. Both envs are driven
-  alike (``env.last()``, a random legal action from the mask, ``env.step``); the rate counts
-  the CPU time spent inside the env, not the loop's own choice of action (whose
-  ``np.flatnonzero`` over Garum's 9,537-action mask would otherwise be measured as the env's
-  cost). The whole loop's ratio is printed beside it.
+Rows (``bots_speed.ROWS``, then the env rows): greedy self-play decisions (Garum and Celtae, 4
+players); ISMCTS tree iterations, ``preset=classic`` at 300 a decision with every seat the bot
+(Garum 4 players, Celtae 2 players); the raw engines (random play through ``legal_actions()`` and
+``apply_action``, 4 players) -- all over hearts; PettingZoo AEC steps of 2-player games over
+connect_four (``env_rate`` on both).
 
-Memory, beside each row: the tracemalloc peak of one whole greedy game, of one ISMCTS
-decision, of one AEC episode. Rates are per second of this process's CPU time.
+    .venv/bin/python benchmarks/targets.py                 # about 2 minutes
+    .venv/bin/python benchmarks/targets.py --repeat 3      # three runs and each row's spread
+    .venv/bin/python benchmarks/targets.py --only study --study-games 1000 --jobs 2
 
-    .venv/bin/python benchmarks/targets.py            # about 2-3 minutes
-    .venv/bin/python benchmarks/targets.py --long     # longer measurements
-    .venv/bin/python benchmarks/targets.py --report-games 1000 --jobs 2
-                                    # also time `ludus report celtae --players 4` with greedy
-
-The report's target is wall time (1,000 games in 10 minutes on 2 cores) on the machine the
-table was measured on, where hearts ran at 380,000 moves/s; its row is the report's wall time
-beside hearts measured before and after it, and that time scaled to 380,000 moves/s.
+``--study-games N`` times ``ludus simulate celtae --players 4 --games N --bots greedy --jobs J``
+beside hearts measured just before and just after it, and projects a 10,000-game study from it
+(N games, extrapolated linearly), as measured and at the hearts speed of the target's machine
+(750,000 moves/s; target: under 15 minutes on 2 cores).
 """
 
 from __future__ import annotations
 
 import argparse
 import os
-import random
 import resource
+import statistics
 import subprocess
 import sys
 import tempfile
 import time
-import tracemalloc
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any
-
-import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bots_speed import ROWS, greedy_rate, hearts_rate, ismcts_rate  # noqa: E402
+from bots_speed import ROWS, WORKLOADS  # noqa: E402
+from yardstick import Beside, beside, connect_four_rate, env_rate, hearts_rate  # noqa: E402
 
-AEC_ROWS: tuple[tuple[str, str, dict[str, Any], float], ...] = (
-    ("PettingZoo AEC env, Garum 2 players", "garum", {"players": 2}, 2.0),
-    ("PettingZoo AEC env, Celtae 2 players", "celtae", {"players": 2}, 2.0),
+ENV_ROWS: tuple[tuple[str, str, int, float], ...] = (
+    ("PettingZoo AEC, Garum 2 players", "garum", 2, 2.0),
+    ("PettingZoo AEC, Celtae 2 players", "celtae", 2, 2.0),
 )
+UNITS = {"greedy": "decisions/s", "ismcts": "iterations/s", "random": "moves/s", "env": "steps/s"}
+STUDY_HEARTS = 750_000  # hearts moves/s on the machine of the 10,000-game target
+STUDY_TARGET = 15 * 60  # its wall seconds
 
 
-def connect_four() -> Any:
-    from pettingzoo.classic import connect_four_v3
+class EnvSteps:
+    """A ludus AEC env stepped by the shared ``env_rate``: (steps, seconds) of a slice (its rate
+    times the slice's length, so that the slices' mean rate is the row's)."""
 
-    return connect_four_v3.env()
-
-
-def ludus_env(name: str, config: dict[str, Any]) -> Callable[[], Any]:
-    def make() -> Any:
+    def __init__(self, game_name: str, players: int) -> None:
         from ludus.rl import pettingzoo_env
 
-        return pettingzoo_env(name, **config)
+        self.env = pettingzoo_env(game_name, players=players)
 
-    return make
-
-
-def aec_episode(env: Any, seed: int, rng: np.random.Generator) -> tuple[int, float]:
-    """One episode with random legal actions: (steps, CPU seconds spent choosing them)."""
-    clock = time.process_time
-    env.reset(seed=seed)
-    steps = 0
-    choosing = 0.0
-    for _agent in env.agent_iter():
-        obs, _reward, term, trunc, _info = env.last()
-        if term or trunc:
-            action = None
-        else:
-            t = clock()
-            action = int(rng.choice(np.flatnonzero(obs["action_mask"])))
-            choosing += clock() - t
-        env.step(action)
-        steps += 1
-    return steps, choosing
+    def __call__(self, seconds: float) -> tuple[float, float]:
+        return env_rate(self.env, seconds) * seconds, seconds
 
 
-class AecRun:
-    """Random episodes of one env, run in slices of CPU time and added up (see ``aec_rates``)."""
-
-    def __init__(self, make: Callable[[], Any]) -> None:
-        self.make = make
-        self.env = make()
-        self.rng = np.random.default_rng(0)
-        self.steps = self.episodes = 0
-        self.elapsed = self.choosing = 0.0
-
-    def run(self, seconds: float) -> None:
-        """Whole episodes for about ``seconds`` of CPU time."""
-        start = time.process_time()
-        while time.process_time() - start < seconds:
-            n, c = aec_episode(self.env, self.episodes, self.rng)
-            self.steps += n
-            self.choosing += c
-            self.episodes += 1
-        self.elapsed += time.process_time() - start
-
-    def figures(self) -> dict[str, float]:
-        """Steps per CPU second inside the env and for the whole loop; the peak of one episode."""
-        tracemalloc.start()
-        aec_episode(self.make(), 12345, np.random.default_rng(1))
-        peak = tracemalloc.get_traced_memory()[1]
-        tracemalloc.stop()
-        return {
-            "rate": self.steps / (self.elapsed - self.choosing),
-            "loop": self.steps / self.elapsed,
-            "episodes": self.episodes,
-            "peak": peak,
-        }
+def c4_slice(seconds: float) -> float:
+    return connect_four_rate(seconds)
 
 
-def aec_rates(yardstick: Callable[[], Any], make: Callable[[], Any], seconds: float, slices: int = 8):
-    """The figures of the yardstick env and of ``make``'s, measured in alternating slices (a third
-    of the time for the yardstick), so that both meet the same load as the machine's load swings."""
-    runs = AecRun(yardstick), AecRun(make)
-    for _ in range(slices):
-        runs[0].run(seconds / 3 / slices)
-        runs[1].run(seconds * 2 / 3 / slices)
-    return runs[0].figures(), runs[1].figures()
+def rows(only: str) -> list[tuple[str, str, str, int, float]]:
+    """(label, workload, game, players, target) of the rows to measure."""
+    every = [*ROWS, *((label, "env", name, players, target) for label, name, players, target in ENV_ROWS)]
+    if only in ("", "all"):
+        return every
+    return [r for r in every if r[1] in only.split(",") or r[2] in only.split(",")]
 
 
-ISSUE_HEARTS = 380_000
-"""Hearts moves/s on the machine issue 14's table was measured on (its own figure): the report's
-10-minute target is wall time at that speed, so a run is also shown scaled to it."""
+def measure(kind: str, name: str, players: int, seconds: float) -> Beside:
+    if kind == "env":
+        return beside(EnvSteps(name, players), seconds, c4_slice)
+    return beside(WORKLOADS[kind](name, players), seconds, hearts_rate)
 
 
-def time_report(games: int, jobs: int) -> tuple[float, float]:
-    """Wall and CPU seconds of ``ludus report celtae --players 4 --games N --bots greedy --jobs J``."""
+def print_row(label: str, kind: str, target: float, got: Beside) -> None:
+    yard = "connect_four" if kind == "env" else "hearts"
+    ok = "met" if got.ratio >= target else "MISSED"
+    print(
+        f"{label:38} {got.rate:9,.0f} {UNITS[kind]:13} {got.yardstick:9,.0f} "
+        f"({got.low / 1000:,.0f}k-{got.high / 1000:,.0f}k {yard}) {got.ratio:8.4f} {target:7.4f} {ok}",
+        flush=True,
+    )
+
+
+def time_study(games: int, jobs: int) -> tuple[float, float]:
+    """Wall and CPU seconds of ``ludus simulate celtae --players 4 --games N --bots greedy --jobs J``."""
     ludus = Path(sys.executable).with_name("ludus")
+    command = [str(ludus), "simulate", "celtae", "--players", "4", "--games", str(games)]
+    command += ["--bots", "greedy", "--jobs", str(jobs), "--seed", "1", "--no-progress"]
     with tempfile.TemporaryDirectory() as out:
         cpu = resource.getrusage(resource.RUSAGE_CHILDREN)
         start = time.perf_counter()
         subprocess.run(
-            [
-                str(ludus),
-                "report",
-                "celtae",
-                "--players",
-                "4",
-                "--games",
-                str(games),
-                "--bots",
-                "greedy",
-                "--jobs",
-                str(jobs),
-                "--out",
-                out,
-            ],
-            check=True,
-            stdout=subprocess.DEVNULL,
+            [*command, "--json", str(Path(out) / "games.jsonl")], check=True, stdout=subprocess.DEVNULL
         )
         wall = time.perf_counter() - start
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
-        return wall, after.ru_utime + after.ru_stime - cpu.ru_utime - cpu.ru_stime
+    return wall, after.ru_utime + after.ru_stime - cpu.ru_utime - cpu.ru_stime
+
+
+def study(games: int, jobs: int) -> bool:
+    """Time the study, print it beside hearts and its 10,000-game projection; whether it is met."""
+    load = os.getloadavg()[0]
+    before = hearts_rate()
+    wall, cpu = time_study(games, jobs)
+    after = hearts_rate()
+    hearts = (before + after) / 2
+    projected = wall * 10_000 / games
+    scaled = projected * hearts / STUDY_HEARTS
+    ok = scaled < STUDY_TARGET
+    print(
+        f"ludus simulate celtae --players 4 --games {games} --bots greedy --jobs {jobs}: {wall:.0f} s wall, "
+        f"{cpu:.0f} CPU-s; hearts {before:,.0f} before, {after:,.0f} after; load average {load:.1f} at start"
+    )
+    print(
+        f"  10,000 games, extrapolated from {games:,}: {projected / 60:.1f} min here; at hearts "
+        f"{STUDY_HEARTS:,}/s {scaled / 60:.1f} min (target < {STUDY_TARGET // 60} min) {'met' if ok else 'MISSED'}"
+    )
+    return ok
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=4.0, help="CPU seconds of greedy play per row")
-    parser.add_argument("--positions", type=int, default=3, help="ISMCTS decisions per row")
-    parser.add_argument("--env-seconds", type=float, default=4.0, help="CPU seconds of env steps per env")
-    parser.add_argument("--hearts-seconds", type=float, default=1.5, help="hearts play before each row")
-    parser.add_argument("--long", action="store_true", help="3x longer measurements, 8 ISMCTS positions")
-    parser.add_argument("--skip-bots", action="store_true", help="only the env rows")
+    parser.add_argument("--seconds", type=float, default=8.0, help="CPU seconds of each row's workload")
+    parser.add_argument("--repeat", type=int, default=1, help="runs of the table; then each row's spread")
     parser.add_argument(
-        "--report-games",
-        type=int,
-        default=0,
-        help="also time a report of this many 4-player Celtae greedy games",
+        "--only",
+        default="",
+        help="rows whose workload or game is listed (greedy,ismcts,random,env,garum,...)",
     )
-    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="--jobs of that report")
+    parser.add_argument("--study-games", type=int, default=0, help="also time a study of this many games")
+    parser.add_argument("--jobs", type=int, default=2, help="--jobs of that study")
     args = parser.parse_args(argv)
-    scale = 3.0 if args.long else 1.0
-    positions = 8 if args.long else args.positions
 
-    print(
-        f"{'row':42} {'rate':>10} {'unit':13} {'yardstick':>10} {'ratio':>9} {'target':>7} {'':6} "
-        f"{'peak KiB':>9}  detail"
-    )
+    chosen = [] if args.only == "study" else rows(args.only)
+    ratios: dict[str, list[float]] = {label: [] for label, *_ in chosen}
+    for run in range(args.repeat):
+        if chosen:
+            print(
+                f"{'run ' + str(run + 1):38} {'rate':>9} {'unit':13} {'yardstick':>9} {'(its slices)':>24} "
+                f"{'ratio':>8} {'target':>7}"
+            )
+        for label, kind, name, players, target in chosen:
+            got = measure(kind, name, players, args.seconds)
+            ratios[label].append(got.ratio)
+            print_row(label, kind, target, got)
     missed = []
-
-    def row(
-        label: str, rate: float, unit: str, yardstick: float, target: float, peak: float, detail: str
-    ) -> None:
-        ratio = rate / yardstick
-        ok = ratio >= target
-        if not ok:
+    if args.repeat > 1:
+        print(f"\n{'over ' + str(args.repeat) + ' runs':38} {'median':>8} {'range':>17} {'target':>7}")
+    for label, _kind, _name, _players, target in chosen:
+        median = statistics.median(ratios[label])
+        if median < target:
             missed.append(label)
+        if args.repeat > 1:
+            spread = f"{min(ratios[label]):.4f}-{max(ratios[label]):.4f}"
+            print(
+                f"{label:38} {median:8.4f} {spread:>17} {target:7.4f} {'met' if median >= target else 'MISSED'}"
+            )
+    if chosen:
         print(
-            f"{label:42} {rate:10,.0f} {unit:13} {yardstick:10,.0f} {ratio:9.4f} {target:7.4f} "
-            f"{'ok' if ok else 'MISSED':6} {peak / 1024:9,.0f}  {detail}",
-            flush=True,
+            "rates per CPU second; hearts: OpenSpiel hearts, every move (chance included) at random; "
+            "connect_four: PettingZoo connect_four_v3 by env_rate; both from shared/bench/yardsticks.py"
         )
-
-    hearts = hearts_rate(args.hearts_seconds)
-    print(f"{'OpenSpiel hearts (C++, Python loop)':42} {hearts:10,.0f} {'moves/s':13}")
-    if not args.skip_bots:
-        for label, kind, name, players, target in ROWS:
-            hearts = hearts_rate(args.hearts_seconds)
-            if kind == "greedy":
-                got = greedy_rate(name, players, args.seconds * scale)
-                row(
-                    label,
-                    got["rate"],
-                    "decisions/s",
-                    hearts,
-                    target,
-                    got["peak"],
-                    f"{got['games/s']:.2f} games/s over {got['games']} games; peak: one game",
-                )
-            else:
-                got = ismcts_rate(name, players, positions)
-                row(
-                    label,
-                    got["rate"],
-                    "iterations/s",
-                    hearts,
-                    target,
-                    got["peak"],
-                    f"{got['decision s']:.2f} s a decision; peak: one decision",
-                )
-    for label, name, config, target in AEC_ROWS:
-        c4, got = aec_rates(connect_four, ludus_env(name, config), args.env_seconds * scale * 1.5)
-        row(
-            label,
-            got["rate"],
-            "steps/s",
-            c4["rate"],
-            target,
-            got["peak"],
-            f"connect_four_v3 {c4['rate']:,.0f}/s; whole loop {got['loop']:,.0f} vs {c4['loop']:,.0f}/s "
-            f"= {got['loop'] / c4['loop']:.2f}x; peak: one episode",
-        )
-    print(
-        "yardstick: OpenSpiel hearts (random, chance sampled in Python), measured just before each bot row; "
-        "PettingZoo connect_four_v3, measured in slices alternating with each env row's; rates per CPU second"
-    )
-    if args.report_games:
-        before = hearts_rate(args.hearts_seconds)
-        wall, cpu = time_report(args.report_games, args.jobs)
-        after = hearts_rate(args.hearts_seconds)
-        hearts = (before + after) / 2
-        scaled = wall * hearts / ISSUE_HEARTS * 1000 / args.report_games
-        print(
-            f"ludus report celtae --players 4 --games {args.report_games} --bots greedy --jobs {args.jobs}: "
-            f"{wall:.0f} s wall ({wall / 60:.1f} min), {cpu:.0f} CPU-s, beside hearts {hearts:,.0f} moves/s "
-            f"(before {before:,.0f}, after {after:,.0f})"
-        )
-        ok = scaled <= 600
-        if not ok:
-            missed.append("the 1,000-game report")
-        print(
-            f"  1,000 games at the hearts rate of issue 14's table ({ISSUE_HEARTS:,}/s): {scaled / 60:.1f} min "
-            f"(target <= 10 min) {'ok' if ok else 'MISSED'}"
-        )
+    if args.study_games and not study(args.study_games, args.jobs):
+        missed.append("the 10,000-game study")
     if missed:
         print("targets missed: " + "; ".join(missed))
     return 0
 
 
 if __name__ == "__main__":
-    random.seed(0)
     raise SystemExit(main())

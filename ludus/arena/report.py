@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from ..engine import load_game
+from ..engine.data import DataSource
 from ..engine.hooks import hook
 from ..engine.registry import game_class
 
@@ -34,11 +35,12 @@ def _simulate(
     seed: int,
     facts: Callable[[Any], Any] | None = None,
     out: Path | None = None,
+    data: DataSource = None,
 ) -> list[dict[str, Any]]:
     from .simulate import simulate
 
     return simulate(
-        game, options, list(bots), games, jobs=jobs, seed=seed, progress=True, facts=facts, out=out
+        game, options, list(bots), games, jobs=jobs, seed=seed, progress=True, facts=facts, out=out, data=data
     )
 
 
@@ -83,10 +85,10 @@ def seat_stats(results: Sequence[dict[str, Any]]) -> list[dict[str, float]]:
 
 
 def turn_order_stats(
-    game: str, config: dict[str, Any], results: Sequence[dict[str, Any]]
+    game: str, config: dict[str, Any], results: Sequence[dict[str, Any]], data: DataSource = None
 ) -> list[dict[str, float]]:
     """Win rate by place in turn order: 0 is the seat that moves first in the deal (re-created from its seed)."""
-    the_game = load_game(game, **config)
+    the_game = load_game(game, data=data, **config)
     players = the_game.num_players
     wins: list[list[float]] = [[] for _ in range(players)]
     scores: list[list[float]] = [[] for _ in range(players)]
@@ -272,6 +274,7 @@ def write_report(
     jobs: int | None = None,
     seed: int = 0,
     compare: bool = True,
+    data: DataSource = None,
 ) -> Path:
     """Play ``games`` games per configuration and write ``report.md`` with its plots to ``out_dir``.
 
@@ -280,21 +283,25 @@ def write_report(
     other options held as given. Games run on ``jobs`` processes (default: every core) and
     each configuration's games are streamed to ``games_<config>.jsonl`` in ``out_dir`` as they
     end, so an interrupted report resumes where it stopped when run again with the same
-    arguments. An unwritable ``out_dir`` raises ValueError before any game. Returns the
-    Markdown file's path.
+    arguments. An unwritable ``out_dir`` raises ValueError before any game. ``data``: a folder whose
+    files replace the game's data files (the report names its hash; a game's own sections get it as
+    the keyword ``data``). Returns the Markdown file's path.
     """
     options = dict(options or {})
-    the_game = load_game(game, **options)
+    the_game = load_game(game, data=data, **options)
+    files = the_game.data_files  # read once: every configuration plays with the same values
     config = dict(the_game.config)
     out = Path(out_dir)
     check_writable(out)
     label = " ".join(f"{k}={v}" for k, v in config.items())
     facts, sections = hook(game, "report_facts"), hook(game, "report_sections")
-    results = _simulate(game, config, bots, games, jobs, seed, facts=facts, out=out / journal_name(config))
+    results = _simulate(
+        game, config, bots, games, jobs, seed, facts=facts, out=out / journal_name(config), data=files
+    )
     seats = seat_stats(results)
     overall = game_stats(results)
     plot_seats(seats, out / "win_rate_by_seat.png", f"{game}: win rate by seat ({games} games)")
-    order = turn_order_stats(game, config, results) if _first_seat_varies(the_game) else None
+    order = turn_order_stats(game, config, results, files) if _first_seat_varies(the_game) else None
     if order:
         plot_seats(
             order,
@@ -311,6 +318,8 @@ def write_report(
         f"Games: {games}, master seed {seed}",
         "",
     ]
+    if files is not None and files.tag is not None:
+        lines[-2:-2] = [f"Data: {files.tag}, the files of `{files.folder}` in place of the package's  "]
     columns = ("win rate", "95% interval", "mean score", "stdev")
     lines += section(
         "Win rate by seat",
@@ -341,7 +350,8 @@ def write_report(
         "",
     ]
     if sections is not None:
-        lines += sections(config, results, out, bots, games, jobs, seed)
+        given = {"data": files} if files is not None and files.tag is not None else {}
+        lines += sections(config, results, out, bots, games, jobs, seed, **given)
 
     if compare:
         axes = [o for o in game_class(game).options if o.name in COMPARED and len(o.choices) > 1]
@@ -350,7 +360,7 @@ def write_report(
             for choice in opt.choices:
                 variant = {**config, opt.name: choice}
                 try:
-                    load_game(game, **variant)
+                    load_game(game, data=files, **variant)
                 except ValueError:
                     continue
                 same = choice == config[opt.name]
@@ -364,7 +374,8 @@ def write_report(
                         games,
                         jobs,
                         seed,
-                        out=out / journal_name(dict(load_game(game, **variant).config)),
+                        out=out / journal_name(dict(load_game(game, data=files, **variant).config)),
+                        data=files,
                     )
                 )
                 rows.append((f"{opt.name}={choice}", game_stats(res) | {"seats": seat_stats(res)}))

@@ -2,7 +2,9 @@
 
 Every game's seed is drawn up front from the master seed, and each bot's seed from its
 game's seed and seat, so a simulation gives the same results whatever ``jobs`` is.
-Seats are rotated from game to game so that every bot plays every seat.
+Seats are rotated from game to game so that every bot plays every seat. ``data`` (a folder, or a
+``DataFiles``) replaces the game's data files; the worker processes get the files' texts, not a
+path, and each record names the data's hash.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from typing import Any
 
 from .. import bots as bot_registry
 from ..engine import State, load_game
+from ..engine.data import DataFiles, DataSource
 from .study import StudyError, check_jobs, run_study
 
 
@@ -45,11 +48,16 @@ def make_bot(spec: str, seed: int) -> bot_registry.Bot:
 
 
 def play_bots(
-    game_name: str, options: dict[str, Any], seats: Sequence[str], seed: int, max_actions: int = 100_000
+    game_name: str,
+    options: dict[str, Any],
+    seats: Sequence[str],
+    seed: int,
+    max_actions: int = 100_000,
+    data: DataSource = None,
 ) -> tuple[State, list[float]]:
     """One game between bot specs, played to its end: the final state and each seat's thinking
     time in seconds. Each bot's seed comes from the game's seed and its seat (``bot_seed``)."""
-    game = load_game(game_name, **options)
+    game = load_game(game_name, data=data, **options)
     state = game.new_initial_state(seed=seed)
     players = [make_bot(spec, bot_seed(seed, s)) for s, spec in enumerate(seats)]
     thinking = [0.0] * len(seats)
@@ -90,14 +98,16 @@ def play_game(
     seed: int,
     max_actions: int = 100_000,
     facts: Callable[[Any], Any] | None = None,
+    data: DataSource = None,
 ) -> dict[str, Any]:
-    """One game between bots: a replayable record (game, config, seed, the actions as notation)
-    plus its results (``scores``, ``winners``, ``returns``).
+    """One game between bots: a replayable record (game, config, seed, the actions as notation;
+    ``data``, the data's hash, when not the package's) plus its results (``scores``, ``winners``,
+    ``returns``).
 
     ``facts`` (a module-level function, so that worker processes can load it) is called on
     the final state; what it returns is kept as the result's ``facts`` (e.g. for a report).
     """
-    state, _ = play_bots(game_name, options, seats, seed, max_actions)
+    state, _ = play_bots(game_name, options, seats, seed, max_actions, data)
     return {
         **state.record(),
         "seats": list(seats),
@@ -111,7 +121,14 @@ def _task(task: dict[str, Any]) -> dict[str, Any]:
         task,
         lambda: {
             "index": task["index"],
-            **play_game(task["game"], task["config"], task["seats"], task["seed"], facts=task["facts"]),
+            **play_game(
+                task["game"],
+                task["config"],
+                task["seats"],
+                task["seed"],
+                facts=task["facts"],
+                data=task.get("files"),
+            ),
         },
     )
 
@@ -127,6 +144,7 @@ def simulate(
     facts: Callable[[Any], Any] | None = None,
     out: str | Path | None = None,
     ray_address: str | None = None,
+    data: DataSource = None,
 ) -> list[dict[str, Any]]:
     """Play ``games`` games between ``bots`` (seats rotated), on ``jobs`` processes (default: every core).
 
@@ -136,10 +154,11 @@ def simulate(
     each record is appended to that JSON-lines file as its game ends, and games already in
     it (same seed and seats) are read back, not played again: an interrupted run resumes.
     ``progress`` draws a bar with an ETA on stderr when stderr is a terminal.
-    Bad options, bot names or an unwritable ``out`` raise ValueError before any game
+    ``data``: a folder whose files replace the game's data files (records then hold ``data``).
+    Bad options, data, bot names or an unwritable ``out`` raise ValueError before any game
     starts; a game that fails raises SimulationError (after the others are done).
     """
-    game = load_game(game_name, **options)  # refuses bad options at once
+    game = load_game(game_name, data=data, **options)  # refuses bad options and data at once
     if not bots:
         raise ValueError("name at least one bot")
     for spec in bots:
@@ -157,10 +176,20 @@ def simulate(
             "seats": lineup(bots, game.num_players, i),
             "seed": master.getrandbits(63),
             "facts": facts,
+            **data_fields(game.data_files),
         }
         for i in range(games)
     ]
     return run_games(tasks, _task, jobs, out, ray_address, progress, f"{game_name}: {games} games")
+
+
+def data_fields(files: DataFiles | None) -> dict[str, Any]:
+    """What a game task holds of its data: ``files``, what the worker plays with (the texts of a
+    folder's files travel with it, for workers on other machines), and ``data``, the hash, part of what
+    makes the game for resuming (left out for the package's values, as records leave it out)."""
+    if files is None:
+        return {}
+    return {"files": files, **({"data": files.tag} if files.tag is not None else {})}
 
 
 def run_games(
@@ -172,15 +201,16 @@ def run_games(
     progress: bool = False,
     description: str = "games",
 ) -> list[dict[str, Any]]:
-    """Play game tasks (each with its ``game``, ``config``, ``seats`` and ``seed``) with ``work``, as
-    :func:`~ludus.arena.study.run_study` does; a game that fails raises SimulationError."""
+    """Play game tasks (each with its ``game``, ``config``, ``seats`` and ``seed``, and ``data`` if not
+    the package's: ``data_fields``) with ``work``, as :func:`~ludus.arena.study.run_study` does; a game
+    that fails raises SimulationError."""
     try:
         return run_study(
             tasks,
             work,
             jobs=jobs,
             journal=journal,
-            identity=("game", "config", "seats", "seed"),
+            identity=("game", "config", "data", "seats", "seed"),
             ray_address=ray_address,
             progress=progress,
             description=description,

@@ -25,16 +25,21 @@ from pathlib import Path
 from typing import Any
 
 from ..engine import load_game
+from ..engine.data import DataSource
 from .ratings import Rating, check_anchor, ratings
 from .report import check_writable
-from .simulate import guarded, make_bot, outcome, play_bots, run_games
+from .simulate import data_fields, guarded, make_bot, outcome, play_bots, run_games
 from .study import check_jobs, check_ray_address
 
 
-def play(game_name: str, options: dict[str, Any], seats: Sequence[str], seed: int) -> dict[str, Any]:
+def play(
+    game_name: str, options: dict[str, Any], seats: Sequence[str], seed: int, data: DataSource = None
+) -> dict[str, Any]:
     """One game between bot specs; the record holds what is needed to replay it."""
-    state, thinking = play_bots(game_name, options, seats, seed)
+    state, thinking = play_bots(game_name, options, seats, seed, data=data)
+    tag = state.game.data_tag
     return {
+        **({"data": tag} if tag is not None else {}),
         "seed": seed,
         "seats": list(seats),
         **outcome(state),
@@ -51,7 +56,7 @@ def _task(task: dict[str, Any]) -> dict[str, Any]:
             "table": task["table"],
             "game": task["game"],
             "config": task["config"],
-            **play(task["game"], task["config"], task["seats"], task["seed"]),
+            **play(task["game"], task["config"], task["seats"], task["seed"], task.get("files")),
         },
     )
 
@@ -105,9 +110,10 @@ def tournament(
     progress: bool = False,
     echo: bool = True,
     anchor: str | None = None,
+    data: DataSource = None,
 ) -> dict[str, Any]:
     """Run a tournament; write ``results.jsonl``, ``ratings.json``, ``head_to_head.json`` and
-    ``ratings.png`` to ``out_dir``.
+    ``ratings.png`` to ``out_dir``. ``data``: a folder whose files replace the game's data files.
 
     Games run on ``jobs`` processes (default: every core) or on Ray, and each is appended to
     ``results.jsonl`` as it ends: run again with the same arguments, an interrupted
@@ -117,7 +123,7 @@ def tournament(
     raise ValueError before any game.
     """
     options = dict(options or {})
-    the_game = load_game(game, **options)
+    the_game = load_game(game, data=data, **options)
     if games < 1:
         raise ValueError("games must be at least 1")
     jobs = check_jobs(jobs)
@@ -127,6 +133,7 @@ def tournament(
     tasks = schedule(list(bots), the_game.num_players, games, seed)
     for task in tasks:
         task["game"], task["config"] = game, dict(the_game.config)
+        task.update(data_fields(the_game.data_files))
     files: dict[str, str] = {}
     if out_dir is not None:
         out = Path(out_dir)
@@ -137,6 +144,8 @@ def tournament(
     results = run_tasks(tasks, jobs, ray_address, progress, journal=files.get("results"))
     table = ratings(results, bots=list(bots), bootstrap=bootstrap, seed=seed or 0, anchor=anchor)
     title = f"{game} {_config_text(the_game.config)}: {len(results)} games"
+    if the_game.data_tag is not None:
+        title += f", data {the_game.data_tag}"
     if anchor is not None:
         title += f"; ratings relative to {anchor}"
     if out_dir is not None:
@@ -238,6 +247,7 @@ def tournament_command(
     ray_address: str | None,
     bootstrap: int = 200,
     anchor: str | None = None,
+    data: DataSource = None,
 ) -> dict[str, Any]:
     """What ``ludus tournament GAME --bots a,b,c ...`` runs (the CLI parses and passes its options)."""
     specs = [b.strip() for b in bots.split(",") if b.strip()]
@@ -253,4 +263,5 @@ def tournament_command(
         bootstrap=bootstrap,
         progress=True,
         anchor=anchor,
+        data=data,
     )

@@ -14,6 +14,9 @@ import click
 import ludus
 from ludus.engine.registry import game_class
 
+from .accounts import accounts
+from .compare import compare
+from .data import data
 from .errors import EXIT_BAD_INPUT, CLIError
 from .games import games
 from .options import game_options
@@ -45,6 +48,6 @@ def _from_registry() -> None:
             command.help = command.help.replace("{titles}", titles).replace("{game}", example)
 
 
-for _command in (games, play, replay, render, simulate, tournament, report, serve):
+for _command in (games, play, replay, render, simulate, tournament, report, compare, data, serve, accounts):
     main.add_command(_command)
 _from_registry()

@@ -7,9 +7,9 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-import ludus
 from ludus.engine import State, read_record, write_record
-from ludus.engine.errors import IllegalActionError, OptionError, RecordError
+from ludus.engine.errors import DataFileError, IllegalActionError, RecordError
+from ludus.engine.record import record_game
 
 from .errors import CLIError, one_line
 
@@ -62,12 +62,13 @@ def read(path: str) -> dict[str, Any]:
         raise CLIError(f"{path} is not a text file (a record is JSON)") from None
 
 
-def states(record: dict[str, Any]) -> list[State]:
-    """The state before the first action and after each one (the record is fully checked)."""
+def states(record: dict[str, Any], data: str | None = None) -> list[State]:
+    """The state before the first action and after each one (the record is fully checked); ``data``:
+    the folder of the data files the record was played with, if not the package's."""
     try:
-        game = ludus.load_game(record["game"], **record["config"])
-    except OptionError as exc:
-        raise CLIError(f"the record's game cannot be loaded: {one_line(str(exc))}") from None
+        game = record_game(record, data)
+    except (RecordError, DataFileError) as exc:
+        raise CLIError(one_line(str(exc))) from None
     state = game.new_initial_state(seed=record["seed"])
     found = [state.clone()]
     for i, text in enumerate(record["actions"]):

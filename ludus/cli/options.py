@@ -17,7 +17,8 @@ import click
 import ludus
 from ludus import bots as bot_registry
 from ludus.engine import registry
-from ludus.engine.errors import OptionError
+from ludus.engine.data import DataSource
+from ludus.engine.errors import DataFileError, OptionError
 from ludus.engine.game import Game
 from ludus.engine.registry import game_class
 
@@ -77,10 +78,11 @@ def game_options(name: str, extra: tuple[str, ...] = (), **flags: Any) -> dict[s
     return options
 
 
-def load(name: str, options: dict[str, Any]) -> Game:
+def load(name: str, options: dict[str, Any], data: DataSource = None) -> Game:
+    """The game, or one line saying why not (a wrong value of ``--data``'s files names file and key)."""
     try:
-        return ludus.load_game(name, **options)
-    except OptionError as exc:
+        return ludus.load_game(name, data=data, **options)
+    except (OptionError, DataFileError) as exc:
         raise CLIError(one_line(str(exc))) from None
 
 
@@ -228,3 +230,12 @@ jobs_option = click.option(
     "--jobs", "-j", type=click.IntRange(min=1), default=None, help="Worker processes (default: every core)."
 )
 """The ``--jobs`` option of every command that plays games on several cores (plugins' commands too)."""
+
+data_option = click.option(
+    "--data",
+    metavar="DIR",
+    default=None,
+    help="A folder of data files: each replaces the game's file of the same name (start one with "
+    "'ludus data export GAME DIR'; default: the printed components, or the folder LUDUS_DATA names).",
+)
+"""The ``--data`` option of every command that plays (plugins' commands too)."""

@@ -16,7 +16,7 @@ from ludus.engine.registry import game_class
 from . import files
 from .boards import results, show, use_color
 from .errors import CLIError, one_line
-from .options import check_game, game_options, load, seat_specs, with_game_options
+from .options import check_game, data_option, game_options, load, seat_specs, with_game_options
 
 HELP_TEXT = """\
 Commands: a move's number or its notation; 'help'; 'board' (show the board again);
@@ -152,15 +152,15 @@ class HumanTurns:
             return False
         record = state.record()
         record["actions"] = history[:-1]
-        self.state = ludus.replay(record)
+        self.state = ludus.replay(record, data=state.game.data_files)
         self.actors.pop()
         click.echo(f"undone: {history[-1]}")
         return True
 
 
-def _resumed(path: str) -> tuple[State, list[int]]:
+def _resumed(path: str, data: str | None) -> tuple[State, list[int]]:
     """The state a record reached, and the seat that took each of its actions."""
-    states = files.states(files.read(path))
+    states = files.states(files.read(path), data)
     state = states[-1]
     if state.is_terminal():
         raise CLIError(f"the game in {path} is already over; 'ludus replay {path}' shows it")
@@ -168,7 +168,12 @@ def _resumed(path: str) -> tuple[State, list[int]]:
 
 
 def _new_game(
-    game: str | None, flags: dict[str, Any], extra: tuple[str, ...], seed: int | None, specs: list[str] | None
+    game: str | None,
+    flags: dict[str, Any],
+    extra: tuple[str, ...],
+    seed: int | None,
+    specs: list[str] | None,
+    data: str | None,
 ) -> State:
     if game is None:
         raise CLIError(
@@ -181,7 +186,7 @@ def _new_game(
         and any(o.name == "players" for o in game_class(game).options)
     ):
         flags = {**flags, "players": len(specs)}  # --seats says how many play
-    return load(game, game_options(game, extra, **flags)).new_initial_state(seed=seed)
+    return load(game, game_options(game, extra, **flags), data).new_initial_state(seed=seed)
 
 
 class _Table:
@@ -249,6 +254,7 @@ class _Table:
     "unless --save says otherwise.",
 )
 @click.option("--color/--no-color", default=None, help="Coloured board (default: when on a terminal).")
+@data_option
 def play(
     game: str | None,
     flags: dict[str, Any],
@@ -258,6 +264,7 @@ def play(
     save_to: str | None,
     resume: str | None,
     color: bool | None,
+    data: str | None,
 ) -> None:
     """Play GAME at the terminal: hotseat humans and bots.
 
@@ -271,18 +278,19 @@ def play(
             raise CLIError(
                 "--resume takes the game, its options and its seed from the record; give none of them"
             )
-        state, actors = _resumed(resume)
+        state, actors = _resumed(resume, data)
         save_to = save_to or resume
     else:
-        state = _new_game(game, flags, extra, seed, specs)
+        state = _new_game(game, flags, extra, seed, specs, data)
     the_game = state.game
     lineup = _lineup(specs, the_game.num_players)
     if save_to:
         files.check_file(save_to, "--save")
     colored = use_color(color)
     table = _Table(state, actors, colored, lineup, save_to)
+    shown = f" data={the_game.data_tag}" if the_game.data_tag is not None else ""
     click.echo(
-        f"{the_game.name} {' '.join(f'{k}={v}' for k, v in the_game.config.items())} seed={state.seed}"
+        f"{the_game.name} {' '.join(f'{k}={v}' for k, v in the_game.config.items())} seed={state.seed}{shown}"
     )
     click.echo("Seats: " + ", ".join(f"{s} {name}" for s, name in enumerate(lineup)))
     failure: str | None = None

@@ -12,6 +12,7 @@ from ludus.engine import State
 from . import files
 from .boards import results, show, svg_renderer, use_color
 from .errors import CLIError
+from .options import data_option
 
 
 def _check_seat(seat: int | None, state: State) -> None:
@@ -60,13 +61,16 @@ def _next_step(step: int, last: int) -> int | None:
 @click.option("--end", is_flag=True, help="Print the final board and stop.")
 @click.option("--seat", type=int, help="View as this seat (default: the public view).")
 @click.option("--color/--no-color", default=None, help="Coloured board (default: when on a terminal).")
-def replay(file: str, to: int | None, end: bool, seat: int | None, color: bool | None) -> None:
+@data_option
+def replay(
+    file: str, to: int | None, end: bool, seat: int | None, color: bool | None, data: str | None
+) -> None:
     """Step through a game record: enter = next, b = back, a number = jump, q = quit.
 
     Example: ludus replay game.json --end
     """
     record = files.read(file)
-    states = files.states(record)
+    states = files.states(record, data)
     _check_seat(seat, states[0])
     colored = use_color(color)
     last = len(states) - 1
@@ -95,8 +99,15 @@ def replay(file: str, to: int | None, end: bool, seat: int | None, color: bool |
 @click.option("--step", type=int, help="After this many actions (default: the end of the record).")
 @click.option("--seat", type=int, help="View as this seat (default: the public view).")
 @click.option("--color/--no-color", default=None, help="Coloured text (default: when on a terminal).")
+@data_option
 def render(
-    file: str, svg_out: str | None, text: bool, step: int | None, seat: int | None, color: bool | None
+    file: str,
+    svg_out: str | None,
+    text: bool,
+    step: int | None,
+    seat: int | None,
+    color: bool | None,
+    data: str | None,
 ) -> None:
     """Draw a record's board as SVG (--svg OUT) or text (--text).
 
@@ -104,7 +115,7 @@ def render(
     """
     if svg_out and svg_out != "-":
         files.check_file(svg_out, "--svg")
-    states = files.states(files.read(file))
+    states = files.states(files.read(file), data)
     _check_seat(seat, states[0])
     last = len(states) - 1
     if step is None:

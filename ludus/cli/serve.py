@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from .data import serve_data
 from .errors import CLIError, one_line, require_extra
 
 
@@ -71,14 +72,43 @@ def _check_port(host: str, port: int) -> None:
     help="sqlite:///path.db or postgresql+psycopg://user:pw@host/db "
     "[default: LUDUS_DATABASE_URL, else ./ludus.db].",
 )
-def serve(host: str, port: int, database_url: str | None) -> None:
+@click.option(
+    "--smtp",
+    default=None,
+    help="Mail server, smtp://[user:pw@]host:port (STARTTLS when offered) [default: LUDUS_SMTP].",
+)
+@click.option("--mail-from", default=None, help="The From address of its e-mails [default: LUDUS_MAIL_FROM].")
+@click.option(
+    "--public-url",
+    default=None,
+    help="The address people open, e.g. https://games.example.org: links in e-mails start with it "
+    "[default: LUDUS_PUBLIC_URL].",
+)
+@click.option(
+    "--data",
+    metavar="DIR",
+    default=None,
+    help="Play every table with the data files of this folder (each replaces the game's file of the same "
+    "name; 'ludus data export GAME DIR' starts one).",
+)
+def serve(
+    host: str,
+    port: int,
+    database_url: str | None,
+    smtp: str | None,
+    mail_from: str | None,
+    public_url: str | None,
+    data: str | None,
+) -> None:
     """Run the online play server: HTTP API, WebSocket and the browser client.
 
-    Its settings are read from the LUDUS_* environment variables (docs/settings.md); --database
-    overrides LUDUS_DATABASE_URL. The settings are checked, the port too, and the database opened and
-    migrated, before the address is printed.
+    Its settings are read from the LUDUS_* environment variables (docs/settings.md); --database,
+    --smtp, --mail-from and --public-url override LUDUS_DATABASE_URL, LUDUS_SMTP, LUDUS_MAIL_FROM and
+    LUDUS_PUBLIC_URL. The settings are checked, the port too, and the database opened and migrated,
+    before the address is printed.
     """
     require_extra("server", "ludus serve", "fastapi", "uvicorn")  # the server's own imports are lazy
+    serve_data(data)  # checked now; then every table plays with it, the worker processes too
     try:
         from ludus.server import serve as run_server
         from ludus.server.settings import SettingsError, load_settings
@@ -86,7 +116,11 @@ def serve(host: str, port: int, database_url: str | None) -> None:
     except ImportError as exc:
         needs = f"ludus serve needs {getattr(exc, 'name', None) or one_line(exc)}"
         raise CLIError(f"{needs}, from the 'server' extra (pip install 'ludus[server]')") from None
-    flags = {}
+    flags = {
+        name: value
+        for name, value in (("smtp", smtp), ("mail_from", mail_from), ("public_url", public_url))
+        if value is not None
+    }
     if database_url is not None:
         try:
             flags["database_url"] = usable_url(database_url)
@@ -97,7 +131,9 @@ def serve(host: str, port: int, database_url: str | None) -> None:
     except SettingsError as exc:
         raise CLIError(one_line(str(exc))) from None
     _check_port(host, port)
-    _database_checked(settings.database_url, "--database" if flags else "LUDUS_DATABASE_URL")
+    _database_checked(
+        settings.database_url, "--database" if database_url is not None else "LUDUS_DATABASE_URL"
+    )
     shown = "localhost" if host in ("127.0.0.1", "::1") else host
     click.echo(f"ludus: open http://{shown}:{port}/ in a browser (Ctrl-C stops the server)")
     run_server(host, port, settings)

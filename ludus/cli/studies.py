@@ -11,7 +11,7 @@ import click
 from . import files
 from .boards import on_terminal
 from .errors import CLIError, one_line, require_extra
-from .options import bot_specs, game_options, jobs_option, load, with_game_options
+from .options import bot_specs, data_option, game_options, jobs_option, load, with_game_options
 
 _RUN_ERRORS = (ValueError, RuntimeError, TimeoutError, ConnectionError)
 
@@ -73,6 +73,7 @@ def _table(title: str, key: str, rows: list[dict[str, Any]]) -> Any:
 )
 @_RAY
 @_PROGRESS
+@data_option
 def simulate(
     game: str,
     flags: dict[str, Any],
@@ -84,6 +85,7 @@ def simulate(
     json_out: str | None,
     ray_address: str | None,
     progress: bool | None,
+    data: str | None,
 ) -> None:
     """Play bots against each other and print score statistics per seat and per bot.
 
@@ -97,7 +99,7 @@ def simulate(
     if ray_address is not None:
         require_extra("ray", "--ray", "ray")
     options = game_options(game, extra, **flags)
-    the_game = load(game, options)
+    the_game = load(game, options, data)
     names = bot_specs(bots)
     if json_out:
         files.check_file(json_out, "--json")
@@ -112,6 +114,7 @@ def simulate(
             progress=on_terminal(progress, "stderr"),  # a bar only where someone watches
             out=json_out,
             ray_address=ray_address,
+            data=the_game.data_files,
         )  # streamed as games end; a rerun resumes
     except SimulationError as exc:
         raise click.ClickException(one_line(str(exc))) from None
@@ -120,7 +123,8 @@ def simulate(
     summary = summarize(results)
     console = Console(file=sys.stdout, width=100)
     config = " ".join(f"{k}={v}" for k, v in the_game.config.items())
-    console.print(f"{game} {config}: {summary['games']} games, bots {', '.join(names)}")
+    shown = f", data {the_game.data_tag}" if the_game.data_tag is not None else ""
+    console.print(f"{game} {config}: {summary['games']} games, bots {', '.join(names)}{shown}")
     console.print(_table("Per seat", "seat", summary["seats"]))
     console.print(_table("Per bot", "bot", summary["bots"]))
 
@@ -166,6 +170,7 @@ def simulate(
     metavar="BOT",
     help="Rate every bot relative to this one (one of --bots, e.g. random), which rates 0.",
 )
+@data_option
 def tournament(
     game: str,
     flags: dict[str, Any],
@@ -178,6 +183,7 @@ def tournament(
     ray_address: str | None,
     bootstrap: int,
     anchor: str | None,
+    data: str | None,
 ) -> None:
     """Round-robin bots (seats rotated, deals shared); print ratings and plot them.
 
@@ -189,13 +195,15 @@ def tournament(
     from ludus.arena.tournament import tournament_command
 
     options = game_options(game, extra, **flags)
-    load(game, options)
+    the_game = load(game, options, data)
     specs = bot_specs(bots)
     if anchor is not None and anchor not in specs:
         raise CLIError(f"--anchor {anchor!r} is not one of --bots: {', '.join(specs)}")
     files.check_dir(out, "--out")
     try:
-        tournament_command(game, options, bots, games, jobs, seed, out, ray_address, bootstrap, anchor)
+        tournament_command(
+            game, options, bots, games, jobs, seed, out, ray_address, bootstrap, anchor, the_game.data_files
+        )
     except _RUN_ERRORS as exc:
         raise CLIError(one_line(str(exc))) from None
 
@@ -231,6 +239,7 @@ def tournament(
     default=True,
     help="Also play every board / variant / difficulty choice and compare them.",
 )
+@data_option
 def report(
     game: str,
     flags: dict[str, Any],
@@ -241,6 +250,7 @@ def report(
     seed: int,
     out: str,
     compare: bool,
+    data: str | None,
 ) -> None:
     """Write a balance report (Markdown and PNG plots) from bot self-play.
 
@@ -250,11 +260,21 @@ def report(
     from ludus.arena.report import write_report
 
     options = game_options(game, extra, **flags)
-    load(game, options)
+    the_game = load(game, options, data)
     names = bot_specs(bots)
     files.check_dir(out, "--out")
     try:
-        path = write_report(game, options, games, out, bots=names, jobs=jobs, seed=seed, compare=compare)
+        path = write_report(
+            game,
+            options,
+            games,
+            out,
+            bots=names,
+            jobs=jobs,
+            seed=seed,
+            compare=compare,
+            data=the_game.data_files,
+        )
     except _RUN_ERRORS as exc:
         raise CLIError(one_line(str(exc))) from None
     click.echo(f"wrote {path}")

@@ -1,7 +1,7 @@
 """The contract every game implements (see docs in architecture.md): Game, State, Action."""
 
 from .action import Action
-from .data import load_data
+from .data import DataFiles, load_data
 from .errors import DataFileError, IllegalActionError, OptionError, RecordError
 from .game import Game, Option
 from .hookspec import Hooks
@@ -13,6 +13,7 @@ __all__ = [
     "TERMINAL",
     "Action",
     "DataFileError",
+    "DataFiles",
     "Game",
     "Hooks",
     "IllegalActionError",

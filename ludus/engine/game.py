@@ -9,6 +9,7 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from .data import DataFiles, DataSource, game_data
 from .errors import OptionError
 from .hookspec import NONE, Hooks
 
@@ -33,6 +34,9 @@ class Game(ABC):
     Subclasses declare ``name`` and ``options``; ``config`` holds every option's value
     (defaults filled in), which is what a record stores. ``hooks`` declares what the game
     adds for the layers above (renderer, heuristic, encoder ...; see ``ludus.engine.hookspec``).
+    A game whose component facts are data files names their folder in ``data_package``; ``data_files``
+    are the files it plays with (``ludus.engine.data``), replaced from a folder of one's own by the
+    ``data`` argument.
     """
 
     name: ClassVar[str]
@@ -41,6 +45,7 @@ class Game(ABC):
     hooks: ClassVar[Hooks] = NONE
     title: ClassVar[str] = ""  # the game's name as people write it ("" : ``name`` capitalised)
     tagline: ClassVar[str] = ""  # a line that says what the game is ("" : the class docstring's first line)
+    data_package: ClassVar[str | None] = None  # "package:folder" of the game's data files (None: it has none)
 
     @classmethod
     def display_title(cls) -> str:
@@ -55,8 +60,15 @@ class Game(ABC):
         doc = cls.__doc__ or sys.modules[cls.__module__].__doc__ or ""
         return doc.strip().split("\n")[0].strip()
 
-    def __init__(self, **options: Any) -> None:
+    def __init__(self, *, data: DataSource = None, **options: Any) -> None:
         self.config = self.validate_options(options)
+        self.data_files: DataFiles | None = game_data(self.name, self.data_package, data)
+
+    @property
+    def data_tag(self) -> str | None:
+        """The hash of the data played with, as records hold it: None for the package's own values."""
+        files = getattr(self, "data_files", None)
+        return files.tag if files is not None else None
 
     @classmethod
     def validate_options(cls, options: dict[str, Any]) -> dict[str, Any]:
@@ -119,11 +131,19 @@ class Game(ABC):
             raise ValueError(
                 f"the saved state was played with options {data.get('config')}, not {self.config}"
             )
+        if data.get("data") != self.data_tag:
+            raise ValueError(
+                f"the saved state was played with {_data_text(data.get('data'))}, not {_data_text(self.data_tag)}"
+            )
         return State.from_dict(self, data)
 
     def __repr__(self) -> str:
         opts = ", ".join(f"{k}={v!r}" for k, v in self.config.items())
         return f"load_game({self.name!r}, {opts})"
+
+
+def _data_text(tag: Any) -> str:
+    return "the printed components" if tag is None else f"data {tag}"
 
 
 def _match(value: Any, choices: tuple[Any, ...]) -> Any:

@@ -43,8 +43,20 @@ SHAPES: dict[str, Shape] = {
     ),
     "explainer": Shape("module", (("explain", 5),), (("canonical", 2),), "the reason a hint gives"),
     "encoder": Shape("object", (("", 1),), (), "an Encoder class of ludus.rl, built with the game"),
-    "report_facts": Shape("object", (("", 1),), (), "facts of one final state for the balance report"),
-    "report_sections": Shape("object", (("", 7),), (), "the report's own sections, from every game's facts"),
+    "report_facts": Shape(
+        "object",
+        (("", 1),),
+        (),
+        "facts of one final state for the balance report; per seat in {'seats': [...]}, a text or a list "
+        "of texts groups seats and a truth or a number is a figure, for ludus compare",
+    ),
+    "report_sections": Shape(
+        "object",
+        (("", 7),),
+        (),
+        "the report's own sections, from every game's facts (and the keyword data, the DataFiles played "
+        "with, when not the package's)",
+    ),
     "optional_skip": Shape("object", (("", 1),), (), "the action passing over an optional step, or None"),
     "browser": Shape("file", (), (), "the browser client's board module (package:path of a .js file)"),
     "styles": Shape(

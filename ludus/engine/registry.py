@@ -10,12 +10,14 @@ error, for ``ludus games``, the server's log at start-up and the test suite's fi
 from __future__ import annotations
 
 import importlib
+import os
 import traceback
 from dataclasses import dataclass
 from functools import cache
 from importlib import metadata
 from typing import Any
 
+from .data import DATA_ENV, PRINTED, DataSource, game_data
 from .errors import OptionError
 from .game import Game
 
@@ -133,9 +135,25 @@ def unknown(name: object) -> str:
     return f"unknown game {name!r}; known games: {', '.join(known)}"
 
 
-def load_game(name: str, **options: Any) -> Game:
+def load_game(name: str, *, data: DataSource = None, **options: Any) -> Game:
     """A game by name with options; unknown names or values are refused, listing the valid ones (a
-    game that is installed but fails to load is refused with its error)."""
+    game that is installed but fails to load is refused with its error).
+
+    ``data``: a folder whose files replace the game's data files of the same name (or a
+    ``DataFiles``); None plays with the package's (or ``LUDUS_DATA``'s: ``ludus.engine.data``)."""
     if not isinstance(name, str) or name not in game_names():
         raise OptionError(unknown(name))
-    return game_class(name)(**options)
+    return game_class(name)(**options, **({"data": data} if data is not None else {}))
+
+
+def data_label(name: str) -> str | None:
+    """The data the games ``name`` play with when none is named, for the server's views: None unless
+    ``LUDUS_DATA`` names a folder (``ludus serve --data``); then that data's hash, or the printed
+    components for a game whose values the folder leaves as they are."""
+    if not os.environ.get(DATA_ENV):
+        return None
+    try:
+        files = game_data(name, game_class(name).data_package)
+    except (KeyError, ImportError):  # a game no longer installed: its old tables say nothing of data
+        return None
+    return None if files is None else files.tag or PRINTED

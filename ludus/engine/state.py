@@ -223,9 +223,11 @@ class State(ABC):
 
     def record(self) -> dict[str, Any]:
         """The game record: enough to replay this game from its start."""
+        tag = self.game.data_tag  # other data than the package's: the record names them
         return {
             "game": self.game.name,
             "config": dict(self.game.config),
+            **({"data": tag} if tag is not None else {}),
             "seed": self.seed,
             "actions": self.history(),
         }
@@ -237,6 +239,7 @@ class State(ABC):
             {
                 "game": self.game.name,
                 "config": self.game.config,
+                **({"data": self.game.data_tag} if self.game.data_tag is not None else {}),
                 "seed": self.seed,
                 "history": self._history,
                 "actors": self._actors,

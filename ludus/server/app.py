@@ -4,19 +4,25 @@ Blocking work (database, rules, views) runs in worker threads, except what needs
 SQLite: a current cached view, and an action, whose write alone waits on the group committer's
 thread (``Moves.play``). Bots and hints think in worker processes (``botpool``), never in this
 one, served from a queue fair across the addresses that created the games (``automation``). The parts
-live in modules of their own: middleware, error answers, the routes of games and of the WebSocket,
-the API docs, the app's lifespan. The settings (``settings.Settings``) are read once, here, and
-handed to each part.
+live in modules of their own: middleware, error answers, the routes of games, of the WebSocket and of
+accounts, the API docs, the app's lifespan. The settings (``settings.Settings``) are read once, here,
+and handed to each part.
 """
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager
 from typing import Any
 
 from fastapi import FastAPI
 
 import ludus
 
+from .account_games import AccountGames
+from .accounts import Accounts
+from .auth import SameOrigin
 from .automation import Automation
 from .botpool import DEFAULT_FACTORY, BotPool
 from .docs_page import DOCS_PAGE, DOCS_START, mount_docs
@@ -25,6 +31,7 @@ from .hints import HintDesk
 from .hub import Hub
 from .lifespan import WORKER_THREADS, make_lifespan
 from .limits import BodyTimeout, ClientLimits
+from .mail import Mailer
 from .middleware import (
     CONTENT_SECURITY_POLICY,
     LARGE_BODY_PATHS,
@@ -37,10 +44,12 @@ from .middleware import (
     internal_error,
     log_unexpected,
 )
+from .routes_accounts import add_account_routes
 from .routes_games import add_game_routes
 from .routes_ws import MAX_WS_MESSAGE, add_ws_route
 from .routing import BEARER, ERRORS, Token
 from .service import GameService
+from .sessions import Sessions
 from .settings import Settings, load_settings
 from .storage import Store, usable_url
 
@@ -48,7 +57,11 @@ DESCRIPTION = """Play ludus games online: create a game with human and bot seats
 tokens, play through HTTP and follow live through the WebSocket.
 
 A seat token (`Authorization: Bearer <token>`) is shown once, when the seat is created or
-joined. Without a token you see the spectator view. Errors answer `{"detail": "..."}`:
+joined. Without a token you see the spectator view. A person may also sign up (`POST /api/accounts`)
+or in (`POST /api/session`): the session cookie then opens the seats its account holds (those it
+created, joined or claimed with `POST /api/me/claim`) on any device, in the view, the moves and the
+WebSocket; a change sent with the cookie must come from this site's pages (`Origin`), else 403.
+Errors answer `{"detail": "..."}`:
 400 malformed JSON, 401 missing or unknown token, 403 not allowed now (not your turn, seat
 left, record before the end), 404 unknown game, 409 stale version or no free seat,
 413 body too large, 422 invalid request or illegal action (with the engine's reason).
@@ -69,11 +82,14 @@ def create_app(
     database_url: str | None = None, *, settings: Settings | None = None, bot_factory: str = DEFAULT_FACTORY
 ) -> FastAPI:
     """The server app with ``settings`` (None: read from the environment now, ``load_settings``) over the
-    database at ``database_url`` (None: the settings' ``database_url``).
+        database at ``database_url`` (None: the settings' ``database_url``).
 
-    The schema is migrated when the app starts (its lifespan), not when it is created. ``bot_factory``
-    names (``module:function(kind, seconds, seed)``) what builds the bots in the worker processes:
-    tests give bots of their own this way, since a monkeypatch does not reach other processes.
+        A person is a guest, known by the tokens of their seats, or signed in to an account (``accounts``,
+    ``sessions``, the cookie read by ``auth``), whose seats its session opens on any device.
+
+        The schema is migrated when the app starts (its lifespan), not when it is created. ``bot_factory``
+        names (``module:function(kind, seconds, seed)``) what builds the bots in the worker processes:
+        tests give bots of their own this way, since a monkeypatch does not reach other processes.
     """
     settings = settings or load_settings()
     if database_url is not None:
@@ -83,12 +99,15 @@ def create_app(
     hub = Hub()
     automation = Automation(service, pool=BotPool(settings.bot_processes, bot_factory))
     service.games.listeners = [hub.publish, automation.on_change]
+    sessions = Sessions(store, settings.session_days)
+    mailer = Mailer.from_settings(settings.smtp, settings.mail_from)
+    accounts = Accounts(store, settings, sessions, mailer)
 
     app = FastAPI(
         title="ludus server",
         version=ludus.__version__,
         description=DESCRIPTION,
-        lifespan=make_lifespan(store, service, hub, automation),
+        lifespan=_closing(make_lifespan(store, service, hub, automation), accounts.close, mailer.close),
         docs_url=None,
         redoc_url=None,
     )
@@ -96,6 +115,10 @@ def create_app(
     app.state.service = service
     app.state.hub = hub
     app.state.automation = automation
+    app.state.sessions = sessions
+    app.state.accounts = accounts
+    app.state.mailer = mailer
+    app.add_middleware(SameOrigin, public_url=settings.public_url)
     app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES, paths=LARGE_BODY_PATHS)
     app.add_middleware(SlowRequestLog, threshold_ms=settings.slow_request_ms)
     app.add_middleware(ErrorIds)
@@ -108,6 +131,7 @@ def create_app(
     hints = app.state.hints = HintDesk(service.games, automation.pool)
     add_game_routes(app, service, hints)
     add_ws_route(app, service, hub)
+    add_account_routes(app, accounts, AccountGames(service.games))
     _mount_web(app)
     _play_routes_first(app)
     return app
@@ -136,6 +160,23 @@ def _play_routes_first(app: FastAPI) -> None:
         return app.openapi_schema  # type: ignore[return-value]
 
     app.openapi = openapi  # type: ignore[method-assign]
+
+
+def _closing(
+    lifespan: Callable[[FastAPI], AbstractAsyncContextManager[None]], *closers: Callable[[], None]
+) -> Callable[[FastAPI], AbstractAsyncContextManager[None]]:
+    """``lifespan``, then ``closers`` called at its end (the threads of mail and accounts)."""
+
+    @contextlib.asynccontextmanager
+    async def closing(app: FastAPI) -> AsyncIterator[None]:
+        try:
+            async with lifespan(app):
+                yield
+        finally:
+            for close in closers:
+                close()
+
+    return closing
 
 
 def _mount_web(app: FastAPI) -> None:

@@ -20,6 +20,7 @@ import orjson
 import ludus
 from ludus.engine import Game, State
 
+from .caller import Credential, as_caller
 from .errors import Forbidden, NotFound, Unauthorized
 from .runtime import Details, Runtime, advance
 from .security import matching_index
@@ -30,6 +31,11 @@ log = logging.getLogger("ludus.server")
 
 GAME_ID = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
 CACHE_SIZE = 2000
+
+
+def account_seat(rt: Runtime, account_id: int) -> int | None:
+    """The seat of ``rt`` that account ``account_id`` holds (None: none; an account holds one at most)."""
+    return next((s.seat for s in rt.seats if s.account_id == account_id), None)
 
 
 def shared_game(name: str, options: dict[str, Any]) -> Game:
@@ -204,16 +210,34 @@ class GameCache:
                 log.exception("change listener failed for game %s", rt.id)
 
     # -- seats and tokens ----------------------------------------------------------------
-    def seat_of(self, rt: Runtime, token: str | None) -> int:
-        if token is None:
-            raise Unauthorized("this needs a seat token: send 'Authorization: Bearer <token>'")
-        found = matching_index(token, [s.token_hash for s in rt.seats])
-        if found is None:
-            raise Unauthorized("the token does not belong to any seat of this game")
-        return rt.seats[found].seat
+    def seat_of(self, rt: Runtime, who: Credential) -> int:
+        """The seat ``who`` acts for: its token's (``caller``), else its signed-in account's; 401 for
+        no credential or a token of no seat here, 403 for an account that holds no seat here."""
+        caller = as_caller(who)
+        if caller.token is not None:
+            found = matching_index(caller.token, [s.token_hash for s in rt.seats])
+            if found is None:
+                raise Unauthorized("the token does not belong to any seat of this game")
+            return rt.seats[found].seat
+        if caller.account_id is None:
+            raise Unauthorized(
+                "this needs a seat token ('Authorization: Bearer <token>') or a signed-in account's session"
+            )
+        seat = account_seat(rt, caller.account_id)
+        if seat is None:
+            raise Forbidden("your account holds no seat in this game (a spectator cannot act)")
+        return seat
 
-    def mover(self, rt: Runtime, token: str | None) -> int:
-        seat = self.seat_of(rt, token)
+    def viewer(self, rt: Runtime, who: Credential) -> int | None:
+        """The seat whose view ``who`` is shown: its token's (a wrong one refused, 401), else its
+        account's seat here, else None (the spectator view)."""
+        caller = as_caller(who)
+        if caller.token is not None:
+            return self.seat_of(rt, caller)
+        return None if caller.account_id is None else account_seat(rt, caller.account_id)
+
+    def mover(self, rt: Runtime, who: Credential) -> int:
+        seat = self.seat_of(rt, who)
         if rt.seats[seat].left_to is not None:
             raise Forbidden(f"seat {seat} left this game; {rt.seats[seat].left_to} plays it now")
         if rt.state.is_terminal():

@@ -28,6 +28,7 @@ from limits.strategies import MovingWindowRateLimiter
 from pydantic import BaseModel, Field
 
 from .botpool import BotFailed, BotPool, Job
+from .caller import Credential
 from .errors import Busy, Forbidden, Unprocessable
 from .limits import TooManyRequests
 
@@ -64,7 +65,7 @@ class HintDesk:
         self._lock = threading.Lock()
         self._waiting = 0  # hint requests waiting for the pool (changed on the event loop only)
 
-    async def hint(self, game_id: str, token: str | None, n: int = 3) -> dict[str, Any]:
+    async def hint(self, game_id: str, token: Credential, n: int = 3) -> dict[str, Any]:
         """The hint of the seat to move (the route's answer): checked in a worker thread, thought
         about in the pool, waited for on the event loop (no thread is held while a hint waits)."""
         prepared = await asyncio.to_thread(self._prepare, game_id, token, n)
@@ -84,7 +85,7 @@ class HintDesk:
                 self._last.pop(next(iter(self._last)))
         return answer
 
-    def _prepare(self, game_id: str, token: str | None, n: int) -> dict[str, Any] | tuple[Any, ...]:
+    def _prepare(self, game_id: str, token: Credential, n: int) -> dict[str, Any] | tuple[Any, ...]:
         """The kept answer for this position, or what thinking about it needs (seat, state, version,
         host); refuses a seat not to move, hints turned off and a bad ``n``."""
         if not isinstance(n, int) or isinstance(n, bool) or not 1 <= n <= self.most:

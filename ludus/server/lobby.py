@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import secrets
 import time
+from dataclasses import replace
 from typing import Any
 
 import ludus
 from ludus.engine import Game, OptionError
 
+from .caller import Account, Credential
 from .errors import Conflict, Forbidden, Unprocessable
-from .game_cache import GameCache, shared_game
+from .game_cache import GameCache, account_seat, shared_game
 from .hints import hints_option
 from .limits import TooManyRequests
 from .names import same_reading
@@ -40,9 +42,11 @@ class Lobby:
         claim: list[int] | None = None,
         names: list[str | None] | None = None,
         host: str | None = None,
+        account: Account | None = None,
     ) -> dict[str, Any]:
         """A new game; ``host``: the creator's client address (``security.host_key`` keeps a digest),
-        whose caps on games with bots and open tables it must fit (429 otherwise), as the server's."""
+        whose caps on games with bots and open tables it must fit (429 otherwise), as the server's;
+        ``account``: the signed-in creator, who holds the first human seat claimed (shown by its name)."""
         if game not in ludus.game_names():
             raise Unprocessable(f"unknown game {game!r}; known games: {', '.join(ludus.game_names())}")
         options = dict(options)
@@ -79,10 +83,13 @@ class Lobby:
             hints=hints,
             host=creator,
         )
+        held = min(claim, default=None) if account is not None else None  # the creator's own seat
         seat_rows = [
             SeatRow(i, kind, hash_token(tokens[i]) if i in tokens else None, i in tokens, None, names[i])
             for i, kind in enumerate(seat_kinds)
         ]
+        if held is not None and account is not None:
+            seat_rows[held] = replace(seat_rows[held], account_id=account.id, account_name=account.name)
         rt = self.games.get(row.id)
         with rt.lock:
             rt.row, rt.seats, rt.state, rt.version, rt.owners, rt.forced = row, seat_rows, state, 0, [], []
@@ -109,8 +116,13 @@ class Lobby:
             "game": game,
             "options": rt.public_options(),
             "seats": [
-                {"seat": i, "kind": kind, "name": names[i], **({"token": tokens[i]} if i in tokens else {})}
-                for i, kind in enumerate(seat_kinds)
+                {
+                    "seat": s.seat,
+                    "kind": s.kind,
+                    "name": s.shown_name,
+                    **({"token": tokens[i]} if i in tokens else {}),
+                }
+                for i, s in enumerate(seat_rows)
             ],
         }
 
@@ -161,7 +173,9 @@ class Lobby:
                 retry_after=60,
             )
 
-    def join(self, game_id: str, name: str | None = None) -> dict[str, Any]:
+    def join(self, game_id: str, name: str | None = None, account: Account | None = None) -> dict[str, Any]:
+        """Take the first free human seat; a signed-in ``account`` holds it (shown by the account's name),
+        unless it holds a seat of this game already (409)."""
         name = _checked_name(name)
         rt = self.games.get(game_id)
         with rt.lock:
@@ -177,11 +191,16 @@ class Lobby:
                 if not free:
                     raise Conflict("no free seat in this game")
                 seat, token = free[0].seat, new_token()
-                _not_taken([name if s.seat == seat else s.name for s in rt.seats], seat)
+                held = None if account is None else account_seat(rt, account.id)
+                if held is not None:
+                    raise Conflict(f"your account already holds seat {held} of this game")
+                _not_taken([name if s.seat == seat else s.shown_name for s in rt.seats], seat)
                 meta = rt.row.meta_version + 1
-                named = (
+                named: dict[str, Any] = (
                     {} if name is None else {"name": name}
                 )  # none given: the creator's name for the seat stays
+                if account is not None:
+                    named["account_id"] = account.id
                 self.store.update_seat(
                     conn, game_id, seat, meta, claimed=True, token_hash=hash_token(token), **named
                 )
@@ -192,7 +211,7 @@ class Lobby:
             self.games.sync_after(rt)
             return {"id": game_id, "seat": seat, "token": token}
 
-    def rename(self, game_id: str, token: str | None, name: str | None) -> dict[str, Any]:
+    def rename(self, game_id: str, token: Credential, name: str | None) -> dict[str, Any]:
         """The token's seat takes the display name ``name`` (None or blank: none), e.g. a person who
         came by an invite link; the same name again changes nothing."""
         name = _checked_name(name)
@@ -206,7 +225,9 @@ class Lobby:
                 left_to = rt.seats[seat].left_to
                 if left_to is not None:
                     raise Forbidden(f"seat {seat} left this game ({left_to} plays it now): its name stays")
-                _not_taken([name if s.seat == seat else s.name for s in rt.seats], seat)
+                if rt.seats[seat].account_id is not None:
+                    raise Forbidden(f"seat {seat} is held by an account: it shows the account's name")
+                _not_taken([name if s.seat == seat else s.shown_name for s in rt.seats], seat)
                 if rt.seats[seat].name != name:
                     meta = rt.row.meta_version + 1
                     self.store.update_seat(conn, game_id, seat, meta, name=name)
@@ -235,7 +256,14 @@ class Lobby:
                 "game": row.game,
                 "options": public_options(row),
                 "seats": [
-                    {"seat": s.seat, "kind": s.kind, "name": s.name, "free": s.free, "bot": s.bot}
+                    {
+                        "seat": s.seat,
+                        "kind": s.kind,
+                        "name": s.shown_name,
+                        "account": s.account_id is not None,
+                        "free": s.free,
+                        "bot": s.bot,
+                    }
                     for s in seat_rows
                 ],
                 "free_seats": sum(s.free for s in seat_rows),

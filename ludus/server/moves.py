@@ -11,6 +11,7 @@ from typing import Any, TypeVar
 import ludus
 from ludus.engine import IllegalActionError, State
 
+from .caller import Credential
 from .errors import Conflict, Forbidden, Unprocessable
 from .game_cache import GameCache
 from .runtime import Before, Details, Runtime, play_forced
@@ -50,7 +51,7 @@ class Moves:
     async def play(
         self,
         game_id: str,
-        token: str | None,
+        token: Credential,
         action: str,
         version: int | None,
         then: list[str] | tuple[str, ...] = (),
@@ -87,7 +88,7 @@ class Moves:
     def act(
         self,
         game_id: str,
-        token: str | None,
+        token: Credential,
         action: str,
         version: int | None,
         then: list[str] | tuple[str, ...] = (),
@@ -96,7 +97,7 @@ class Moves:
         blocking; the seat's new view."""
         return self._play_waiting(game_id, token, version, _sequence(action, then), view_of)
 
-    def _prepare(self, rt: Runtime, token: str | None, version: int | None, sequence: list[str]) -> Played:
+    def _prepare(self, rt: Runtime, token: Credential, version: int | None, sequence: list[str]) -> Played:
         """The request played on a copy of the cached game (caller holds ``rt.lock``, the cache current):
         the seat, the version and every action checked, a refusal raised here."""
         seat = self.games.mover(rt, token)
@@ -120,7 +121,7 @@ class Moves:
     async def _play_on_loop(
         self,
         rt: Runtime,
-        token: str | None,
+        token: Credential,
         version: int | None,
         sequence: list[str],
         answer: Callable[[Runtime, int], T],
@@ -158,7 +159,7 @@ class Moves:
     def _play_waiting(
         self,
         game_id: str,
-        token: str | None,
+        token: Credential,
         version: int | None,
         sequence: list[str],
         answer: Callable[[Runtime, int], T],
@@ -177,7 +178,7 @@ class Moves:
             self._follow(rt, played, at)
             return answer(rt, played.seat)
 
-    def undo(self, game_id: str, token: str | None, version: int | None) -> dict[str, Any]:
+    def undo(self, game_id: str, token: Credential, version: int | None) -> dict[str, Any]:
         """Take back the seat's last decision (``undo_point``); the seat's new view."""
         games = self.games
         rt = games.get(game_id)
@@ -208,7 +209,7 @@ class Moves:
             games.changed(rt)
             return view_of(rt, seat)
 
-    def leave(self, game_id: str, token: str | None) -> dict[str, Any]:
+    def leave(self, game_id: str, token: Credential) -> dict[str, Any]:
         """The seat leaves; the stand-in bot (``Settings.standin_bot``) plays it from now on."""
         games = self.games
         rt = games.get(game_id)

@@ -15,8 +15,8 @@ import threading
 from collections import OrderedDict
 from typing import Any, TypeVar
 
-from ludus.engine import IllegalActionError, OptionError, RecordError, State
-from ludus.engine.registry import load_game
+from ludus.engine import IllegalActionError, RecordError, State
+from ludus.engine.record import record_game
 
 T = TypeVar("T")
 
@@ -31,12 +31,9 @@ def record_key(record: dict[str, Any]) -> str:
 
 
 def initial_state(record: dict[str, Any]) -> State:
-    """The state before any action of a checked record (RecordError if its game cannot be loaded)."""
-    try:
-        game = load_game(record["game"], **record["config"])
-    except OptionError as exc:
-        raise RecordError(f"the record's game cannot be loaded: {exc}") from None
-    return game.new_initial_state(seed=record["seed"])
+    """The state before any action of a checked record (RecordError if its game cannot be loaded, or
+    if it names other data than the server plays with)."""
+    return record_game(record).new_initial_state(seed=record["seed"])
 
 
 def apply_recorded(state: State, record: dict[str, Any], index: int) -> None:

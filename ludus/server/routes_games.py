@@ -1,14 +1,18 @@
-"""The HTTP routes of games: create, list, join, name, view, act, undo, leave, hint, record."""
+"""The HTTP routes of games: create, list, join, name, view, act, undo, leave, hint, record.
+
+A seat is named by its token (``Authorization: Bearer``) or by the session of the account holding it
+(``auth``): a signed-in creator or joiner holds the seat taken, and acts for it from any device."""
 
 from __future__ import annotations
 
 from fastapi import FastAPI, Query, Request
 
 from . import schemas
+from .auth import SEAT_SECURITY, MaybeSignedIn, Who, caller_of
 from .hints import HintAnswer, HintDesk
 from .hub import JSONResponse, JSONText
 from .limits import client_address
-from .routing import BEARER_SECURITY, ERRORS, Token, run, seat_token
+from .routing import ERRORS, run
 from .service import GameService
 from .views import timed_view_text
 
@@ -29,7 +33,7 @@ def add_game_routes(app: FastAPI, service: GameService, hints: HintDesk) -> None
         responses=ERRORS,
         summary="Create a game",
     )
-    async def create_game(body: schemas.CreateGame, request: Request) -> JSONResponse:
+    async def create_game(body: schemas.CreateGame, request: Request, account: MaybeSignedIn) -> JSONResponse:
         created = await run(
             service.lobby.create,
             body.game,
@@ -38,6 +42,7 @@ def add_game_routes(app: FastAPI, service: GameService, hints: HintDesk) -> None
             body.claim,
             body.names,
             client_address(request.scope),
+            account,
         )
         return JSONResponse(created, status_code=201)
 
@@ -56,10 +61,14 @@ def add_game_routes(app: FastAPI, service: GameService, hints: HintDesk) -> None
         "/api/games/{game_id}/join",
         response_model=schemas.Joined,
         responses=ERRORS,
-        summary="Take the first free human seat",
+        summary="Take the first free human seat (held by the signed-in account, if any)",
     )
-    async def join(game_id: str, body: schemas.JoinBody | None = None) -> JSONResponse:
-        return JSONResponse(await run(service.lobby.join, game_id, None if body is None else body.name))
+    async def join(
+        game_id: str, account: MaybeSignedIn, body: schemas.JoinBody | None = None
+    ) -> JSONResponse:
+        return JSONResponse(
+            await run(service.lobby.join, game_id, None if body is None else body.name, account)
+        )
 
     @app.post(
         "/api/games/{game_id}/name",
@@ -67,32 +76,32 @@ def add_game_routes(app: FastAPI, service: GameService, hints: HintDesk) -> None
         responses=ERRORS,
         summary="Give the token's seat a display name (null or blank: none)",
     )
-    async def rename(game_id: str, body: schemas.NameBody, token: Token) -> JSONResponse:
-        return JSONResponse(await run(service.lobby.rename, game_id, token, body.name))
+    async def rename(game_id: str, body: schemas.NameBody, who: Who) -> JSONResponse:
+        return JSONResponse(await run(service.lobby.rename, game_id, who, body.name))
 
     @app.get(
         "/api/games/{game_id}",
         response_model=schemas.View,
         responses=ERRORS,
-        summary="The view of the token's seat, or the spectator view without a token",
-        openapi_extra=BEARER_SECURITY,
+        summary="The view of the token's seat (or the session's account's), else the spectator view",
+        openapi_extra=SEAT_SECURITY,
     )
     async def view(game_id: str, request: Request) -> JSONText:
-        token = seat_token(request)
-        now = service.view_now(game_id, token)  # a current cached view needs no worker thread
-        return JSONText(now if now is not None else await run(service.view_text, game_id, token))
+        who = await caller_of(request)
+        now = service.view_now(game_id, who)  # a current cached view needs no worker thread
+        return JSONText(now if now is not None else await run(service.view_text, game_id, who))
 
     @app.post(
         "/api/games/{game_id}/actions",
         response_model=schemas.View,
         responses=ERRORS,
         summary="Play an action (notation) from the view at `version`",
-        openapi_extra=BEARER_SECURITY,
+        openapi_extra=SEAT_SECURITY,
     )
     async def act(game_id: str, body: schemas.ActionBody, request: Request) -> JSONText:
-        token = seat_token(request)
+        who = await caller_of(request)
         return JSONText(
-            await service.moves.play(game_id, token, body.action, body.version, body.then, timed_view_text)
+            await service.moves.play(game_id, who, body.action, body.version, body.then, timed_view_text)
         )
 
     @app.post(
@@ -101,9 +110,9 @@ def add_game_routes(app: FastAPI, service: GameService, hints: HintDesk) -> None
         responses=ERRORS,
         summary="Take back the seat's last decision of its current turn",
     )
-    async def undo(game_id: str, token: Token, body: schemas.UndoBody | None = None) -> JSONResponse:
+    async def undo(game_id: str, who: Who, body: schemas.UndoBody | None = None) -> JSONResponse:
         version = None if body is None else body.version
-        return JSONResponse(await run(service.moves.undo, game_id, token, version))
+        return JSONResponse(await run(service.moves.undo, game_id, who, version))
 
     @app.post(
         "/api/games/{game_id}/leave",
@@ -111,8 +120,8 @@ def add_game_routes(app: FastAPI, service: GameService, hints: HintDesk) -> None
         responses=ERRORS,
         summary="Leave: a bot plays the seat so the others can finish",
     )
-    async def leave(game_id: str, token: Token) -> JSONResponse:
-        return JSONResponse(await run(service.moves.leave, game_id, token))
+    async def leave(game_id: str, who: Who) -> JSONResponse:
+        return JSONResponse(await run(service.moves.leave, game_id, who))
 
     @app.get(
         "/api/games/{game_id}/hint",
@@ -120,8 +129,8 @@ def add_game_routes(app: FastAPI, service: GameService, hints: HintDesk) -> None
         responses=ERRORS,
         summary="The best moves for the seat to move, with their values and why (its token only)",
     )
-    async def game_hint(game_id: str, token: Token, n: int = Query(3, ge=1, le=hints.most)) -> JSONResponse:
-        return JSONResponse(await hints.hint(game_id, token, n))
+    async def game_hint(game_id: str, who: Who, n: int = Query(3, ge=1, le=hints.most)) -> JSONResponse:
+        return JSONResponse(await hints.hint(game_id, who, n))
 
     @app.get(
         "/api/games/{game_id}/record",

@@ -1,7 +1,9 @@
 """The WebSocket of a game: live views, and actions sent over the same connection.
 
 A seat's token comes as the first message ``{"token": ...}`` (until then: spectator), never in the
-URL, where logs and proxies would keep it: a ``token`` query parameter is refused. Messages
+URL, where logs and proxies would keep it: a ``token`` query parameter is refused. A signed-in
+account's session cookie, sent with the handshake from this site's own pages (``auth.same_origin``),
+opens the seat the account holds from the start, without any message. Messages
 ``{"action", "version"}`` play like the HTTP route, with its limits; errors come back as
 ``{"error": {"status", "detail"}}``.
 """
@@ -17,6 +19,8 @@ from fastapi import FastAPI, WebSocket, WebSocketDisconnect
 from pydantic import ValidationError
 
 from . import schemas
+from .auth import account_of, origin_of, same_origin
+from .caller import NOBODY, Caller
 from .error_handlers import as_server_error, validation_message
 from .hub import Hub, Subscriber, dumps
 from .middleware import log_unexpected
@@ -34,8 +38,9 @@ def add_ws_route(app: FastAPI, service: GameService, hub: Hub) -> None:
     async def game_ws(websocket: WebSocket, game_id: str) -> None:
         """Live views: the current view at once, then one after every change.
 
-        A seat's token comes as the first message ``{"token": ...}`` (until then: spectator), never
-        in the URL, where logs and proxies would keep it: a ``token`` query parameter is refused.
+        A seat's token comes as the first message ``{"token": ...}`` (until then: spectator, or the
+        seat of the signed-in account), never in the URL, where logs and proxies would keep it: a
+        ``token`` query parameter is refused.
         Messages ``{"action", "version"}`` play like the HTTP route, with its limits; errors come
         back as ``{"error": {"status", "detail"}}``.
         """
@@ -50,7 +55,7 @@ class GameSocket:
         self.hub = hub
         self.websocket = websocket
         self.game_id = game_id
-        self.token: str | None = None
+        self.who: Caller = NOBODY  # the seat token of the first message, the session's account
 
     async def serve(self) -> None:
         websocket = self.websocket
@@ -79,9 +84,14 @@ class GameSocket:
             self.hub.unsubscribe(sub)
 
     async def _first_view(self) -> tuple[int | None, dict[str, Any]] | None:
-        """The spectator's view to start with; None when refused (the socket is then closed)."""
+        """The view to start with (the spectator's, or the signed-in account's seat); None when refused
+        (the socket is then closed)."""
         try:
-            return await run(self.service.view_and_seat, self.game_id, self.token)
+            public = origin_of(self.service.settings.public_url)
+            if same_origin(self.websocket.scope, public):  # another site's page gets no seat of the session
+                account = await account_of(self.websocket)
+                self.who = NOBODY if account is None else Caller(None, account.id)
+            return await run(self.service.view_and_seat, self.game_id, self.who)
         except Exception as exc:
             refusal = as_server_error(exc)
             if refusal is None:
@@ -128,14 +138,15 @@ class GameSocket:
         try:
             if "token" in message:
                 new_token = schemas.TokenMessage.model_validate(message).token
-                seat, current = await run(self.service.view_and_seat, sub.game_id, new_token)
+                who = Caller(new_token, self.who.account_id)
+                seat, current = await run(self.service.view_and_seat, sub.game_id, who)
                 sub.seat = seat
                 sub.push(current)
-                self.token = new_token
+                self.who = who
                 return
             if "action" in message:
                 body = schemas.ActionBody.model_validate(message)
-                await self.service.moves.play(sub.game_id, self.token, body.action, body.version, body.then)
+                await self.service.moves.play(sub.game_id, self.who, body.action, body.version, body.then)
                 return
             error(422, "unknown message: send {'token'} or {'action', 'version'}")
         except ValidationError as exc:

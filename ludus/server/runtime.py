@@ -10,6 +10,7 @@ from typing import Any
 
 from ludus.engine import State
 from ludus.engine.hooks import hook
+from ludus.engine.registry import data_label
 
 from .seatbots import DEFAULT_SECONDS
 from .storage import GameRow, SeatRow
@@ -65,9 +66,11 @@ class Runtime:
         return public_options(self.row)
 
     def record(self) -> dict[str, Any]:
+        tag = self.state.game.data_tag  # ``ludus serve --data``: the record names its data
         return {
             "game": self.row.game,
             "config": dict(self.row.config),
+            **({"data": tag} if tag is not None else {}),
             "seed": self.row.seed,
             "actions": self.state.history(),
         }
@@ -80,6 +83,9 @@ def public_options(row: GameRow) -> dict[str, Any]:
         options["turn_seconds"] = row.turn_seconds
     if row.hints is not None:
         options["hints"] = row.hints
+    data = data_label(row.game)  # with ``ludus serve --data``: which data the table plays with
+    if data is not None:
+        options["data"] = data
     return options
 
 

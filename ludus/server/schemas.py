@@ -130,7 +130,12 @@ class Left(BaseModel):
 class SeatInfo(BaseModel):
     seat: int
     kind: str
-    name: str | None = Field(default=None, description="the display name its player gave (null: none)")
+    name: str | None = Field(
+        default=None,
+        description="the name everyone sees: the account's name for a seat an account holds ('deleted "
+        "player' once it is deleted), else the display name its player gave (null: none)",
+    )
+    account: bool = Field(default=False, description="an account holds this seat: its name is that account's")
     free: bool
     bot: str | None = None
     left: bool = False

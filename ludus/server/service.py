@@ -21,6 +21,7 @@ from typing import Any
 
 import orjson
 
+from .caller import Credential
 from .errors import Forbidden
 from .game_cache import CACHE_SIZE, GAME_ID, GameCache
 from .lobby import MAX_TURN_SECONDS, Lobby
@@ -49,17 +50,17 @@ class GameService:
         self.turns = BotTurns(self.games)
 
     # -- viewing ------------------------------------------------------------------------------
-    def view(self, game_id: str, token: str | None) -> dict[str, Any]:
+    def view(self, game_id: str, token: Credential) -> dict[str, Any]:
         return orjson.loads(self.view_text(game_id, token))  # type: ignore[no-any-return]
 
-    def view_text(self, game_id: str, token: str | None) -> str:
+    def view_text(self, game_id: str, token: Credential) -> str:
         """The view as JSON text, as the HTTP route sends it (``view`` is it read back)."""
         rt = self.games.read(game_id)
         with rt.lock:
-            seat = None if token is None else self.games.seat_of(rt, token)
+            seat = self.games.viewer(rt, token)
             return timed_view_text(rt, seat)
 
-    def view_now(self, game_id: str, token: str | None) -> str | None:
+    def view_now(self, game_id: str, token: Credential) -> str | None:
         """The view as JSON text, made at once on the calling thread (the event loop) when that needs
         no waiting: SQLite, the game cached and current, its lock free. None: ask ``view_text`` in a
         worker thread.
@@ -71,19 +72,20 @@ class GameService:
         if rt is None:
             return None
         try:
-            seat = None if token is None else self.games.seat_of(rt, token)
+            seat = self.games.viewer(rt, token)
             return timed_view_text(rt, seat)
         finally:
             rt.lock.release()
 
-    def seat_for(self, game_id: str, token: str | None) -> int | None:
-        """The seat a token opens (None for no token); raises if the game or token is unknown."""
+    def seat_for(self, game_id: str, token: Credential) -> int | None:
+        """The seat a token (or a session's account) opens (None: a spectator); raises if the game or
+        token is unknown."""
         return self.view_and_seat(game_id, token)[0]
 
-    def view_and_seat(self, game_id: str, token: str | None) -> tuple[int | None, dict[str, Any]]:
+    def view_and_seat(self, game_id: str, token: Credential) -> tuple[int | None, dict[str, Any]]:
         rt = self.games.read(game_id)
         with rt.lock:
-            seat = None if token is None else self.games.seat_of(rt, token)
+            seat = self.games.viewer(rt, token)
             return seat, view_of(rt, seat)
 
     def record(self, game_id: str) -> dict[str, Any]:

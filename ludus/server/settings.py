@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import os
 from typing import Any, Literal
+from urllib.parse import urlsplit
 
 from limits import parse as parse_rate
-from pydantic import Field, ValidationError, field_validator
+from pydantic import Field, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from .. import bots
+from .mail import SmtpServer, email_address
 from .seatbots import DEFAULT_SECONDS, MAX_SEAT_SECONDS
 from .storage import DEFAULT_URL, usable_url
 
@@ -164,16 +166,86 @@ class Settings(BaseSettings):
         description="HTTP requests slower than this, measured inside the server, are logged",
     )
 
+    # -- accounts and mail --------------------------------------------------------------------------------
+    session_days: float = Field(
+        default=30.0,
+        gt=0,
+        le=3650,
+        description="a signed-in session ends after this many days without use (each use moves the end on)",
+    )
+    signin_rate: str = Field(
+        default="10/minute",
+        description="sign-ins, sign-ups and password-reset requests per client address (over it: 429 with "
+        "`Retry-After`)",
+    )
+    signin_account_rate: str = Field(
+        default="10/hour",
+        description="failed sign-ins (or password checks) per account name, from any address (over it: 429 "
+        "with `Retry-After`, even for the right password)",
+    )
+    smtp: str | None = Field(
+        default=None,
+        description="the mail server: `smtp://[user:password@]host:port` (STARTTLS when it offers it, login "
+        "with the user) or `smtps://...` (TLS from the start); unset: no e-mail (passwords are reset by the "
+        "operator, `ludus accounts reset`). Needs `mail_from` and `public_url` (`ludus serve --smtp`)",
+        json_schema_extra={"shown_default": "none"},
+    )
+    mail_from: str | None = Field(
+        default=None,
+        description="the From address of the server's e-mails (`ludus serve --mail-from`)",
+        json_schema_extra={"shown_default": "none"},
+    )
+    public_url: str | None = Field(
+        default=None,
+        description="the address people open the server at, e.g. `https://games.example.org`: the links in "
+        "e-mails and of `ludus accounts reset` start with it, and a request whose `Origin` is it counts as "
+        "same-origin (`ludus serve --public-url`)",
+        json_schema_extra={"shown_default": "none"},
+    )
+
     @field_validator("database_url")
     @classmethod
     def _usable_url(cls, url: str) -> str:
         return usable_url(url)
 
-    @field_validator("create_rate", "join_rate", "replay_rate", "hint_rate")
+    @field_validator(
+        "create_rate", "join_rate", "replay_rate", "hint_rate", "signin_rate", "signin_account_rate"
+    )
     @classmethod
     def _rate(cls, rate: str) -> str:
         parse_rate(rate)  # ValueError: "couldn't parse rate limit string ..."
         return rate
+
+    @field_validator("smtp")
+    @classmethod
+    def _smtp_url(cls, url: str | None) -> str | None:
+        if url is not None:
+            SmtpServer.parse(url)
+        return url
+
+    @field_validator("mail_from")
+    @classmethod
+    def _mail_from(cls, address: str | None) -> str | None:
+        return None if address is None else email_address(address)
+
+    @field_validator("public_url")
+    @classmethod
+    def _public_url(cls, url: str | None) -> str | None:
+        if url is None:
+            return None
+        parts = urlsplit(url.strip())
+        if parts.scheme not in ("http", "https") or not parts.hostname or parts.query or parts.fragment:
+            raise ValueError("the public URL is http(s)://host[:port][/path], e.g. https://games.example.org")
+        return url.strip().rstrip("/")
+
+    @model_validator(mode="after")
+    def _mail_needs_sender_and_links(self) -> Settings:
+        if self.smtp is not None and (self.mail_from is None or self.public_url is None):
+            raise ValueError(
+                f"{ENV_PREFIX}SMTP needs {ENV_PREFIX}MAIL_FROM (the sender) and {ENV_PREFIX}PUBLIC_URL (the "
+                "links' start) too (ludus serve --smtp ... --mail-from ... --public-url ...)"
+            )
+        return self
 
     @field_validator("standin_bot")
     @classmethod

@@ -43,6 +43,7 @@ from sqlalchemy import (
     Table,
     Text,
     bindparam,
+    case,
     create_engine,
     func,
     select,
@@ -96,7 +97,27 @@ seats = Table(
     Column("claimed", Boolean, nullable=False),
     Column("left_to", String(32), nullable=True),
     Column("name", String(64), nullable=True),  # the player's display name (schemas.display_name)
+    # the account that holds the seat (null: a guest's, known only by its token); its name is shown
+    Column("account_id", Integer, ForeignKey("accounts.id"), nullable=True),
+    Index("ix_seats_account", "account_id"),
+    Index("ix_seats_token_hash", "token_hash"),
 )
+
+# People who signed up (``ludus.server.accounts``); the tables of their sessions are in storage_accounts.
+accounts = Table(
+    "accounts",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("name", String(32), nullable=False),  # as typed
+    Column("name_key", String(64), nullable=False, unique=True),  # NFKC + casefold: one name in any case
+    Column("password_hash", String(255), nullable=False),  # Argon2id ('' once deleted: no sign-in)
+    Column("email", String(254), nullable=True),
+    Column("notify_email", Boolean, nullable=False),
+    Column("created_at", Float, nullable=False),
+    Column("banned_at", Float, nullable=True),
+    Column("deleted_at", Float, nullable=True),  # its seats then show DELETED_PLAYER
+)
+DELETED_PLAYER = "deleted player"
 
 actions = Table(
     "actions",
@@ -118,7 +139,11 @@ _GAME_FOR_UPDATE = _GAME.with_for_update()
 _VERSIONS_FOR_UPDATE = (
     select(games.c.version, games.c.meta_version).where(games.c.id == bindparam("gid")).with_for_update()
 )
-_SEATS = select(seats).where(seats.c.game_id == bindparam("gid")).order_by(seats.c.seat)
+# a seat with its account's name (null for a guest's seat, or a deleted account's)
+SEAT_ROWS = select(
+    seats, case((accounts.c.deleted_at.is_(None), accounts.c.name), else_=None).label("account_name")
+).select_from(seats.outerjoin(accounts, seats.c.account_id == accounts.c.id))
+_SEATS = SEAT_ROWS.where(seats.c.game_id == bindparam("gid")).order_by(seats.c.seat)
 _ACTIONS_FROM = (
     select(actions.c.seat, actions.c.action)
     .where(actions.c.game_id == bindparam("gid"), actions.c.ply >= bindparam("start"))
@@ -160,6 +185,15 @@ class SeatRow:
     claimed: bool
     left_to: str | None
     name: str | None = None  # the display name its player gave (None: none)
+    account_id: int | None = None  # the account holding the seat (None: a guest's)
+    account_name: str | None = None  # that account's name (None: deleted)
+
+    @property
+    def shown_name(self) -> str | None:
+        """The name everyone sees: the account's (one name per person), a guest's own display name."""
+        if self.account_id is None:
+            return self.name
+        return self.account_name or DELETED_PLAYER
 
     @property
     def is_human(self) -> bool:
@@ -195,6 +229,13 @@ def usable_url(url: str | None = None) -> str:
 
 
 _BOOLEAN_COLUMNS = [c.name for c in games.columns if isinstance(c.type, Boolean)]
+
+
+def seat_row(r: Any) -> SeatRow:
+    """The ``SeatRow`` of a row of ``SEAT_ROWS``."""
+    return SeatRow(
+        r.seat, r.kind, r.token_hash, bool(r.claimed), r.left_to, r.name, r.account_id, r.account_name
+    )
 
 
 def game_row(r: Any) -> GameRow:
@@ -352,8 +393,7 @@ class Store:
         return game_row(r) if r else None
 
     def seats(self, conn: Connection, game_id: str) -> list[SeatRow]:
-        rows = conn.execute(_SEATS, {"gid": game_id})
-        return [SeatRow(r.seat, r.kind, r.token_hash, bool(r.claimed), r.left_to, r.name) for r in rows]
+        return [seat_row(r) for r in conn.execute(_SEATS, {"gid": game_id})]
 
     def actions(self, conn: Connection, game_id: str, start: int = 0) -> list[tuple[int, str]]:
         """(seat, notation) of every action from ply ``start`` on, in order."""
@@ -457,6 +497,7 @@ class Store:
                     "claimed": s.claimed,
                     "left_to": s.left_to,
                     "name": s.name,
+                    "account_id": s.account_id,
                 }
                 for s in seat_rows
             ],

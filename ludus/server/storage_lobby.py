@@ -11,7 +11,7 @@ from typing import Any
 
 from sqlalchemy import Connection, exists, func, select
 
-from .storage import GameRow, SeatRow, game_row, games, seats
+from .storage import SEAT_ROWS, GameRow, SeatRow, game_row, games, seat_row, seats
 
 # a seat a person may still take; a seat a bot plays (its own kind, or a stand-in for a seat that left)
 FREE_SEAT = exists().where(
@@ -58,11 +58,9 @@ def open_games(
     by_game: dict[str, list[SeatRow]] = {g.id: [] for g in found}
     if found:
         for r in conn.execute(
-            select(seats).where(seats.c.game_id.in_(list(by_game))).order_by(seats.c.game_id, seats.c.seat)
+            SEAT_ROWS.where(seats.c.game_id.in_(list(by_game))).order_by(seats.c.game_id, seats.c.seat)
         ):
-            by_game[r.game_id].append(
-                SeatRow(r.seat, r.kind, r.token_hash, bool(r.claimed), r.left_to, r.name)
-            )
+            by_game[r.game_id].append(seat_row(r))
     return [(g, by_game[g.id]) for g in found]
 
 

@@ -11,44 +11,9 @@ import ludus
 from ludus.engine import State
 from ludus.engine.hooks import hook
 
-from .runtime import Runtime, play_forced
-
-MAX_SKIPS = 6  # optional steps passed over to reach a move's targets (the request's sequence stays short)
-
-
-def optional_skip(state: State) -> str | None:
-    """The action that passes over the optional step now put to the seat to move (None if it is not one)."""
-    skip = hook(state.game, "optional_skip")  # games whose optional steps a move skips declare one
-    if skip is None or state.is_terminal():
-        return None
-    found: str | None = skip(state)
-    return found
-
-
-def skip_targets(state: State) -> dict[str, Any] | None:
-    """What the seat to move may do at once by passing over its optional steps (None: nothing to pass).
-
-    Played on a copy as the server would: each skip, then the single-choice steps after it.
-    ``skip`` is the actions to send before one of ``legal`` (one request, all or nothing).
-    Nothing is offered if passing over would show anything new (the engine's undo barrier moves),
-    so the targets never tell what the seat could not see.
-    """
-    skip = optional_skip(state)
-    if skip is None:
-        return None
-    seat = state.current_player()
-    copy = state.clone()
-    sent: list[str] = []
-    while skip is not None and len(sent) < MAX_SKIPS:
-        copy.apply_action(skip)
-        sent.append(skip)
-        play_forced(copy)
-        if copy.is_terminal() or copy.current_player() != seat or copy.undo_barrier() > len(state.history()):
-            return None
-        skip = optional_skip(copy)
-    if skip is not None:
-        return None
-    return {"skip": sent, "legal": [str(a) for a in copy.legal_actions()]}
+from .runtime import Runtime
+from .shortcuts import ahead, optional_skip, skip_targets
+from .turnlog import group_turns, name_seats
 
 
 def skipped_plies(rt: Runtime, start: int, end: int) -> set[int]:
@@ -70,7 +35,8 @@ def seats_summary(rt: Runtime) -> list[dict[str, Any]]:
         {
             "seat": s.seat,
             "kind": s.kind,
-            "name": s.name,
+            "name": s.shown_name,  # an account's name wherever its seat shows: one name per person
+            "account": s.account_id is not None,
             "free": s.free,
             "bot": s.bot,
             "left": s.left_to is not None,
@@ -135,9 +101,13 @@ def seat_log(rt: Runtime, seat: int | None) -> list[dict[str, Any]] | orjson.Fra
 def _annotate(rt: Runtime, entries: list[dict[str, Any]], start: int) -> None:
     """Add the details, ``auto`` and stand-in marks to ``entries``, the log's from ply ``start`` on."""
     details = log_details(rt)
+    names = None
     for ply, entry in enumerate(entries, start):
         if details is not None and ply < len(details):
             entry.update(details[ply])
+            if "{seat:" in entry.get("text", ""):  # another seat named: its name as people read it
+                names = names or seat_names(rt)
+                entry["text"] = name_seats(entry["text"], names)
         if ply < len(rt.forced) and rt.forced[ply]:
             entry["auto"] = True
         bot = rt.timeouts.get(ply)
@@ -153,7 +123,7 @@ def _public_log(rt: Runtime) -> orjson.Fragment:
     not just grow. An entry's marks (``auto``, a stand-in's) are set with its action and never change
     after. Text, not dictionaries: the collector never walks it, and no view encodes it again."""
     plies = len(rt.state.history())
-    epoch = (rt.version - len(rt.owners), len(rt.timeouts))
+    epoch = (rt.version - len(rt.owners), len(rt.timeouts), rt.row.meta_version)  # names: seat changes
     cached = rt.public_log
     if cached is None or cached[0] != epoch or cached[1] > plies:
         entries = rt.state.log(None)
@@ -167,6 +137,26 @@ def _public_log(rt: Runtime) -> orjson.Fragment:
         text = more if made == 0 else cached[2][:-1] + b"," + more[1:]
         rt.public_log = cached = (epoch, plies, text)
     return orjson.Fragment(cached[2])
+
+
+def seat_names(rt: Runtime) -> dict[int, str | None]:
+    """Each seat's name as the seats' summary shows it (None: unnamed, read as "Seat N")."""
+    return {s["seat"]: s["name"] for s in seats_summary(rt)}
+
+
+def log_turns(rt: Runtime, log: list[dict[str, Any]] | orjson.Fragment) -> list[dict[str, Any]]:
+    """The view's ``log`` told by turns (``turnlog.group_turns``): one entry per turn of a seat, in a
+    sentence with its name, indexing the steps of ``log`` it groups. A log kept as JSON text is the
+    record's actions with their details, one entry each (no turn played by the game itself)."""
+    if isinstance(log, orjson.Fragment):
+        details = log_details(rt) or []
+        history = rt.state.history()
+        log = [
+            {"seat": seat, "action": history[ply], **(details[ply] if ply < len(details) else {})}
+            | ({"timed_out": True} if ply in rt.timeouts else {})
+            for ply, seat in enumerate(rt.owners)
+        ]
+    return group_turns(log, seat_names(rt))
 
 
 def game_turns(state: State) -> list[dict[str, Any]]:
@@ -270,6 +260,7 @@ def seat_view(rt: Runtime, seat: int | None) -> dict[str, Any]:
     current = shared["current_player"]
     terminal = shared["terminal"]
     to_move = seat is not None and not terminal and current == seat and rt.seats[seat].bot is None
+    log = seat_log(rt, seat)
     return {
         "id": rt.id,
         "game": rt.row.game,
@@ -286,7 +277,9 @@ def seat_view(rt: Runtime, seat: int | None) -> dict[str, Any]:
         "panels": shared["panels"],
         "legal_actions": [str(a) for a in state.legal_actions()] if to_move else [],
         "after_skip": skip_targets(state) if to_move else None,
-        "log": seat_log(rt, seat),
+        "ahead": ahead(state) if to_move else None,
+        "log": log,
+        "turns": log_turns(rt, log),
         "notices": shared["notices"],
         "seats": shared["seats"],
         "turn_deadline": shared["turn_deadline"],

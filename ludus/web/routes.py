@@ -62,6 +62,15 @@ def _page(name: str) -> FileResponse:
     return FileResponse(STATIC_DIR / name, media_type="text/html", headers={"Cache-Control": "no-cache"})
 
 
+def _static_page(name: str) -> Any:
+    """A route answering the page ``name`` (a function of no parameters: the request chooses nothing)."""
+
+    def page() -> FileResponse:
+        return _page(name)
+
+    return page
+
+
 # Paths whose errors stay JSON ({"detail": ...}) for programs; every other path is a page a person opened.
 API_PREFIXES = ("/api/", "/openapi.json", "/docs")
 
@@ -377,6 +386,9 @@ def _mount_pages(app: FastAPI) -> None:
     @app.get("/replay", include_in_schema=False)
     def replay_page() -> FileResponse:
         return _page("replay.html")
+
+    for path, name in (("/signin", "signin.html"), ("/me", "me.html"), ("/reset", "reset.html")):  # accounts
+        app.add_api_route(path, _static_page(name), include_in_schema=False, methods=["GET"])
 
     @app.get("/api/meta")
     def get_meta() -> dict[str, Any]:

@@ -13,7 +13,7 @@ from observation_check import problems
 
 import ludus
 from ludus.games.celtae.observation_types import CeltaeObservation, SolitairixTurn
-from ludus.games.celtae.observe import solitairix_turns
+from ludus.games.celtae.solo_words import solitairix_turns
 
 from .helpers import CONFIGS, play_random
 

@@ -10,7 +10,7 @@ import click
 from ludus import bots as bot_registry
 from ludus.cli import files
 from ludus.cli.errors import CLIError, one_line
-from ludus.cli.options import bot_specs, jobs_option
+from ludus.cli.options import bot_specs, data_option, jobs_option, load
 
 from .solo_arena import DIFFICULTIES
 
@@ -49,6 +49,7 @@ _RUN_ERRORS = (ValueError, RuntimeError, TimeoutError, ConnectionError)
     help="Play the games once and score them against every target (exact for bots that ignore it).",
 )
 @click.option("--json", "json_out", type=click.Path(dir_okay=False), help="Write the whole result as JSON.")
+@data_option
 def solo_challenge(
     bot: str,
     difficulties: tuple[str, ...],
@@ -57,6 +58,7 @@ def solo_challenge(
     seed: int,
     one_run: bool,
     json_out: str | None,
+    data: str | None,
 ) -> None:
     """A bot plays Celtae solo against Solitairix: win rate and scores against each target.
 
@@ -65,12 +67,20 @@ def solo_challenge(
     from .solo_arena import solo_challenge as challenge
 
     bot_specs(bot, "--bot")
+    solo = load("celtae", {"players": 1}, data)  # a wrong value: one line naming file and key
     if json_out:
         files.check_file(json_out, "--json")
     try:
         name, params = bot_registry.parse_spec(bot)
         out = challenge(
-            name, difficulties or DIFFICULTIES, games=games, jobs=jobs, seed=seed, one_run=one_run, **params
+            name,
+            difficulties or DIFFICULTIES,
+            games=games,
+            jobs=jobs,
+            seed=seed,
+            one_run=one_run,
+            data=solo.data_files,
+            **params,
         )
     except _RUN_ERRORS as exc:
         raise CLIError(one_line(str(exc))) from None

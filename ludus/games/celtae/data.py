@@ -1,4 +1,5 @@
-"""Celtae component facts, read once from ``data/*.json`` and checked at load.
+"""Celtae component facts, read once from ``data/*.json`` (or a folder of one's own: ``DataFiles``)
+and checked at load.
 
 Rule code reads these values only; a user who owns the game corrects a reconstructed
 value by editing its data file. A malformed file fails with a DataFileError naming the
@@ -11,10 +12,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from ludus.engine.data import load_data, require
+from ludus.engine.data import DataFiles, load_data, require
 from ludus.engine.errors import DataFileError
 
 DATA_DIR = Path(__file__).parent / "data"
+PACKAGE = "ludus.games.celtae:data"
 
 WORKER_NAMES = ("farmer", "builder", "soldier", "noble", "druid")
 ACTION_NAMES = ("farm", "build", "battle", "recruit")
@@ -182,23 +184,39 @@ def _pair(x: Any) -> tuple[int, int]:
     return (x[0], x[1])
 
 
+def _is_count(x: Any) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool) and x >= 0
+
+
 def _count(x: Any) -> int:
     if not isinstance(x, int) or isinstance(x, bool) or x < 0:
         raise ValueError(f"{x!r} is not a count")
     return x
 
 
-def load(data_dir: Path = DATA_DIR) -> CeltaeData:
-    """Read and check every Celtae data file in ``data_dir``."""
+def load(source: Path | DataFiles = DATA_DIR) -> CeltaeData:
+    """Read and check every Celtae data file: of the folder ``source``, or of ``DataFiles``.
+
+    A value of the wrong form that a reader's own checks miss still fails naming its file."""
     fields: dict[str, Any] = {}
-    for read in (_cards, _citadels, _bonus, _board, _roman, _druids, _garrisons, _progress, _leaders, _solo):
-        fields.update(read(data_dir, fields))
+    for name, read in _READERS:
+        if isinstance(source, DataFiles):
+            path, values = source.where(name), source.values(name)
+        else:
+            path = source / name
+            values = load_data(path)
+        try:
+            fields.update(read(path, values, fields))
+        except DataFileError:
+            raise
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+            raise _fail(
+                path, f"a value is not of the form the rules read ({type(exc).__name__}: {exc})"
+            ) from None
     return CeltaeData(**fields)
 
 
-def _cards(data_dir: Path, _got: dict[str, Any]) -> dict[str, Any]:
-    p = data_dir / "cards.json"
-    cards = load_data(p)
+def _cards(p: Path, cards: dict[str, Any], _got: dict[str, Any]) -> dict[str, Any]:
     colours = _names(p, cards, "colours")
     icons = _names(p, cards, "icons")
     if len(colours) != 4 or len(icons) != 3:
@@ -218,9 +236,7 @@ def _cards(data_dir: Path, _got: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _citadels(data_dir: Path, _got: dict[str, Any]) -> dict[str, Any]:
-    p = data_dir / "citadels.json"
-    cit = load_data(p)
+def _citadels(p: Path, cit: dict[str, Any], _got: dict[str, Any]) -> dict[str, Any]:
     spaces = _pos(p, cit, "spaces")
     blocked = _by_count(p, cit, "blocked", _count)
     if any(b >= spaces for b in blocked.values()):
@@ -228,9 +244,7 @@ def _citadels(data_dir: Path, _got: dict[str, Any]) -> dict[str, Any]:
     return {"citadel_spaces": spaces, "citadel_blocked": blocked}
 
 
-def _bonus(data_dir: Path, _got: dict[str, Any]) -> dict[str, Any]:
-    p = data_dir / "bonus.json"
-    bonus = load_data(p)
+def _bonus(p: Path, bonus: dict[str, Any], _got: dict[str, Any]) -> dict[str, Any]:
     bonus_kinds = _names(p, bonus, "kinds")
     if sorted(bonus_kinds) != sorted(("token", "recruit", "draw", "strength")):
         raise _fail(p, f"'kinds' must be token, recruit, draw and strength, got {bonus_kinds}")
@@ -244,12 +258,10 @@ def _bonus(data_dir: Path, _got: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _board(data_dir: Path, _got: dict[str, Any]) -> dict[str, Any]:
-    p = data_dir / "board.json"
-    board = load_data(p)
+def _board(p: Path, board: dict[str, Any], _got: dict[str, Any]) -> dict[str, Any]:
     workers = require(p, board, "workers", dict)
-    if sorted(workers) != sorted(WORKER_NAMES):
-        raise _fail(p, f"'workers' must count {', '.join(WORKER_NAMES)}")
+    if sorted(workers) != sorted(WORKER_NAMES) or not all(_is_count(n) for n in workers.values()):
+        raise _fail(p, f"'workers' must count {', '.join(WORKER_NAMES)}, each a whole number >= 0")
     area_setup = require(p, board, "area_setup", list)
     if len(area_setup) != 5 or any(not isinstance(a, list) or len(a) != 3 for a in area_setup):
         raise _fail(p, "'area_setup' must list 3 spaces for each of the 4 areas and the centre")
@@ -269,14 +281,12 @@ def _board(data_dir: Path, _got: dict[str, Any]) -> dict[str, Any]:
         "refresh_cost": _pos(p, board, "refresh_cost"),
         "soldier_cap": _pos(p, board, "soldier_cap"),
         "recruit_max": _pos(p, board, "recruit_max"),
-        "workers": tuple(int(workers[w]) for w in WORKER_NAMES),
+        "workers": tuple(workers[w] for w in WORKER_NAMES),
         "area_setup": areas,
     }
 
 
-def _roman(data_dir: Path, _got: dict[str, Any]) -> dict[str, Any]:
-    p = data_dir / "roman.json"
-    roman = load_data(p)
+def _roman(p: Path, roman: dict[str, Any], _got: dict[str, Any]) -> dict[str, Any]:
     rtiles = require(p, roman, "tiles", list)
     try:
         roman_tiles = tuple(RomanTile(int(t["points"]), int(t["strength"])) for t in rtiles)
@@ -307,9 +317,7 @@ def _druid_tile(p: Path, t: Any) -> DruidTile:
     return DruidTile(t["points"], tuple(needs), wild)
 
 
-def _druids(data_dir: Path, got: dict[str, Any]) -> dict[str, Any]:
-    p = data_dir / "druids.json"
-    dr = load_data(p)
+def _druids(p: Path, dr: dict[str, Any], got: dict[str, Any]) -> dict[str, Any]:
     dtiles = tuple(_druid_tile(p, t) for t in require(p, dr, "tiles", list))
     druid_stack = _by_count(p, dr, "stack", _pair)
     _check_stacks(p, druid_stack, [t.points for t in dtiles])
@@ -319,9 +327,7 @@ def _druids(data_dir: Path, got: dict[str, Any]) -> dict[str, Any]:
     return {"druid_tiles": dtiles, "druid_stack": druid_stack, "druid_workers": druid_workers}
 
 
-def _garrisons(data_dir: Path, got: dict[str, Any]) -> dict[str, Any]:
-    p = data_dir / "garrisons.json"
-    gar = load_data(p)
+def _garrisons(p: Path, gar: dict[str, Any], got: dict[str, Any]) -> dict[str, Any]:
     per_icon = _pos(p, gar, "spaces_per_icon")
     icons = got["icons"]
 
@@ -334,13 +340,20 @@ def _garrisons(data_dir: Path, got: dict[str, Any]) -> dict[str, Any]:
     return {"garrison_per_icon": per_icon, "garrison_blocked": _by_count(p, gar, "blocked", icon_list)}
 
 
-def _progress(data_dir: Path, _got: dict[str, Any]) -> dict[str, Any]:
-    p = data_dir / "progress.json"
-    prog = load_data(p)
+def _progress(p: Path, prog: dict[str, Any], _got: dict[str, Any]) -> dict[str, Any]:
     pcards = []
     for c in require(p, prog, "cards", list):
-        if not isinstance(c, dict) or c.get("kind") not in PROGRESS_KINDS or c.get("slots") not in (2, 3):
-            raise _fail(p, f"bad progress card {c!r}: kind must be one of {PROGRESS_KINDS}, slots 2 or 3")
+        if (
+            not isinstance(c, dict)
+            or c.get("kind") not in PROGRESS_KINDS
+            or c.get("slots") not in (2, 3)
+            or not all(type(c.get(k, 0)) is int for k in ("arg", "need"))
+        ):
+            raise _fail(
+                p,
+                f"'cards': bad progress card {c!r}: kind must be one of {PROGRESS_KINDS}, slots 2 or 3, "
+                "arg and need whole numbers",
+            )
         pcards.append(ProgressCard(c["kind"], int(c.get("arg", -1)), int(c.get("need", 1)), c["slots"]))
     track = _by_count(p, prog, "track", _count)
     dealt = _by_count(p, prog, "dealt", _pair)
@@ -360,9 +373,7 @@ def _progress(data_dir: Path, _got: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _leaders(data_dir: Path, _got: dict[str, Any]) -> dict[str, Any]:
-    p = data_dir / "leaders.json"
-    lead = load_data(p)
+def _leaders(p: Path, lead: dict[str, Any], _got: dict[str, Any]) -> dict[str, Any]:
     leaders = require(p, lead, "leaders", list)
     for ld in leaders:
         for side in ("A", "B"):
@@ -372,7 +383,10 @@ def _leaders(data_dir: Path, _got: dict[str, Any]) -> dict[str, Any]:
                 or s.get("kind") not in LEADER_KINDS
                 or not isinstance(s.get("need"), list)
             ):
-                raise _fail(p, f"leader {ld!r} side {side} needs a kind in {LEADER_KINDS} and a list 'need'")
+                raise _fail(
+                    p,
+                    f"'leaders': leader {ld!r} side {side} needs a kind in {LEADER_KINDS} and a list 'need'",
+                )
     return {"leaders": tuple(leaders), "solo_offered": _pos(p, lead, "solo_offered")}
 
 
@@ -391,18 +405,16 @@ def _solo_quarter(p: Path, q: Any, market_size: int) -> tuple[tuple[int, ...], i
     return (acts, swap, disc)
 
 
-def _solo(data_dir: Path, got: dict[str, Any]) -> dict[str, Any]:
-    p = data_dir / "solo.json"
-    solo = load_data(p)
+def _solo(p: Path, solo: dict[str, Any], got: dict[str, Any]) -> dict[str, Any]:
     sides = []
     for side in require(p, solo, "sides", list):
         if not isinstance(side, list) or len(side) != 4:
             raise _fail(p, "each solo tile side must have 4 quarters")
         sides.append(tuple(_solo_quarter(p, q, got["market_size"]) for q in side))
     targets = require(p, solo, "targets", dict)
-    if sorted(targets) != ["easy", "hard", "normal"]:
-        raise _fail(p, "'targets' must give easy, normal and hard")
-    return {"solo_sides": tuple(sides), "targets": {k: int(v) for k, v in targets.items()}}
+    if sorted(targets) != ["easy", "hard", "normal"] or not all(_is_count(n) for n in targets.values()):
+        raise _fail(p, "'targets' must give easy, normal and hard, each a whole number of points >= 0")
+    return {"solo_sides": tuple(sides), "targets": dict(targets)}
 
 
 def _check_stacks(path: Path, stacks: dict[int, tuple[int, int]], points: list[int]) -> None:
@@ -411,11 +423,24 @@ def _check_stacks(path: Path, stacks: dict[int, tuple[int, int]], points: list[i
             raise _fail(path, f"the stacks for {n} players need more tiles than exist")
 
 
-_CACHE: dict[Path, CeltaeData] = {}
+_READERS = (
+    ("cards.json", _cards),
+    ("citadels.json", _citadels),
+    ("bonus.json", _bonus),
+    ("board.json", _board),
+    ("roman.json", _roman),
+    ("druids.json", _druids),
+    ("garrisons.json", _garrisons),
+    ("progress.json", _progress),
+    ("leaders.json", _leaders),
+    ("solo.json", _solo),
+)
+
+_CACHE: dict[Path | DataFiles, CeltaeData] = {}
 
 
-def get(data_dir: Path = DATA_DIR) -> CeltaeData:
-    """The loaded data, read once per directory."""
-    if data_dir not in _CACHE:
-        _CACHE[data_dir] = load(data_dir)
-    return _CACHE[data_dir]
+def get(source: Path | DataFiles = DATA_DIR) -> CeltaeData:
+    """The loaded data, read once per directory, or per ``DataFiles`` (which hash by their values)."""
+    if source not in _CACHE:
+        _CACHE[source] = load(source)
+    return _CACHE[source]

@@ -11,13 +11,13 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from ludus.engine.action import Action
-from ludus.engine.errors import OptionError
+from ludus.engine.errors import DataFileError, OptionError
 from ludus.engine.game import Game, Option
 from ludus.engine.hooks import Hooks
 
 from . import actions
 from .actions import Act
-from .data import CeltaeData, get
+from .data import DATA_DIR, PACKAGE, CeltaeData, get
 from .state import CeltaeState
 
 
@@ -47,6 +47,7 @@ class CeltaeGame(Game):
         ),
     )
     state_class = CeltaeState
+    data_package = PACKAGE
     hooks = Hooks(
         renderer="ludus.games.celtae.render",
         heuristic="ludus.games.celtae.heuristic",
@@ -63,8 +64,16 @@ class CeltaeGame(Game):
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
-        self.data: CeltaeData = get()
-        actions.init([ld["name"] for ld in self.data.leaders])
+        printed = get(DATA_DIR)
+        self.data: CeltaeData = printed if self.data_tag is None else get(self.data_files)  # type: ignore[arg-type]
+        names = [ld["name"] for ld in printed.leaders]
+        if [ld["name"] for ld in self.data.leaders] != names:
+            where = self.data_files.where("leaders.json")  # type: ignore[union-attr]
+            raise DataFileError(
+                f"{where}: 'leaders' must keep the names {', '.join(names)} in this order "
+                "(the moves name them), each leader's values are free"
+            )
+        actions.init(names)
 
     @classmethod
     def check_config(cls, config: dict[str, Any]) -> None:

@@ -7,7 +7,7 @@ count, solo against Solitairix, each option, each seat and the spectator).
 ``observation(None)`` has the keys of a seat's view: what a seat may not see is ``None`` there
 (``hand``) or ``"decided"`` (another seat's leader flip before all reveal). Two keys are
 sometimes absent: ``legal``, there only for the seat to move, and ``solitairix``, there only in
-a solo game. ``ludus.games.celtae.observe.solitairix_turns`` (the move log's Solitairix turns) returns
+a solo game. ``ludus.games.celtae.solo_words.solitairix_turns`` (the move log's Solitairix turns) returns
 a list of ``SolitairixTurn``.
 
 Workers are letters F B S N D (farmer, builder, soldier, noble, druid); cards are their
@@ -134,23 +134,37 @@ class CeltaeObservation(TypedDict):
 class SolitairixTurnDetail(TypedDict):
     card: str | None  # None when the deck was empty
     steps: int
-    quarter: int  # 1..4
+    side: int  # its tile's side, 1..2
+    quarter: int  # 1..4, after the turn
+    quarter_before: int  # 1..4, before it
+    marker_before: str  # the corner its marker moved from
     marker: str  # the corner its marker moved to
     swap: int  # 0 refreshed the action area, else the space it swapped at
     action: str  # "farm N", ...
     discarded: list[str]  # cards discarded from the market
 
 
+class SolitairixStep(TypedDict):
+    """One step of a Solitairix turn, as the board replays it."""
+
+    text: str  # the step in words
+    keys: list[str]  # the board's pieces it moved (the browser board's data-key)
+    marker: NotRequired[list[str]]  # the marker's move: [from, to]
+    quarter: NotRequired[list[int]]  # the tile's turn: [from, to]
+
+
 class SolitairixTurn(TypedDict):
-    """An entry of the move log for a turn Solitairix played (``observe.solitairix_turns``)."""
+    """An entry of the move log for a turn Solitairix played (``solo_words.solitairix_turns``)."""
 
     seat: int  # Solitairix's owner index (1)
+    name: str  # "Solitairix"
     after: int  # played after this many actions of the record
     auto: bool
     solitairix: bool
     action: str  # "solitairix farm N", ...
     text: str  # the turn as a sentence
     turn: SolitairixTurnDetail
+    play: list[SolitairixStep]  # its steps, in order
 
 
 # What consumers accept: the engine's observation, or a dict of the same shape (decoded JSON, a test's own).

@@ -15,8 +15,7 @@ from . import actions as A
 from . import board as G
 from .actions import Act, card_name
 from .core import AREA, EXTRA, P_FLIP, P_STACK, REFRESH, START, SWAP, CeltaeBase, Phase
-from .observation_types import CeltaeObservation, Pending, PlayerView, SolitairixTurn
-from .solo import MAX_DISCARDS, SX, TURN_FIELDS, turns
+from .observation_types import CeltaeObservation, Pending, PlayerView
 
 WORKER = "FBSND"
 
@@ -246,59 +245,3 @@ def optional_skip(state: CeltaeBase) -> str | None:
         return None
     legal = state.legal_actions()
     return "done" if len(legal) > 1 and any(str(a) == "done" for a in legal) else None
-
-
-def solitairix_turns(state: CeltaeBase) -> list[dict[str, Any]]:
-    """Every turn Solitairix played, for the move log: each after ``after`` actions of the record,
-    with its card, steps, swap, action and discards as data and as a plain sentence
-    (each an ``observation_types.SolitairixTurn``)."""
-    out: list[SolitairixTurn] = []
-    region_name = ("north", "south")
-    workers = ("farmer", "builder", "soldier", "noble", "druid")
-    icons = ("warrior", "trap", "fortress")
-
-    def words(k: int) -> str:
-        return f"a {state.data.colours[k // 3]} {icons[k % 3]}"
-
-    for entry in turns(state):
-        t = dict(zip(TURN_FIELDS, entry, strict=False))
-        kinds = [k for k in entry[len(TURN_FIELDS) : len(TURN_FIELDS) + MAX_DISCARDS] if k >= 0]
-        dropped = [card_name(k) for k in kinds]
-        card = card_name(t["card"]) if t["card"] >= 0 else None
-        action = f"{A.ACT_VERBS[t['kind']]} {'NS'[t['region']]}"
-        if t["swap"] == 0:
-            swap = "refreshed the action area"
-        elif t["gave"] >= 0:
-            swap = f"swapped its {workers[t['gave']]} for the {workers[t['took']]} in space {t['swap']}"
-        else:
-            swap = "could not swap"
-        verb = ("farmed", "built", "went to battle", "took a druid tile")[t["kind"]]
-        steps = [
-            f"drew {words(t['card'])}" if card else "drew no card (the deck is empty)",
-            f"moved the marker {t['steps']} corner{'s' if t['steps'] > 1 else ''} to {G.CORNER_NAMES[t['marker']]}",
-            f"turned its tile to quarter {t['quarter'] + 1}",
-            swap,
-            f"{verb} in the {region_name[t['region']]}",
-        ]
-        if dropped:
-            steps.append(f"discarded {', '.join(words(k) for k in kinds)} from the market")
-        out.append(
-            {
-                "seat": SX,
-                "after": t["ply"],
-                "auto": True,
-                "solitairix": True,
-                "action": f"solitairix {action}",
-                "text": "; ".join(steps),
-                "turn": {
-                    "card": card,
-                    "steps": t["steps"],
-                    "quarter": t["quarter"] + 1,
-                    "marker": G.CORNER_NAMES[t["marker"]],
-                    "swap": t["swap"],
-                    "action": action,
-                    "discarded": dropped,
-                },
-            }
-        )
-    return cast("list[dict[str, Any]]", out)  # the server's move log merges them with the record's entries

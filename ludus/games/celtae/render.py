@@ -13,6 +13,8 @@ from html import escape as _html_escape
 from typing import Any
 from xml.sax.saxutils import escape
 
+from .words import log_detail as log_detail  # the log's details: a renderer hook
+
 _ANSI = {
     "O": "\x1b[38;5;208m",
     "P": "\x1b[38;5;205m",
@@ -204,7 +206,8 @@ CATEGORIES = {
 @cache
 def rules_help() -> dict[str, Any]:
     """What the browser's rules help and tooltips show: leaders, scoring categories, cards, the
-    citadels' bonus tiles (their numbers from the data files)."""
+    citadels' bonus tiles, the rondel's strength per step and the refresh's cost, and Solitairix's
+    tile, both sides' quarters (their numbers from the data files)."""
     from .data import load
 
     d = load()
@@ -217,6 +220,18 @@ def rules_help() -> dict[str, Any]:
             "strength": f"gain {d.strength_gain} strength points",
         },
         "leaders": {name: list(texts) for name, texts in leader_texts().items()},
+        "rondel": {"move_strength": list(d.move_strength), "refresh_cost": d.refresh_cost},
+        "solo_tile": [
+            [
+                {
+                    "actions": [("farm", "build", "battle", "recruit")[k] for k in actions],
+                    "swap": ("refresh", "left", "middle", "right")[swap],
+                    "discards": [i + 1 for i in discards],
+                }
+                for actions, swap, discards in side
+            ]
+            for side in d.solo_sides
+        ],
         "categories": {k: {"name": name, "text": text} for k, (name, text) in CATEGORIES.items()},
         "colours": {"O": "orange", "P": "pink", "U": "purple", "T": "teal"},
         "icons": {"w": "warrior", "t": "trap", "f": "fortress"},
@@ -568,9 +583,10 @@ def _armies_svg(o: dict[str, Any]) -> list[str]:
 
 def automaton_turns(state: Any) -> list[dict[str, Any]]:
     """The turns Solitairix played in a solo game (none in a game of several), for the move log:
-    each after ``after`` actions of the record, as data and a plain sentence."""
+    each after ``after`` actions of the record, as data, a plain sentence and the steps the board
+    replays one by one (``solo_words``)."""
     if not getattr(state, "solo", False):
         return []
-    from .observe import solitairix_turns
+    from .solo_words import solitairix_turns
 
     return solitairix_turns(state)  # type: ignore[return-value]  # TypedDicts, read as plain dicts

@@ -28,9 +28,11 @@ DIFFICULTIES = ("easy", "normal", "hard")
 
 
 def celtae_facts(state: Any) -> dict[str, Any]:
-    """Per seat: leader, side, whether it holds, score breakdown, bonus tiles and build bonuses taken;
-    and each progress card that got markers, with the seats that meet it."""
+    """Per seat: leader, side, whether it holds, score breakdown, bonus tiles and build bonuses taken,
+    the progress cards with markers it meets; and each progress card that got markers, with the seats
+    that meet it. (Per seat, a text or a list of texts groups seats in ``ludus compare``.)"""
     d = state.data
+    marked = [card for card, marks in zip(state.prog_cards, state.prog_marks, strict=True) if marks]
     seats = []
     for s in range(state.n):
         lid = state.leaders[s]
@@ -48,6 +50,9 @@ def celtae_facts(state: Any) -> dict[str, Any]:
                     d.bonus_kinds[state.bonus_at[i]] for i, o in enumerate(state.bonus_owner) if o == s
                 ),
                 "build_bonuses": dict(built),
+                "progress_cards_met": [
+                    progress_text(state, card) for card in marked if meets(state, s, card)
+                ],
             }
         )
     progress = [
@@ -238,11 +243,13 @@ def celtae_sections(
     jobs: int,
     seed: int,
     solo_games: int | None = None,
+    data: Any = None,
 ) -> list[str]:
-    """Markdown lines (and PNG files in ``out``) of the Celtae sections, from results with facts."""
+    """Markdown lines (and PNG files in ``out``) of the Celtae sections, from results with facts;
+    ``data``: the data files the games were played with (None: the package's)."""
     from ludus.engine import load_game
 
-    data = cast("CeltaeGame", load_game("celtae", **config)).data
+    kinds = cast("CeltaeGame", load_game("celtae", data=data, **config)).data.bonus_kinds
     players = config["players"]
     fair = 1 / players if players > 1 else None
     lines: list[str] = []
@@ -341,7 +348,7 @@ def celtae_sections(
         else "No progress card got a marker in these games.",
     )
 
-    bonus = bonus_stats(results, data.bonus_kinds)
+    bonus = bonus_stats(results, kinds)
     plot_bars(
         [x["kind"] for x in bonus],
         {
@@ -428,18 +435,20 @@ def celtae_sections(
         "![categories](celtae_categories.png)",
     )
 
-    lines += solo_section(bots, solo_games or games, jobs, seed, out)
+    lines += solo_section(bots, solo_games or games, jobs, seed, out, data)
     return lines
 
 
-def solo_section(bots: Sequence[str], games: int, jobs: int, seed: int, out: Path) -> list[str]:
+def solo_section(
+    bots: Sequence[str], games: int, jobs: int, seed: int, out: Path, data: Any = None
+) -> list[str]:
     """Each bot plays ``games`` solo games against Solitairix; win rate against every target."""
     from .solo_arena import solo_challenge
 
     targets: dict[str, int] = {}
     scores: dict[str, list[int]] = {}
     for bot in dict.fromkeys(bots):
-        played = solo_challenge(bot, games=games, jobs=jobs, seed=seed, one_run=True, show=False)
+        played = solo_challenge(bot, games=games, jobs=jobs, seed=seed, one_run=True, show=False, data=data)
         scores[bot] = [g["score"] for g in played["results"]]
         targets = {d: s["target"] for d, s in played["difficulties"].items()}
     plot_solo(scores, targets, out / "celtae_solo.png", f"celtae solo: final scores ({games} games per bot)")

@@ -21,9 +21,12 @@ from .supply import draw_card, place_cube, put_disc, refill_market, refresh_area
 SX = 1  # Solitairix's owner index in solo games
 # one entry of ``turns``: the last-turn fields, then the history length when the turn ended (it is
 # shown after that many actions), the marker's corner, the workers given and taken by its swap (-1:
-# none) and the cards a Farm discarded (padded with -1)
+# none) and the cards a Farm discarded (padded with -1), then what its action won: the Roman or
+# druid tile (-1: none) and the icon of the garrison space its cube went to (-1: none); a turn saved
+# before these two were kept has none (``won`` reads them)
 TURN_FIELDS = ("card", "steps", "quarter", "kind", "region", "swap", "ply", "marker", "gave", "took")
 MAX_DISCARDS = 4
+WON_FIELDS = ("tile", "cube")
 
 
 def solitairix_turn(state: CeltaeBase) -> bool:
@@ -59,7 +62,7 @@ def solitairix_turn(state: CeltaeBase) -> bool:
             break
     area = G.area_of(chosen, region)
     gave, took = do_swap(state, area, swap)
-    dropped = perform(state, chosen, region, card, discards)
+    dropped, won = perform(state, chosen, region, card, discards)
     if card >= 0:
         state.discard.append(card)
     last = (card, steps, state.sx_quarter, chosen, region, swap)
@@ -70,6 +73,7 @@ def solitairix_turn(state: CeltaeBase) -> bool:
         gave,
         took,
         *(dropped + [-1] * MAX_DISCARDS)[:MAX_DISCARDS],
+        *won,
     )
     state.last_sx = [*last, (*turns(state), entry)]
     return True
@@ -80,6 +84,12 @@ def turns(state: CeltaeBase) -> tuple[tuple[int, ...], ...]:
     if len(state.last_sx) < 7:
         return ()
     return tuple(tuple(t) for t in state.last_sx[6])  # lists once read back from JSON
+
+
+def won(entry: tuple[int, ...]) -> dict[str, int]:
+    """``WON_FIELDS`` of a turn entry (-1 each for a turn saved before they were kept)."""
+    extra = entry[len(TURN_FIELDS) + MAX_DISCARDS :]
+    return {name: int(extra[i]) if i < len(extra) else -1 for i, name in enumerate(WON_FIELDS)}
 
 
 def possible(state: CeltaeBase, kind: int, region: int, card: int) -> bool:
@@ -112,9 +122,13 @@ def do_swap(state: CeltaeBase, area: int, swap: int) -> tuple[int, int]:
     return gave, took
 
 
-def perform(state: CeltaeBase, kind: int, region: int, card: int, discards: tuple[int, ...]) -> list[int]:
-    """Take the action; returns the market cards a Farm discarded."""
+def perform(
+    state: CeltaeBase, kind: int, region: int, card: int, discards: tuple[int, ...]
+) -> tuple[list[int], tuple[int, int]]:
+    """Take the action; returns the market cards a Farm discarded, and the tile won and the icon of
+    the garrison space taken (``WON_FIELDS``, -1 when none)."""
     dropped: list[int] = []
+    tile = cube = -1
     if kind == G.FARM:
         row = state.market[region]
         for i in discards:
@@ -126,16 +140,18 @@ def perform(state: CeltaeBase, kind: int, region: int, card: int, discards: tupl
     elif kind == G.BUILD:
         put_disc(state, SX, region * 4 + card // 3)
     elif kind == G.BATTLE:
-        state.roman_won[SX].append(state.roman[region].pop())
+        tile = state.roman[region].pop()
+        state.roman_won[SX].append(tile)
         if not state.roman[region]:
             stack_emptied(state, SX, region)
-        if card >= 0 and state.cubes[SX] < state.data.cubes:
-            place_cube(state, SX, region, card % 3)
+        if card >= 0 and state.cubes[SX] < state.data.cubes and place_cube(state, SX, region, card % 3):
+            cube = card % 3
     else:
-        state.druid_won[SX].append(state.druid[region].pop())
+        tile = state.druid[region].pop()
+        state.druid_won[SX].append(tile)
         if not state.druid[region]:
             stack_emptied(state, SX, region, druid=True)
         if state.druid_supply[region] > 0:
             state.druid_supply[region] -= 1
             state.tribe[SX][G.D] += 1
-    return dropped
+    return dropped, (tile, cube)

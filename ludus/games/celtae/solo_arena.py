@@ -22,6 +22,7 @@ from ludus import bots as bot_registry
 from ludus.arena.simulate import bot_seed
 from ludus.arena.study import check_jobs
 from ludus.engine import load_game
+from ludus.engine.data import DataSource
 
 if TYPE_CHECKING:
     from .game import CeltaeGame
@@ -32,10 +33,15 @@ CATEGORIES = ("A", "B", "C", "D", "E", "F", "G", "H", "I", "J", "K")
 
 
 def play_solo(
-    bot_name: str, difficulty: str, seed: int, bot_params: dict[str, Any] | None = None
+    bot_name: str,
+    difficulty: str,
+    seed: int,
+    bot_params: dict[str, Any] | None = None,
+    data: DataSource = None,
 ) -> dict[str, Any]:
-    """One solo game; the record holds the seed, the final score and its breakdown A..K, and the moves."""
-    game = cast("CeltaeGame", load_game("celtae", players=1, difficulty=difficulty))
+    """One solo game; the record holds the seed, the final score and its breakdown A..K, and the moves
+    (and ``data``, the data's hash, when ``data`` replaces the package's files)."""
+    game = cast("CeltaeGame", load_game("celtae", players=1, difficulty=difficulty, data=data))
     state = cast("CeltaeState", game.new_initial_state(seed=seed))
     bot = bot_registry.make(bot_name, seed=bot_seed(seed, 0), **(bot_params or {}))
     while not state.is_terminal():
@@ -50,6 +56,7 @@ def play_solo(
         "won": bool(state.winners()),
         "actions": len(state.history()),
         "moves": state.history(),  # the game replays from its seed and these
+        **({"data": game.data_tag} if game.data_tag is not None else {}),
     }
 
 
@@ -59,7 +66,7 @@ def deal_seeds(seed: int | None, games: int) -> list[int]:
     return [master.getrandbits(63) for _ in range(games)]
 
 
-def _task(args: tuple[str, str, int, dict[str, Any]]) -> dict[str, Any]:
+def _task(args: tuple[str, str, int, dict[str, Any], Any]) -> dict[str, Any]:
     return play_solo(*args)
 
 
@@ -87,6 +94,7 @@ def solo_challenge(
     seed: int | None = 0,
     one_run: bool = False,
     show: bool = True,
+    data: DataSource = None,
     **bot_params: Any,
 ) -> dict[str, Any]:
     """Play ``games`` solo games in all with ``bot_name`` (a bot spec, ``name`` or
@@ -95,9 +103,11 @@ def solo_challenge(
     Returns ``{"bot", "params", "games", "one_run", "difficulties": {difficulty: summary},
     "results": [per game]}``; a summary holds ``target``, ``games``, ``wins`` (final
     score >= target), ``win_rate``, ``mean``, ``stdev``, ``min``, ``max`` and
-    ``categories`` (mean points per scoring category A..K). ``show`` prints a table.
-    Bad names, difficulties or counts raise ValueError before any game starts.
+    ``categories`` (mean points per scoring category A..K). ``show`` prints a table. ``data``: a
+    folder whose files replace the game's data files (the result names its hash).
+    Bad names, difficulties, data or counts raise ValueError before any game starts.
     """
+    files = load_game("celtae", players=1, data=data).data_files  # refused now, read once
     bot_name, spec_params = bot_registry.parse_spec(bot_name)  # a spec: name or name:key=value:...
     bot_params = {**spec_params, **bot_params}
     bot_registry.make(bot_name, seed=0, **bot_params)  # refuses bad parameters at once
@@ -118,13 +128,14 @@ def solo_challenge(
     seeds = deal_seeds(seed, games)
     played = difficulties[:1] if one_run else difficulties
     k = len(played)  # game i: difficulty i mod k, the (i div k)-th deal
-    tasks = [(bot_name, played[i % k], seeds[i // k], dict(bot_params)) for i in range(games)]
+    tasks = [(bot_name, played[i % k], seeds[i // k], dict(bot_params), files) for i in range(games)]
     if jobs == 1:
         results = [_task(t) for t in tasks]
     else:
         with ProcessPoolExecutor(max_workers=min(jobs, len(tasks))) as pool:
             results = list(pool.map(_task, tasks))
-    targets = cast("CeltaeGame", load_game("celtae", players=1)).data.targets
+    solo = cast("CeltaeGame", load_game("celtae", players=1, data=files))
+    targets = solo.data.targets
     summaries = {}
     for d in difficulties:
         mine = results if one_run else [r for r in results if r["difficulty"] == d]
@@ -134,6 +145,7 @@ def solo_challenge(
         "params": dict(bot_params),
         "games": games,
         "one_run": one_run,
+        **({"data": solo.data_tag} if solo.data_tag is not None else {}),
         "difficulties": summaries,
         "results": results,
     }
@@ -147,7 +159,8 @@ def format_challenge(out: dict[str, Any]) -> str:
     params = ", ".join(f"{k}={v}" for k, v in out["params"].items())
     lines = [
         f"Celtae solo challenge: {out['bot']}{f' ({params})' if params else ''}, {out['games']} games"
-        f"{' (one run scored against every target)' if out['one_run'] else ' shared over the difficulties'}",
+        f"{' (one run scored against every target)' if out['one_run'] else ' shared over the difficulties'}"
+        + (f", data {out['data']}" if "data" in out else ""),
         f"{'difficulty':<10} {'target':>6} {'wins':>11} {'mean':>6} {'stdev':>6} {'min':>4} {'max':>4}  "
         + " ".join(f"{c:>4}" for c in CATEGORIES),
     ]

@@ -1,4 +1,5 @@
-"""Garum's components, read once from ``data/*.json`` and checked; geometry precomputed.
+"""Garum's components, read once from ``data/*.json`` (or a folder of one's own: ``DataFiles``) and
+checked; geometry precomputed.
 
 The board is a square of fish cells. A cetarium is 4x4 fish (2x2 tiles of 2x2 fish);
 influence lines are fish rows (``h1``..) and fish columns (``v1``..); an influence area is
@@ -12,14 +13,16 @@ from dataclasses import dataclass
 from functools import cache, cached_property
 from operator import itemgetter
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple, cast
 
-from ludus.engine.data import load_data, require
+from ludus.engine.data import DataFiles, load_data, require
 from ludus.engine.errors import DataFileError
 
 DATA = Path(__file__).parent / "data"
+PACKAGE = "ludus.games.garum:data"
 BOARDS = ("troia", "baelo_claudia")
 JOKER = 4  # bonus kind for a joker; species are 0..3
+LETTERS = "BGYR"  # the species' letters, as the notation writes them
 
 
 @dataclass(frozen=True)
@@ -129,38 +132,59 @@ def _fail(path: Path, why: str) -> DataFileError:
     return DataFileError(f"{path}: {why}")
 
 
+def _read(files: DataFiles | None, name: str) -> tuple[Path, dict[str, Any]]:
+    """A data file's path (for messages) and values: ``files``' (a folder's), else the package's."""
+    if files is None:
+        return DATA / name, load_data(DATA / name)
+    return files.where(name), files.values(name)
+
+
+def _count(path: Path, data: dict[str, Any], key: str, lo: int, hi: int) -> int:
+    value = require(path, data, key, int)
+    if not lo <= value <= hi:
+        raise _fail(path, f"{key!r} must be from {lo} to {hi}, got {value}")
+    return value
+
+
 @cache
-def load_tiles() -> Tiles:
-    path = DATA / "tiles.json"
-    data = load_data(path)
-    species = tuple(
-        Species(s["letter"], s["colour"], s["name"]) for s in require(path, data, "species", list)
-    )
-    if len(species) != 4 or len({s.letter for s in species}) != 4:
-        raise _fail(path, "'species' must list 4 species with distinct letters")
+def load_tiles(files: DataFiles | None = None) -> Tiles:
+    """The tiles (cached by ``files``, which hash by their values; None: the package's)."""
+    path, data = _read(files, "tiles.json")
+    try:
+        species = tuple(
+            Species(str(s["letter"]), str(s["colour"]), str(s["name"]))
+            for s in require(path, data, "species", list)
+        )
+    except (KeyError, TypeError):
+        raise _fail(path, "'species' must list objects with a letter, a colour and a name") from None
+    if "".join(s.letter for s in species) != LETTERS:
+        raise _fail(
+            path, f"'species' must have the letters {', '.join(LETTERS)} in this order (the notation's)"
+        )
     patterns = tuple(require(path, data, "patterns", list))
     if len(patterns) != 16:
         raise _fail(path, f"'patterns' must list 16 tiles, found {len(patterns)}")
     for i, pat in enumerate(patterns, 1):
         if not isinstance(pat, str) or len(pat) != 4 or set(pat) - set("Xabc"):
-            raise _fail(path, f"tile {i} pattern {pat!r} must be 4 letters of X, a, b, c")
-    return Tiles(species, patterns, require(path, data, "vilicus", int), require(path, data, "dominus", int))
+            raise _fail(path, f"'patterns': tile {i} pattern {pat!r} must be 4 letters of X, a, b, c")
+    return Tiles(
+        species, patterns, _count(path, data, "vilicus", 0, 64), _count(path, data, "dominus", 0, 64)
+    )
 
 
-@cache
-def load_board(name: str) -> Board:
-    path = DATA / f"{name}.json"
-    data = load_data(path)
-    species_letters = [s.letter for s in load_tiles().species]
-    grid = require(path, data, "grid", list)
-    if len(grid) != 4 or any(not isinstance(row, list) or len(row) != 4 for row in grid):
-        raise _fail(path, "'grid' must be 4 rows of 4 cetarium numbers")
-    numbers = [n for row in grid for n in row if n]
-    if sorted(numbers) != list(range(1, len(numbers) + 1)):
-        raise _fail(path, "'grid' must number its cetaria 1..N once each (0 for no cetarium)")
-    aureus = tuple(require(path, data, "aureus", list))
-    if sorted(aureus) != sorted(numbers):
-        raise _fail(path, "'aureus' must hold one coin per cetarium")
+def _tiles_used(path: Path, data: dict[str, Any], rounds: int) -> tuple[tuple[int, ...], int]:
+    """The tiles a board takes out of each colour's 16, and the hand size."""
+    removed = tuple(require(path, data, "removed_tiles", list))
+    if any(not isinstance(t, int) or not 1 <= t <= 16 for t in removed) or len(set(removed)) != len(removed):
+        raise _fail(
+            path, f"'removed_tiles' must list distinct tile numbers from 1 to 16, got {list(removed)}"
+        )
+    if 16 - len(removed) < rounds:
+        raise _fail(path, f"'removed_tiles' leaves {16 - len(removed)} tiles a colour for {rounds} rounds")
+    return removed, _count(path, data, "hand_size", 1, 16 - len(removed))
+
+
+def _chart(path: Path, data: dict[str, Any]) -> tuple[ChartRow, ...]:
     chart_rows = require(path, data, "chart", list)
     try:
         chart = tuple(ChartRow(int(r["specimens"]), int(r["vilicus"]), int(r["dominus"])) for r in chart_rows)
@@ -170,20 +194,58 @@ def load_board(name: str) -> Board:
         range(chart[0].specimens, chart[0].specimens + len(chart))
     ):
         raise _fail(path, "'chart' rows must run over consecutive specimen counts")
-    bonus_points = require(path, data, "bonus_points", dict)
+    return chart
+
+
+def _bonus_points(path: Path, data: dict[str, Any]) -> dict[str, int]:
+    points = require(path, data, "bonus_points", dict)
+    if sorted(points) != ["joker", "species"] or not all(
+        isinstance(v, int) and not isinstance(v, bool) for v in points.values()
+    ):
+        raise _fail(path, f"'bonus_points' must give integer 'species' and 'joker' points, got {points!r}")
+    return points
+
+
+def _bonus_cells(
+    path: Path, data: dict[str, Any], position: dict[int, tuple[int, int]], letters: list[str], size: int
+) -> dict[int, int]:
+    """Fish cell index -> species 0..3 or JOKER, for each bonus space."""
+    cells: dict[int, int] = {}
+    for b in require(path, data, "bonuses", list):
+        if not isinstance(b, dict):
+            raise _fail(path, f"'bonuses': {b!r} must be an object with cetarium, row, col and kind")
+        cet, row, col, kind = b.get("cetarium"), b.get("row"), b.get("col"), b.get("kind")
+        if cet not in position or not all(type(v) is int and 0 <= v < 4 for v in (row, col)):
+            raise _fail(path, f"'bonuses': bonus {b} must name a cetarium of the grid and a cell 0..3, 0..3")
+        if kind != "*" and kind not in letters:
+            raise _fail(path, f"'bonuses': bonus {b}: kind must be '*' or one of {letters}")
+        gr, gc = position[cet]
+        cells[(gr * 4 + cast(int, row)) * size + gc * 4 + cast(int, col)] = (
+            JOKER if kind == "*" else letters.index(kind)
+        )
+    return cells
+
+
+@cache
+def load_board(name: str, files: DataFiles | None = None) -> Board:
+    """A board (cached by name and ``files``, which hash by their values; None: the package's)."""
+    path, data = _read(files, f"{name}.json")
+    species_letters = [s.letter for s in load_tiles(files).species]
+    grid = require(path, data, "grid", list)
+    if len(grid) != 4 or any(not isinstance(row, list) or len(row) != 4 for row in grid):
+        raise _fail(path, "'grid' must be 4 rows of 4 cetarium numbers")
+    numbers = [n for row in grid for n in row if n]
+    if sorted(numbers) != list(range(1, len(numbers) + 1)):
+        raise _fail(path, "'grid' must number its cetaria 1..N once each (0 for no cetarium)")
+    aureus = tuple(require(path, data, "aureus", list))
+    if sorted(aureus, key=str) != sorted(numbers, key=str):
+        raise _fail(path, "'aureus' must hold one coin per cetarium, numbered as in 'grid'")
+    removed, hand_size = _tiles_used(path, data, len(numbers))
+    chart = _chart(path, data)
+    bonus_points = _bonus_points(path, data)
     size = 16
     position = {n: (r, c) for r, row in enumerate(grid) for c, n in enumerate(row) if n}
-    bonus_cells: dict[int, int] = {}
-    for b in require(path, data, "bonuses", list):
-        cet, row, col, kind = b.get("cetarium"), b.get("row"), b.get("col"), b.get("kind")
-        if cet not in position or not (0 <= row < 4 and 0 <= col < 4):
-            raise _fail(path, f"bonus {b} must name a cetarium of the grid and a cell 0..3, 0..3")
-        if kind != "*" and kind not in species_letters:
-            raise _fail(path, f"bonus {b}: kind must be '*' or one of {species_letters}")
-        gr, gc = position[cet]
-        bonus_cells[(gr * 4 + row) * size + gc * 4 + col] = (
-            JOKER if kind == "*" else species_letters.index(kind)
-        )
+    bonus_cells = _bonus_cells(path, data, position, species_letters, size)
     slot_cells = {}
     lines = {}
     for cet, (gr, gc) in position.items():
@@ -209,16 +271,18 @@ def load_board(name: str) -> Board:
     for cet, (gr, gc) in position.items():
         area_of[cet, "h"] = tuple(n for n in grid[gr] if n)
         area_of[cet, "v"] = tuple(grid[r][gc] for r in range(4) if grid[r][gc])
+    if require(path, data, "name", str) != name:
+        raise _fail(path, f"'name' must be {name!r}, the file's name")
     return Board(
-        name=require(path, data, "name", str),
+        name=name,
         grid=tuple(tuple(r) for r in grid),
         size=size,
-        hand_size=require(path, data, "hand_size", int),
+        hand_size=hand_size,
         aureus=aureus,
-        removed_tiles=tuple(require(path, data, "removed_tiles", list)),
+        removed_tiles=removed,
         chart=chart,
-        species_bonus=int(bonus_points["species"]),
-        joker_bonus=int(bonus_points["joker"]),
+        species_bonus=bonus_points["species"],
+        joker_bonus=bonus_points["joker"],
         bonus_cells=bonus_cells,
         position=position,
         slot_cells=slot_cells,

@@ -19,7 +19,7 @@ from ludus.engine.game import Game, Option
 from ludus.engine.hooks import Hooks
 
 from .actions import PASS, SPECIES, Worker, choose, parse, place
-from .data import BOARDS, load_board, load_tiles
+from .data import BOARDS, PACKAGE, load_board, load_tiles
 from .seats import colour_seats, seating
 from .state import GarumState
 
@@ -50,6 +50,7 @@ class GarumGame(Game):
     title = "Garum"
     tagline = "Tile laying in Roman brine tanks: place fish, claim the lines, 2 to 4 players."
     state_class = GarumState
+    data_package = PACKAGE
     hooks = Hooks(
         renderer="ludus.games.garum.render",
         heuristic="ludus.games.garum.heuristic",
@@ -94,8 +95,12 @@ class GarumGame(Game):
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
-        self.board = load_board(self.config["board"])
-        self.tiles = load_tiles()
+        files = self.data_files if self.data_tag is not None else None  # None: the package's, cached
+        if files is not None:
+            for name in BOARDS:
+                load_board(name, files)  # a wrong value in any file is refused, not only in the board played
+        self.board = load_board(self.config["board"], files)
+        self.tiles = load_tiles(files)
         self.seating = seating(self.config["players"], self.colour_order(self.config))
         self.tile_ids = tuple(t for t in range(1, 17) if t not in self.board.removed_tiles)
         self._fish = {

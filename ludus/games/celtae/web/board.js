@@ -11,12 +11,15 @@
 import * as generic from "/static/js/generic.js";
 import {logLine, notationToggle, seatTitle} from "/static/js/log.js";
 import {chip, el, svg} from "/static/js/util.js";
-import {AREAS, cap, cardName, CATEGORIES, COLOUR_LETTER, CORNERS, CUBES, DONE, FLIP, ICON_LETTER, ICONS, plural, REGION, seatNo, WORKERS} from "./words.js";
+import {activate, interaction as decide} from "./decide.js";
+import {follow as sxFollow, panel as sxPanel, show as sxShow} from "./solitairix.js";
+import {AREAS, areaOf, cap, cardName, CATEGORIES, COLOUR_LETTER, CUBES, FLIP, ICON_LETTER, ICONS, plural, REGION, seatNo, WORKERS} from "./words.js";
 import {decorate, LEADERS} from "./panels.js"; // leader texts from the data files, A-K, tooltips
 
 export {fillSummary, forgetMove, noteMove, renderOptions, trackWorkers, wantsBreakdown} from "/static/js/generic.js";
 export {panels} from "./panels.js";
 export {rulesHelp, sentence} from "./words.js";
+export {targets} from "./decide.js";
 import {sentence} from "./words.js";
 
 export const name = "celtae";
@@ -62,23 +65,9 @@ function disc(owner, label = null) {
 }
 
 // -- the board -------------------------------------------------------------------------------
-let live = null; // the latest interaction context: play() and setSelection()
 let lastLog = []; // the server's ordered log of the view being drawn (moveLog keeps it)
 let notices = []; // the view's news for a person (a turn whose timer ran out), shown atop the board
 let oneTurn = false; // mark only each seat's last main turn (from its move), not its whole run of actions
-
-let boardFocus = false; // the last decision was clicked or keyed on the board: keep the keyboard there
-
-function activate(target) {
-  if (!live || !target || target.disabled) return;
-  boardFocus = true;
-  // a move past the optional steps: the skips and the move in one request, all or nothing
-  const skip = target.dataset.boardSkip ? JSON.parse(target.dataset.boardSkip) : [];
-  if (target.dataset.boardAction && skip.length) live.play(skip[0], [...skip.slice(1), target.dataset.boardAction]);
-  else if (target.dataset.boardAction) live.play(target.dataset.boardAction);
-  else if (target.dataset.boardSelect) live.setSelection({key: target.dataset.boardSelect, skip: skip.length ? skip : null});
-  else if (target.dataset.cancel !== undefined) live.setSelection(null);
-}
 
 export function drawBoard(obs) {
   const root = el("div", {class: "cb", role: "group", "aria-label": "Celtae board"});
@@ -90,6 +79,7 @@ export function drawBoard(obs) {
     citadels(obs), stacks(obs), seats(obs));
   markLastMoves(root, obs, lastLog);
   decorate(root, obs);
+  if (obs.solitairix) sxShow(root); // its newest turn, step by step
   return root;
 }
 
@@ -187,7 +177,7 @@ function stacks(obs) {
 function seats(obs) {
   const out = el("section", {class: "cb-seats", "aria-label": "player boards"});
   obs.players_info.forEach((p, s) => out.append(seatPanel(obs, p, s)));
-  if (obs.solitairix) out.append(soloPanel(obs.solitairix));
+  if (obs.solitairix) out.append(sxPanel(obs.solitairix, cardFace, disc));
   return out;
 }
 
@@ -230,225 +220,13 @@ function seatPanel(obs, p, s) {
     el("div", {class: "cb-row cb-hand", role: "group", "aria-label": mine ? "your cards" : "cards"}, hand));
 }
 
-function soloPanel(sx) {
-  const last = sx.last_turn;
-  return el("article", {class: "cb-seat seat-1", "data-key": "solitairix", "aria-label": "Solitairix"},
-    el("header", {class: "cb-row"}, disc(1, "Solitairix"), el("strong", {}, "Solitairix"),
-      el("span", {class: "cb-score"}, `target ${sx.target}`)),
-    el("div", {class: "cb-row cb-stats"}, `tile side ${sx.side} · quarter ${sx.quarter} · worker ${sx.worker || "—"}`),
-    el("div", {class: "cb-row cb-stats"}, `discs ${sx.discs_placed} · cubes ${sx.cubes_placed} · Roman ${sx.roman_tiles}`
-      + ` · druid tiles ${sx.druid_tiles} · druids ${sx.druids} · bonus ${sx.bonus_tiles}`),
-    last ? el("div", {class: "cb-row cb-sx-last", "data-key": "solitairix-last"}, "Last turn: ",
-      lastLog.findLast?.((e) => e.solitairix)?.text
-        || `card ${last.card ? cardName(last.card) : "—"}, ${plural(last.steps, "step")}, ${last.action}`) : null,
-    sx.drawn ? el("div", {class: "cb-row"}, "its card now: ", cardFace(sx.drawn, "solitairix-card")) : null);
-}
-
-function areaOf(action) {
-  const [verb, R] = action.split(" ");
-  if (verb === "battle") return 1;
-  if (verb === "recruit") return 3;
-  return R === "N" ? 0 : 2;
-}
-
-// -- decisions -------------------------------------------------------------------------------
-/**
- * Where each legal action is clicked: {act: Map key -> notation, select: Map key -> selection key,
- * loose: notations with no piece (buttons in the prompt)}. A selection narrows to its completions.
- */
-export function targets(obs, legal, sel = null) {
-  const act = new Map();
-  const select = new Map();
-  const loose = [];
-  const region = obs.action ? obs.action.slice(-1) : null;
-  const here = CORNERS.indexOf(obs.marker);
-  const byVerb = {};
-  for (const a of legal) (byVerb[a.split(" ")[0]] ||= []).push(a);
-  if (sel?.key?.startsWith("swap-")) {
-    const w = sel.key.slice(5);
-    const i = areaOf(obs.action);
-    for (const a of byVerb.swap || []) {
-      const [, t, j] = a.split(" ");
-      if (t === w) act.set(`area-${i}-${Number(j) - 1}`, a);
-    }
-    return {act, select, loose};
-  }
-  if (sel?.key === "druid") {
-    for (const a of byVerb.druid || []) act.set(`tribe-${a.split(" ")[1]}`, a);
-    return {act, select, loose};
-  }
-  if (sel?.key?.startsWith("garrison-")) {
-    for (const a of byVerb.garrison || []) if (a.endsWith(sel.key.slice(9))) act.set(`hand-${a.split(" ")[1]}`, a);
-    return {act, select, loose};
-  }
-  const wilds = (byVerb.druid || []).filter((a) => a !== "druid");
-  for (const a of legal) {
-    const [verb, x] = a.split(" ");
-    if (verb === "move" && here >= 0) act.set(`corner-${CORNERS[(here + Number(x)) % 4]}`, a);
-    else if (["farm", "build", "battle", "recruit"].includes(verb)) act.set(`act-${verb}-${x}`, a);
-    else if (verb === "leader") act.set(`leader-${x}`, a);
-    else if (["discard", "pay"].includes(verb)) act.set(`hand-${x}`, a);
-    else if (verb === "garrison") {
-      act.set(`hand-${x}`, a);
-      const same = byVerb.garrison.filter((g) => g.endsWith(x[1]));
-      obs.garrison_icons.forEach((ic, i) => {
-        if (ICON_LETTER[ic] !== x[1] || obs.garrison["NS".indexOf(region)]?.[i] !== null) return;
-        if (same.length === 1) act.set(`garrison-${region}-${i}`, a);
-        else select.set(`garrison-${region}-${i}`, `garrison-${x[1]}`);
-      });
-    } else if (verb === "take" && region) act.set(`market-${region}-${Number(x) - 1}`, a);
-    else if (verb === "citadel" && region) act.set(`citadel-${region}-${x}`, a);
-    else if (verb === "fight" && region) act.set(`roman-${region}`, a);
-    else if (verb === "druid" && region) {
-      if (wilds.length) { if (verb && !select.has(`druid-${region}`)) select.set(`druid-${region}`, "druid"); }
-      else act.set(`druid-${region}`, a);
-    } else if (verb === "enlist") act.set(`active-${x}`, a);
-    else if (verb === "release") act.set(`tribe-${x}`, a);
-    else if (verb === "centre") act.set(`centre-${Number(x) - 1}`, a);
-    else if (verb === "progress") act.set(`progress-${Number(x) - 1}`, a);
-    else if (verb === "flip" || verb === "keep") act.set(`leader-${verb}`, a);
-    else if (verb === "anywhere" || verb === "extra") act.set("token", a);
-    else if (verb === "swap") select.set(`active-${x}`, `swap-${x}`);
-    else loose.push(a);
-  }
-  return {act, select, loose};
-}
-
-function prompt(obs, sel) {
-  if (sel?.key?.startsWith("swap-")) return `Swap your ${WORKERS[sel.key.slice(5)]}: click the worker in the area to take.`;
-  if (sel?.key === "druid") return "Which of your tribe's workers goes as the druid tile's wildcard? Click it in your tribe.";
-  if (sel?.key?.startsWith("garrison-")) return `Pay which ${ICONS[sel.key.slice(9)]} card for the garrison? Click it in your hand.`;
-  if (obs.pending?.kind === "leader flip") return "Flip your leader to side B, or keep side A (on your leader card).";
-  if (obs.pending?.kind === "progress") return "Place a progress marker: click a progress card.";
-  const hints = [
-    [/^choose a leader/, "Choose your leader: click a leader card."],
-    [/^discard a set-up/, "Discard a card: click it in your hand."],
-    [/^move the action/, "Move the marker: click a highlighted corner (or your token to act anywhere)."],
-    [/^choose an action/, "Choose an action: click it in an action area."],
-    [/^refresh/, "Refresh the action area from the centre, or keep it."],
-    [/^swap/, "Swap one of your active workers with one in the area (click your worker), or no swap."],
-    [/^spend a bonus token/, "Spend a token as an extra worker (click your tokens), or not."],
-    [/^take market/, "Take market cards: click them in the market."],
-    [/^choose a citadel/, "Choose the citadel to build on."],
-    [/^pay cards of/, "Pay a card of the citadel's colour: click it in your hand."],
-    [/^recruit a worker with/, "Recruit a worker with the bonus: click an active worker, or no recruit."],
-    [/^draw market/, "Draw market cards with the bonus: click them."],
-    [/^discard cards of one icon/, "Discard cards of one icon for strength: click them in your hand."],
-    [/^fight/, "Fight the Roman army: click its stack, or do not fight."],
-    [/^place a garrison/, "Place a garrison cube: click a card in your hand or a free garrison space."],
-    [/^recruit workers/, "Recruit workers: click your active workers."],
-    [/^send tribe/, "Take the druid tile: click the druid stack, or no druid."],
-    [/^pay cards for a druid/, "Pay cards for the druid worker: click them in your hand."],
-    [/^take a worker from the centre/, "Take a worker from the centre: click it."],
-    [/^release/, "Release workers down to 8: click them in your tribe."],
-  ];
-  const text = obs.phase || "";
-  return hints.find(([re]) => re.test(text))?.[1] || `Your turn: ${text}.`;
-}
-
-/** The prompt while optional steps wait: the move is made on the board, which passes over them. */
-function mainPrompt(obs) {
-  const what = {farm: "Take market cards: click them in the market",
-    build: "Build: click the citadel, or the card to pay in your hand",
-    battle: "Battle: click cards in your hand to discard for strength, or the Roman army to fight",
-    recruit: "Recruit: click your active workers in your panel"}[(obs.action || "").split(" ")[0]] || "Make your move on the board";
-  return `${what} (that skips the optional steps).`;
-}
-
-/** "done" as the move itself (past the optional steps), named after the area's action. */
-function mainDoneLabel(obs) {
-  return {farm: "Take no card", build: "Build nothing", battle: "Done discarding", recruit: "No recruit"}[
-    (obs.action || "").split(" ")[0]] || "Done";
-}
-
-function optionalLabel(a) {
-  if (a === "extra") return "Spend a token as an extra worker";
-  return a;
-}
-
-function doneLabel(obs) {
-  return DONE.find(([re]) => re.test(obs.phase || ""))?.[1] || "Done";
-}
-
+// -- decisions (decide.js) ---------------------------------------------------------------------
 export function boardBox() {
   return null;
 }
 
 export function interaction(ctx) {
-  const {obs, legal, board} = ctx;
-  live = ctx;
-  const root = board?.root;
-  if (!(root instanceof HTMLElement) || !root.classList.contains("cb")) return {controls: null, overlay: null, onKey: () => false};
-  const sel = ctx.selection?.key ? ctx.selection : null;
-  for (const b of root.querySelectorAll("button.cb-t")) {
-    b.disabled = true;
-    b.classList.remove("legal");
-    delete b.dataset.boardAction;
-    delete b.dataset.boardSelect;
-    delete b.dataset.hint;
-  }
-  for (const b of root.querySelectorAll("button.cb-t[data-board-skip]")) delete b.dataset.boardSkip;
-  const skip = ctx.afterSkip?.skip?.length ? ctx.afterSkip : null;
-  // a selection begun on a move past the optional steps completes among that move's targets
-  const own = sel?.skip ? {act: new Map(), select: new Map(), loose: []} : targets(obs, legal, sel);
-  const main = skip && (!sel || sel.skip) ? targets(obs, skip.legal, sel) : null;
-  const {act, select, loose} = own;
-  const mark = (key, attr, value, skipped = null) => {
-    for (const b of root.querySelectorAll(`button[data-key="${key}"]`)) {
-      b.disabled = false;
-      b.classList.add("legal");
-      b.dataset[attr] = value;
-      if (skipped) b.dataset.boardSkip = JSON.stringify(skipped);
-      if (attr === "boardAction") b.title = `${b.getAttribute("aria-label")}: ${value}`;
-    }
-  };
-  // the optional step's own choices go beside the board; its pieces stay clickable where no move is
-  const optional = [];
-  if (main) {
-    for (const [key, a] of main.act) mark(key, "boardAction", a, skip.skip);
-    for (const [key, s] of main.select) mark(key, "boardSelect", s, skip.skip);
-    for (const [key, a] of [...act]) {
-      if (main.act.has(key) || main.select.has(key)) { act.delete(key); optional.push(a); }
-    }
-    for (const [key, s] of [...select]) {
-      if (main.act.has(key) || main.select.has(key)) { select.delete(key); optional.push({select: s, key}); }
-    }
-  }
-  for (const [key, a] of act) mark(key, "boardAction", a);
-  // never leave a legal action without something to click: one with no piece drawn goes to the prompt
-  for (const [key, a] of act) if (!root.querySelector(`button[data-key="${key}"]`)) loose.push(a);
-  for (const [key, s] of select) mark(key, "boardSelect", s);
-  for (const [key, a] of act) {
-    if (key.startsWith("corner-")) root.querySelector(`[data-key="${key}"]`)?.setAttribute("data-hint", a.replace("move ", "+"));
-    if (key === "token") root.querySelector(`[data-key="token"]`)?.setAttribute("data-hint",
-      a === "anywhere" ? "act anywhere" : "extra worker");
-  }
-  const box = root.querySelector(".cb-prompt");
-  const button = (a) => el("button", {type: "button", class: "cb-t cb-act legal", "data-board-action": a},
-    a === "done" ? doneLabel(obs) : a === "refresh" ? "Refresh the area" : optionalLabel(a));
-  const steps = main && !sel ? el("div", {class: "cb-optional", role: "group", "aria-label": "optional steps",
-    "data-testid": "optional-steps"},
-  el("span", {class: "cb-optional-title"}, "or first (optional):"),
-  loose.map(button), optional.map((o) => (typeof o === "string" ? button(o)
-    : el("button", {type: "button", class: "cb-t cb-act legal", "data-board-select": o.select},
-      `Swap your ${WORKERS[o.select.slice(5)] || o.select}`)))) : null;
-  // the move's own choices with no piece (Farm: take no card) are one click too, past the optional steps
-  const mainLoose = (main?.loose || []).map((a) => el("button", {type: "button", class: "cb-t cb-act legal",
-    "data-board-action": a, "data-board-skip": JSON.stringify(skip.skip)}, a === "done" ? mainDoneLabel(obs) : a));
-  // a phone shows a part of the board at a time: one tap brings the decision's first piece into sight
-  const far = [...root.querySelectorAll("button.legal")].find((b) => !b.closest(".cb-prompt"));
-  const where = far ? el("button", {type: "button", class: "cb-where", "data-testid": "show-where",
-    onclick: () => { far.scrollIntoView({block: "center"}); far.focus({preventScroll: true}); }}, "Show where") : null;
-  // (replaceChildren would write a null as the text "null": only nodes go in)
-  box.replaceChildren(...[where, el("p", {class: "cb-prompt-text"}, legal.length ? (main && !sel ? mainPrompt(obs, skip) : prompt(obs, sel)) : ""),
-    mainLoose.length && !sel ? el("div", {class: "cb-row"}, mainLoose) : null,
-    steps || el("div", {class: "cb-row"}, loose.map(button), sel ? mainLoose : null,
-      sel ? el("button", {type: "button", class: "cb-t", "data-cancel": "", "data-testid": "cancel"}, "Cancel (Esc)") : null)]
-    .filter(Boolean));
-  if (boardFocus && (!document.activeElement || document.activeElement === document.body)) {
-    root.querySelector("button.legal")?.focus({preventScroll: true});
-  }
-  return {controls: null, overlay: null, onKey: () => false};
+  return decide(ctx, lastLog.findLast?.((e) => e.seat === ctx.obs?.seat)?.action || "");
 }
 
 // -- the last move of the other seats ----------------------------------------------------------
@@ -478,6 +256,7 @@ export function lastTurns(log, me, turnOnly = false) {
  */
 export function lastMoveLog(view) {
   lastLog = view.log || [];
+  sxFollow(lastLog, false);
   notices = view.notices || [];
   oneTurn = true; // a replay's seat may move many times in a row (solo: always): its last turn only
 }
@@ -528,6 +307,7 @@ export function moveLog(obs, seen = {}, view = null) {
   if (!view?.log) return generic.moveLog(obs, seen, view);
   lastLog = view.log;
   notices = view.notices || [];
+  if (obs?.solo) sxFollow(lastLog, true);
   const regions = {};
   let prev = null;
   let first = null; // the seat that opened the first main turn: each of its turns opens a round
@@ -560,7 +340,9 @@ export function logItem(entry) {
 export function status(view) {
   if (view.terminal) return "";
   const obs = view.observation || {};
-  const bits = [obs.phase, obs.marker && `marker ${obs.marker}`, obs.action, obs.final !== "no" && obs.final,
+  // the optional steps wait beside the action's own choice, never as a question of their own
+  const phase = /^(refresh|swap|spend a bonus)/.test(obs.phase || "") ? "the action's own choice (or an optional step first)" : obs.phase;
+  const bits = [phase, obs.marker && `marker ${obs.marker}`, obs.action, obs.final !== "no" && obs.final,
     obs.pending && `pending: ${obs.pending.kind}`];
   return bits.filter(Boolean).join(" · ");
 }

@@ -16,6 +16,25 @@ const CATEGORIES = help.categories || {};
 const COLOURS = help.colours || {O: "orange", P: "pink", U: "purple", T: "teal"};
 const ICONS = help.icons || {w: "warrior", t: "trap", f: "fortress"};
 const BONUS = help.bonus || {};
+/** Solitairix's tile: each side's four quarters ({actions, swap, discards}), from the data files. */
+export const SOLO_TILE = help.solo_tile || [];
+
+/** The rondel's steps in words, their strength as a gain or a cost (from the data files). */
+export const RONDEL = (() => {
+  const strength = help.rondel?.move_strength || [1, 0, -3];
+  const steps = (n) => `${n} step${n === 1 ? "" : "s"}`;
+  const effect = (n, one = true) => {
+    const k = strength[n - 1] ?? 0;
+    if (!k) return one ? "is free" : "free";
+    return `${one ? (k > 0 ? "gains" : "costs") : (k > 0 ? "+" : "costs ")}${one ? " " : ""}${Math.abs(k)} strength`;
+  };
+  return {
+    strength,
+    refresh: help.rondel?.refresh_cost ?? 1,
+    step: (n) => `${steps(n)}\n${effect(n, false)}`,
+    summary: [1, 2, 3].map((n) => `${steps(n)} ${n === 1 ? effect(n) : effect(n).replace("gains", "gain").replace("costs", "cost").replace("is free", "are free")}`).join(", "),
+  };
+})();
 
 let categories = null; // the latest view's categories A..K per seat (with "total")
 installTooltips();

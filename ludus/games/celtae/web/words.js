@@ -24,12 +24,12 @@ export const AREAS = [
   {title: "Farm / Build · South", acts: ["farm S", "build S"], arrow: "←"},
   {title: "Recruit", acts: ["recruit N", "recruit S"], arrow: "↑"},
 ];
-// what "done" means in each step, by the engine's phase text
+// what "done" means in each step, by the engine's phase text (a choice worded, never "pass")
 export const DONE = [
-  [/^refresh/, "Keep the area as it is"], [/^swap/, "No swap"], [/^spend a bonus token/, "No extra worker"],
-  [/^take market/, "Done taking cards"], [/^recruit a worker with/, "No recruit"], [/^draw market/, "Done drawing"],
-  [/^discard cards/, "Done discarding"], [/^fight/, "Do not fight"], [/^place a garrison/, "No garrison cube"],
-  [/^recruit workers/, "Done recruiting"], [/^send tribe/, "No druid"], [/^pay cards for a druid/, "Stop paying"],
+  [/^refresh/, "Keep the area as it is"], [/^swap/, "Swap no worker"], [/^spend a bonus token/, "No extra worker"],
+  [/^take market/, "Buy no more cards"], [/^recruit a worker with/, "Recruit no worker"], [/^draw market/, "Draw no more cards"],
+  [/^discard cards/, "Discard no more cards"], [/^fight/, "Do not fight"], [/^place a garrison/, "Place no garrison cube"],
+  [/^recruit workers/, "Recruit no more"], [/^send tribe/, "Do not take the druid tile"], [/^pay cards for a druid/, "Buy no druid worker"],
 ];
 
 export const FLIP = {undecided: "side B? not decided yet", decided: "side B? decided (secret until all decide)",
@@ -37,38 +37,52 @@ export const FLIP = {undecided: "side B? not decided yet", decided: "side B? dec
 export const seatNo = (s) => `Seat ${s + 1}`;
 export const cardName = (c) => `${COLOURS[c[0]] || c[0]} ${ICONS[c[1]] || c[1]}`;
 export const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+/** A noun with its indefinite article: every word of the game that starts with a vowel letter sounds one. */
+export const an = (noun) => `${/^[aeiou]/i.test(noun) ? "an" : "a"} ${noun}`;
+const ORDINALS = ["first", "second", "third", "fourth", "fifth", "sixth"];
+export const ordinal = (n) => ORDINALS[n - 1] || `number ${n}`;
+
+/** The rondel's action area where an action ("farm N", "battle S" ...) is performed. */
+export function areaOf(action) {
+  const [verb, R] = action.split(" ");
+  if (verb === "battle") return 1;
+  if (verb === "recruit") return 3;
+  return R === "N" ? 0 : 2;
+}
 
 export function cap(s) {
   return s ? s[0].toUpperCase() + s.slice(1) : s;
 }
 
 // -- the log's sentences -----------------------------------------------------------------------
+// (the server words each action from the state it was played in; these are the replay viewer's,
+// from the notation alone)
 const SENTENCES = {
   leader: (x) => `chose ${cap(x)} as leader`,
-  discard: (x) => `discarded a ${cardName(x)} card`,
-  move: (x) => `moved the marker ${plural(Number(x), "corner")}`,
+  discard: (x) => `discarded ${an(cardName(x))}`,
+  move: (x) => `moved the marker ${plural(Number(x), "step")}`,
   anywhere: () => "spent a token to act anywhere",
-  farm: (x) => `farmed in the ${REGION[x]}`,
-  build: (x) => `built in the ${REGION[x]}`,
-  battle: (x) => `went to battle in the ${REGION[x]}`,
-  recruit: (x) => `recruited in the ${REGION[x]}`,
+  farm: (x) => `chose to farm in the ${REGION[x]}`,
+  build: (x) => `chose to build in the ${REGION[x]}`,
+  battle: (x) => `chose to battle in the ${REGION[x]}`,
+  recruit: (x) => `chose to recruit in the ${REGION[x]}`,
   refresh: () => "refreshed the action area from the centre",
-  swap: (x, y) => `swapped a ${WORKERS[x]} for worker ${y} of the area`,
+  swap: (x, y) => `swapped their ${WORKERS[x]} for the area's ${ordinal(Number(y))} worker`,
   extra: () => "spent a token as an extra worker",
-  take: (x, y, r) => `took market card ${x}${r ? ` in the ${REGION[r]}` : ""}`,
+  take: (x, y, r) => `took the ${ordinal(Number(x))} market card${r ? ` in the ${REGION[r]}` : ""}`,
   citadel: (x, y, r) => `chose the ${COLOURS[x]} citadel${r ? ` in the ${REGION[r]}` : ""}`,
-  pay: (x) => `paid a ${cardName(x)} card`,
+  pay: (x) => `paid ${an(cardName(x))}`,
   fight: (x, y, r) => `fought the Roman army${r ? ` in the ${REGION[r]}` : ""}`,
-  garrison: (x) => `placed a garrison cube with a ${cardName(x)} card`,
-  enlist: (x) => `recruited a ${WORKERS[x]} into the tribe`,
-  druid: (x) => `took a druid tile${x ? ` (a ${WORKERS[x]} as the wildcard)` : ""}`,
-  centre: (x) => `took worker ${x} from the centre`,
-  release: (x) => `released a ${WORKERS[x]}`,
-  progress: (x) => `placed a progress marker on card ${x}`,
+  garrison: (x) => `placed a garrison cube, paying ${an(cardName(x))}`,
+  enlist: (x) => `recruited ${an(WORKERS[x])} into the tribe`,
+  druid: (x) => `took a druid tile${x ? ` (${an(WORKERS[x])} as the wildcard)` : ""}`,
+  centre: (x) => `took the ${ordinal(Number(x))} worker of the centre`,
+  release: (x) => `released ${an(WORKERS[x])}`,
+  progress: (x) => `placed a progress marker on the ${ordinal(Number(x))} progress card`,
   flip: () => "flipped the leader to side B",
   keep: () => "kept the leader on side A",
   decided: () => "decided about the leader (secret until all have decided)",
-  done: () => "passed",
+  done: () => "went on without the optional choice",
 };
 
 /** One plain sentence for a logged action; the notation stays in the entry for the curious. */

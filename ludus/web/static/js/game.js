@@ -10,6 +10,7 @@ import {gameModule, setOverlay, showBoard} from "./board.js";
 import {initHints} from "./hint.js";
 import {initSeatName} from "./seatname.js";
 import {rulesButton} from "./rules.js";
+import {turnItems} from "./log.js";
 import {download, el, fill, say, seatName} from "./util.js";
 
 const $ = (id) => document.getElementById(id);
@@ -181,6 +182,8 @@ function renderInteraction() {
     board: page.board,
     selection: page.selection,
     afterSkip: myTurn() ? view.after_skip : null, // the move's targets past the optional steps (then: skip)
+    ahead: myTurn() ? view.ahead : null, // the stages one and two of the seat's decisions on (routes in one request)
+    version: view.version,
     setSelection(sel) {
       page.selection = sel;
       renderInteraction();
@@ -259,7 +262,10 @@ function renderLog(view) {
   } else {
     entries = page.module.moveLog(view.observation, page.seen, view);
   }
-  fill($("log"), entries.map((e) => el("li", {}, page.module.logItem(e))));
+  // one entry per turn of a seat (the server's turns over its log), each turn's steps behind a disclosure
+  const byTurn = Array.isArray(view.turns) && Array.isArray(view.log) && entries.length === view.log.length;
+  fill($("log"), byTurn ? turnItems(view.turns, entries, page.module.logItem, view.log)
+    : entries.map((e) => el("li", {}, page.module.logItem(e))));
   $("log").scrollTop = $("log").scrollHeight;
 }
 
@@ -312,7 +318,7 @@ async function downloadRecord() {
 // -- acting ---------------------------------------------------------------------------------
 async function play(action, then = []) {
   if (page.busy) return;
-  if (!token) { message("You are watching: open the game with your seat's link to play."); return; }
+  if (!token && mySeat() === null) { message("You are watching: open the game with your seat's link to play."); return; }
   page.busy = true;
   document.body.dataset.busy = "true";
   try {
@@ -358,7 +364,7 @@ function settle(error = null) {
 }
 
 async function undo() {
-  if (page.busy || !token) return;
+  if (page.busy || (!token && mySeat() === null)) return; // a seat: by its token, or the session's account
   page.busy = true;
   try {
     const view = await api("POST", `/api/games/${encodeURIComponent(gameId)}/undo`,
@@ -375,7 +381,7 @@ async function undo() {
 }
 
 async function leave() {
-  if (!token || !confirm("Leave this game? A bot will play your seat so the others can finish.")) return;
+  if ((!token && mySeat() === null) || !confirm("Leave this game? A bot will play your seat so the others can finish.")) return;
   try {
     const left = await api("POST", `/api/games/${encodeURIComponent(gameId)}/leave`, {token});
     message(`You left; ${left.bot} plays seat ${left.seat + 1} now.`, "info");

@@ -118,7 +118,7 @@ export function initHints({page, gameId, token, button, box}) {
     const version = page.view.version;
     try {
       const response = await fetch(`/api/games/${encodeURIComponent(gameId)}/hint?n=3`,
-        {headers: {Accept: "application/json", Authorization: `Bearer ${token()}`}});
+        {headers: {Accept: "application/json", ...(token() ? {Authorization: `Bearer ${token()}`} : {})}}); // else: the session's seat
       const body = await response.json().catch(() => ({}));
       if (response.status === 429) {
         const seconds = Number(response.headers.get("Retry-After")) || 30;

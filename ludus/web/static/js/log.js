@@ -1,8 +1,10 @@
 // The move log as people read it, from the server's ordered log only (never rebuilt by guessing):
-// each line the seat's name (its display name if it gave one, else "Seat N", counted from 1) after a
-// chip of its colour that also carries its number, a plain sentence, round separators, the steps
-// played for a seat because they were its only choice and the turns a timer ran out on, and the
-// notation on request (a toggle above the list, remembered for the session).
+// one entry per turn of a seat (the view's `turns`: the server groups the actions and words the turn
+// in one sentence with everything it brought), its steps behind a disclosure; each line the seat's
+// name (its display name if it gave one, else "Seat N", counted from 1) after a chip of its colour
+// that also carries its number, round separators, the steps played for a seat because they were its
+// only choice and the turns a timer ran out on, and the notation on request (a toggle above the
+// list, remembered for the session).
 
 import {el} from "./util.js";
 
@@ -53,4 +55,36 @@ export function notationToggle(list) {
     for (const n of list.querySelectorAll(".log-notation")) n.hidden = !box.checked;
   });
   list.before(el("label", {class: "log-toggle"}, box, " show notation"));
+}
+
+const opened = new Set(); // the turns whose steps are shown (by their first step), kept across redraws
+
+/**
+ * The log by turns: one <li> per turn of `turns` (the view's, from the server), its steps the
+ * module's per-action `entries` (moveLog's) drawn by `item` (its logItem) behind a disclosure.
+ * A turn the game played by itself (a solo automaton's) lists the steps it names (its `play` in
+ * the view's `log`).
+ */
+export function turnItems(turns, entries, item, log = []) {
+  return turns.map((turn) => {
+    const [first, end] = turn.steps;
+    const steps = entries.slice(first, end);
+    const lead = steps[0] || {};
+    const notes = [];
+    if (turn.timed_out) notes.push(`time ran out; a move was played${lead.bot ? ` (${lead.bot})` : ""}`);
+    const lines = steps.flatMap((e, i) => {
+      const play = log[first + i]?.play;
+      if (Array.isArray(play) && play.length) return play.map((p) => el("li", {class: "log-step"}, p.text));
+      return [el("li", {class: "log-step", "data-step": String(first + i)}, item({...e, round: null}))];
+    });
+    const details = el("details", {class: "log-steps", open: opened.has(first),
+      ontoggle: (ev) => { if (ev.target.open) opened.add(first); else opened.delete(first); }},
+    el("summary", {}, lines.length === 1 ? "1 step" : `${lines.length} steps`), el("ol", {}, lines));
+    return el("li", {class: "log-entry", "data-seat": String(turn.seat), "data-testid": "log-turn"},
+      turn.round ? el("span", {class: "log-round", role: "separator"}, `Round ${turn.round}`) : null,
+      el("span", {class: "log-line log-turn", "data-seat": String(turn.seat)},
+        lead.chip || chip(turn.seat, turn.name), " ", el("strong", {}, turn.name), ` ${turn.text}.`,
+        notes.length ? el("span", {class: "log-note"}, ` (${notes.join("; ")})`) : null),
+      details);
+  });
 }

@@ -14,7 +14,8 @@ export function initSeatName({page, gameId, token, form}) {
 
   function update() {
     const view = page.view;
-    form.hidden = !view || view.seat === null || !token();
+    // an account's seat shows the account's name: nothing to give
+    form.hidden = !view || view.seat === null || !token() || !!view.seats?.find((s) => s.seat === view.seat)?.account;
     if (form.hidden || shownFor === view.seat) return;
     shownFor = view.seat;
     input.value = view.seats?.find((s) => s.seat === view.seat)?.name || "";

@@ -1,0 +1,106 @@
+"""An account's games: the seats a guest's browser holds, claimed by the account it signs in to, and the
+list of the games an account holds a seat of ("My games").
+
+A claim binds each seat whose token the browser sends to the account, so that its session opens the
+seat on any device (the token keeps working too). A seat already held by another account stays
+theirs, and an account holds at most one seat of a game (the session names one seat): a second token
+of the same game is left as it is. Each claimed game is told, as any seat change is.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .caller import Account
+from .game_cache import GameCache, account_seat
+from .runtime import public_options
+from .security import hash_token
+from .storage_accounts import HeldGame, held_games, seats_by_token_hash
+
+MAX_CLAIM = 100  # tokens one claim may send (a browser holds one a game)
+MY_GAMES = 100  # the most games "My games" lists: the last changed
+
+
+class AccountGames:
+    """The service's part that binds seats to accounts and lists an account's games."""
+
+    def __init__(self, games: GameCache) -> None:
+        self.games = games
+        self.store = games.store
+
+    def claim(self, account: Account, tokens: list[str]) -> dict[str, Any]:
+        """Bind the seats of ``tokens`` to ``account``: ``{"claimed": [{id, seat}], "held": [{id, seat}],
+        "refused": n}`` (held: the account's already; refused: unknown tokens, seats of another account,
+        a second seat of one game)."""
+        hashes = sorted({hash_token(t) for t in tokens[:MAX_CLAIM]})
+        with self.store.read() as conn:
+            found = seats_by_token_hash(conn, hashes)
+        claimed: list[dict[str, Any]] = []
+        held: list[dict[str, Any]] = []
+        for game_id, seat in found:
+            outcome = self._claim_seat(account, game_id, seat, set(hashes))
+            if outcome is not None:
+                (claimed if outcome else held).append({"id": game_id, "seat": seat})
+        return {"claimed": claimed, "held": held, "refused": len(hashes) - len(claimed) - len(held)}
+
+    def _claim_seat(self, account: Account, game_id: str, seat: int, hashes: set[str]) -> bool | None:
+        """True: claimed now; False: the account's already; None: refused."""
+        rt = self.games.get(game_id)
+        with rt.lock:
+
+            def work(conn: Any) -> bool | None:
+                self.games.sync(rt, conn, self.store.lock_game(conn, game_id))
+                row = rt.seats[seat]
+                if row.account_id == account.id:
+                    return False
+                if row.account_id is not None or row.token_hash not in hashes:
+                    return None
+                if account_seat(rt, account.id) is not None:
+                    return None
+                meta = rt.row.meta_version + 1
+                self.store.update_seat(conn, game_id, seat, meta, account_id=account.id)
+                self.store.notify(conn, self.games.payload(game_id, rt.row.version, meta))
+                return True
+
+            outcome = self.store.transact(work)
+            if outcome:
+                self.games.sync_after(rt)
+            return outcome
+
+    def games_of(self, account: Account, limit: int = MY_GAMES) -> list[dict[str, Any]]:
+        """The account's games, the last changed first: ``{id, game, status, seat, ...}`` where status
+        is ``your_turn`` (its seat is to move), ``waiting`` (another's turn) or ``finished`` (over or
+        abandoned)."""
+        with self.store.read() as conn:
+            found = held_games(conn, account.id, limit)
+        return [self._entry(held) for held in found]
+
+    def _entry(self, held: HeldGame) -> dict[str, Any]:
+        row = held.row
+        status = "finished"
+        if row.status == "playing":
+            rt = self.games.read(row.id)  # the cached game: its rules know whose turn it is
+            with rt.lock:
+                if not (rt.state.is_terminal() or rt.abandoned):
+                    to_move = rt.state.current_player() == held.seat and rt.seats[held.seat].bot is None
+                    status = "your_turn" if to_move else "waiting"
+        return {
+            "id": row.id,
+            "game": row.game,
+            "status": status,
+            "seat": held.seat,
+            "options": public_options(row),
+            "seats": [
+                {
+                    "seat": s.seat,
+                    "name": s.shown_name,
+                    "account": s.account_id is not None,
+                    "bot": s.bot,
+                    "free": s.free,
+                }
+                for s in held.seats
+            ],
+            "created_at": held.created_at,
+            "updated_at": row.turn_started,
+            "game_status": row.status,
+        }

@@ -1,0 +1,90 @@
+// "My games", /me: the signed-in account's games from the server (GET /api/me/games), each linking to
+// its game page, where the session opens the account's seat; and the account: its password, its
+// sessions. Signed out, the page sends you to sign in first.
+
+import {api, meta} from "./api.js";
+import {whoAmI} from "./account.js";
+import {el, fill, say} from "./util.js";
+
+const $ = (id) => document.getElementById(id);
+const STATUS = {your_turn: "Your turn", waiting: "Waiting for others", finished: "Finished"};
+let titles = {};
+
+function when(seconds) {
+  return new Date(seconds * 1000).toLocaleString([], {dateStyle: "medium", timeStyle: "short"});
+}
+
+function players(game) {
+  return game.seats.map((s) => {
+    const who = s.name || (s.bot ? `bot ${s.bot}` : s.free ? "open seat" : `Seat ${s.seat + 1}`);
+    return s.seat === game.seat ? `${who} (you)` : who;
+  }).join(", ");
+}
+
+async function loadGames() {
+  try {
+    const games = await api("GET", "/api/me/games");
+    if (!games.length) {
+      fill($("my-games"), el("p", {class: "hint"}, "No games yet: create one in the ", el("a", {href: "/"}, "lobby"), "."));
+      return;
+    }
+    fill($("my-games"), el("table", {class: "my-games"},
+      el("thead", {}, el("tr", {}, ["Game", "Status", "Players", "Last move"].map((h) => el("th", {scope: "col"}, h)))),
+      el("tbody", {}, games.map((g) => el("tr", {"data-game": g.id, "data-status": g.status},
+        el("td", {}, el("a", {href: `/games/${encodeURIComponent(g.id)}`, "data-testid": `my-game-${g.id}`},
+          `${titles[g.game] || g.game} ${g.id}`)),
+        el("td", {class: `status ${g.status}`}, STATUS[g.status] || g.status),
+        el("td", {}, players(g)),
+        el("td", {}, when(g.updated_at)))))));
+  } catch (exc) {
+    fill($("my-games"), el("p", {class: "hint"}, `Cannot list your games: ${exc.message}`));
+  } finally {
+    document.body.dataset.games = "loaded";
+  }
+}
+
+async function changePassword(event) {
+  event.preventDefault();
+  try {
+    await api("POST", "/api/me/password", {body: {current: $("current-password").value, password: $("new-password").value}});
+    $("password-form").reset();
+    say($("message"), "Your password is changed; your other devices are signed out.", "info");
+  } catch (exc) {
+    say($("message"), `The password was not changed: ${exc.message}`);
+  }
+}
+
+async function signOutEverywhere() {
+  if (!confirm("Sign out on every device, this one too?")) return;
+  try {
+    await api("POST", "/api/me/sign-out-everywhere", {raw: true});
+    location.assign("/signin");
+  } catch (exc) {
+    say($("message"), `Not signed out: ${exc.message}`);
+  }
+}
+
+async function start() {
+  let me;
+  try {
+    me = await whoAmI();
+  } catch (exc) {
+    say($("message"), `Cannot reach the server: ${exc.message}`);
+    return;
+  }
+  if (!me) {
+    location.replace("/signin?next=/me");
+    return;
+  }
+  fill($("who"), "Signed in as ", el("strong", {}, me.name), me.email ? ` (${me.email})` : "");
+  try {
+    titles = Object.fromEntries((await meta()).games.map((g) => [g.name, g.title || g.name]));
+  } catch { /* names as they are */ }
+  await loadGames();
+  document.body.dataset.ready = "true";
+}
+
+$("refresh").addEventListener("click", loadGames);
+$("password-form").addEventListener("submit", changePassword);
+$("sign-out-everywhere").addEventListener("click", signOutEverywhere);
+start();
