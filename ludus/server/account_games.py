@@ -16,6 +16,10 @@ from .game_cache import GameCache, account_seat
 from .runtime import public_options
 from .security import hash_token
 from .storage_accounts import HeldGame, held_games, seats_by_token_hash
+from .storage_tables import invitations
+from .table_state import table_of, waiting
+
+STATUS_ORDER = {"your_turn": 0, "invited": 1, "waiting": 2, "open": 3, "finished": 4}
 
 MAX_CLAIM = 100  # tokens one claim may send (a browser holds one a game)
 MY_GAMES = 100  # the most games "My games" lists: the last changed
@@ -68,20 +72,34 @@ class AccountGames:
             return outcome
 
     def games_of(self, account: Account, limit: int = MY_GAMES) -> list[dict[str, Any]]:
-        """The account's games, the last changed first: ``{id, game, status, seat, ...}`` where status
-        is ``your_turn`` (its seat is to move), ``waiting`` (another's turn) or ``finished`` (over or
-        abandoned)."""
+        """The account's games: ``{id, game, status, seat, ...}`` where status is ``your_turn`` (its seat
+        is to move), ``invited`` (a seat offered to it: accept or decline), ``waiting`` (another's turn,
+        or a table waiting for its players), ``open`` (a table it hosts that waits) or ``finished`` (over
+        or abandoned); in that order, each the last changed first."""
         with self.store.read() as conn:
             found = held_games(conn, account.id, limit)
-        return [self._entry(held) for held in found]
+            invited = invitations(conn, account.id, limit)
+        entries = [self._invited(row, seat, at) for row, seat, at in invited]
+        entries += [self._entry(held, account) for held in found]
+        return sorted(entries, key=lambda e: STATUS_ORDER[e["status"]])
 
-    def _entry(self, held: HeldGame) -> dict[str, Any]:
+    def _invited(self, row: Any, seat: int, created_at: float) -> dict[str, Any]:
+        rt = self.games.read(row.id)
+        with rt.lock:
+            seats = list(rt.seats)
+        return {**self._entry(HeldGame(rt.row, created_at, seat, seats), None), "status": "invited"}
+
+    def _entry(self, held: HeldGame, account: Account | None) -> dict[str, Any]:
         row = held.row
         status = "finished"
         if row.status == "playing":
             rt = self.games.read(row.id)  # the cached game: its rules know whose turn it is
             with rt.lock:
-                if not (rt.state.is_terminal() or rt.abandoned):
+                table = table_of(rt)
+                if waiting(rt):
+                    host = account is not None and table is not None and table.host_account_id == account.id
+                    status = "open" if host else "waiting"
+                elif not (rt.state.is_terminal() or rt.abandoned):
                     to_move = rt.state.current_player() == held.seat and rt.seats[held.seat].bot is None
                     status = "your_turn" if to_move else "waiting"
         return {

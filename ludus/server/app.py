@@ -25,6 +25,7 @@ from .accounts import Accounts
 from .auth import SameOrigin
 from .automation import Automation
 from .botpool import DEFAULT_FACTORY, BotPool
+from .chat import Chat
 from .docs_page import DOCS_PAGE, DOCS_START, mount_docs
 from .error_handlers import add_error_handlers, as_server_error, busy_response, validation_message
 from .hints import HintDesk
@@ -44,14 +45,19 @@ from .middleware import (
     internal_error,
     log_unexpected,
 )
-from .routes_accounts import add_account_routes
+from .notices import Notices
+from .ratings import Ratings
+from .routes_accounts import add_account_routes, add_notice_routes
 from .routes_games import add_game_routes
+from .routes_social import add_social_routes, with_social
+from .routes_tables import add_table_routes
 from .routes_ws import MAX_WS_MESSAGE, add_ws_route
 from .routing import BEARER, ERRORS, Token
 from .service import GameService
 from .sessions import Sessions
 from .settings import Settings, load_settings
 from .storage import Store, usable_url
+from .tables import Tables
 
 DESCRIPTION = """Play ludus games online: create a game with human and bot seats, share the seat
 tokens, play through HTTP and follow live through the WebSocket.
@@ -98,16 +104,24 @@ def create_app(
     service = GameService(store, settings)
     hub = Hub()
     automation = Automation(service, pool=BotPool(settings.bot_processes, bot_factory))
-    service.games.listeners = [hub.publish, automation.on_change]
+    chat, ratings = Chat(service.games, hub), Ratings(service.games)  # table chat and ratings (routes_social)
+    service.games.listeners = [hub.publish, automation.on_change, ratings.on_change]
     sessions = Sessions(store, settings.session_days)
     mailer = Mailer.from_settings(settings.smtp, settings.mail_from)
+    notices = Notices(store, mailer, settings.public_url)  # e-mail notices: turns, invitations, ends
+    service.games.listeners.append(notices.on_change)
     accounts = Accounts(store, settings, sessions, mailer)
 
     app = FastAPI(
         title="ludus server",
         version=ludus.__version__,
         description=DESCRIPTION,
-        lifespan=_closing(make_lifespan(store, service, hub, automation), accounts.close, mailer.close),
+        lifespan=_closing(
+            with_social(make_lifespan(store, service, hub, automation), chat, ratings),
+            accounts.close,
+            notices.close,
+            mailer.close,
+        ),
         docs_url=None,
         redoc_url=None,
     )
@@ -118,6 +132,8 @@ def create_app(
     app.state.sessions = sessions
     app.state.accounts = accounts
     app.state.mailer = mailer
+    app.state.notices = notices
+    app.state.chat, app.state.ratings = chat, ratings
     app.add_middleware(SameOrigin, public_url=settings.public_url)
     app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES, paths=LARGE_BODY_PATHS)
     app.add_middleware(SlowRequestLog, threshold_ms=settings.slow_request_ms)
@@ -130,8 +146,11 @@ def create_app(
     # ludus.server.hints: the seat to move asks for its best moves, thought about in the bots' pool
     hints = app.state.hints = HintDesk(service.games, automation.pool)
     add_game_routes(app, service, hints)
+    add_table_routes(app, Tables(service.games, service.lobby))  # invitations, waiting room, rematch
     add_ws_route(app, service, hub)
     add_account_routes(app, accounts, AccountGames(service.games))
+    add_notice_routes(app, notices)
+    add_social_routes(app, chat, ratings)
     _mount_web(app)
     _play_routes_first(app)
     return app

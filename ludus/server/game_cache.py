@@ -26,6 +26,8 @@ from .runtime import Details, Runtime, advance
 from .security import matching_index
 from .settings import Settings
 from .storage import GameRow, Store
+from .storage_tables import load_table
+from .table_state import refuse_while_waiting
 
 log = logging.getLogger("ludus.server")
 
@@ -97,6 +99,7 @@ class GameCache:
             raise NotFound(f"no game {rt.id!r}")
         if rt.row is None or rt.row.meta_version != row.meta_version:
             rt.seats = self.store.seats(conn, rt.id)
+            rt.table = load_table(conn, rt.id)
         if (
             rt.state is not None
             and rt.version != row.version
@@ -243,6 +246,7 @@ class GameCache:
         if rt.state.is_terminal():
             raise Forbidden("the game is over")
         self.not_abandoned(rt)
+        refuse_while_waiting(rt)
         current = rt.state.current_player()
         if current != seat:
             raise Forbidden(f"it is not seat {seat}'s turn: seat {current} is to move")

@@ -112,6 +112,24 @@ class Hub:
         else:  # one wake-up of the event loop for all of them
             self.loop.call_soon_threadsafe(_push_all, pushes)
 
+    def send(self, game_id: str, message: dict[str, Any]) -> None:
+        """Push ``message`` (not a view: e.g. ``{"chat": ...}``) to every subscriber of ``game_id``, from
+        any thread; encoded once for all of them."""
+        with self._lock:
+            subs = list(self._subs.get(game_id, ()))
+        if not subs or self.loop is None:
+            return
+        text = dumps(message)
+        pushes = [(sub, text) for sub in subs]
+        try:
+            here = asyncio.get_running_loop() is self.loop
+        except RuntimeError:
+            here = False
+        if here:
+            _push_all(pushes)
+        else:
+            self.loop.call_soon_threadsafe(_push_all, pushes)
+
 
 def _push_all(pushes: list[tuple[Subscriber, str]]) -> None:
     for sub, view in pushes:
@@ -135,6 +153,11 @@ class PgListener:
     def stop(self) -> None:
         self._stop.set()  # the thread ends within one notifies() timeout; no need to wait for it
 
+    def deliver(self, payload: str) -> None:
+        """Hand one notice to ``on_change``: its game and the process that sent it (its last word)."""
+        game_id, _, rest = payload.partition(" ")
+        self.on_change(game_id, rest.rsplit(" ", 1)[-1])
+
     def _run(self) -> None:
         import psycopg
 
@@ -145,8 +168,7 @@ class PgListener:
                     self.ready.set()
                     while not self._stop.is_set():
                         for note in conn.notifies(timeout=0.2):
-                            game_id, _, rest = note.payload.partition(" ")
-                            self.on_change(game_id, rest.rsplit(" ", 1)[-1])
+                            self.deliver(note.payload)
             except Exception:
                 if self._stop.is_set():
                     return

@@ -16,12 +16,16 @@ from .game_cache import GameCache, account_seat, shared_game
 from .hints import hints_option
 from .limits import TooManyRequests
 from .names import same_reading
+from .ratings import mark_rated, rated_at_creation, refuse_guests
 from .runtime import play_forced, public_options
 from .schemas import display_name
 from .seatbots import bot_names, canonical_kind
 from .security import hash_token, host_key, new_game_id, new_token
 from .storage import GameRow, SeatRow
 from .storage_lobby import count_host_games, open_games
+from .storage_tables import LINK, Offer, TableRow, insert_table, set_offer, start_turn
+from .table_setup import SeatPlan, plan_seats, turn_based
+from .table_state import waiting, waiting_for
 
 MAX_TURN_SECONDS = 7 * 24 * 3600
 
@@ -43,31 +47,50 @@ class Lobby:
         names: list[str | None] | None = None,
         host: str | None = None,
         account: Account | None = None,
+        turn_hours: int | None = None,
+        on_timeout: str | None = None,
+        rated: bool | None = None,
     ) -> dict[str, Any]:
         """A new game; ``host``: the creator's client address (``security.host_key`` keeps a digest),
         whose caps on games with bots and open tables it must fit (429 otherwise), as the server's;
-        ``account``: the signed-in creator, who holds the first human seat claimed (shown by its name)."""
+        ``account``: the signed-in creator, who holds the first human seat claimed (shown by its name).
+        A seat of ``seat_kinds`` may be ``{"kind": "human", "invite": NAME}`` (offered to that account),
+        ``{"kind": "human", "open": true}`` (listed in the open lobby) or ``{"kind": "human", "link":
+        true}`` (anyone with the link); the table waits until every person's seat is taken
+        (``table_state``). ``turn_hours`` (1 to 336) makes it turn-based, ``on_timeout`` its rule."""
         if game not in ludus.game_names():
             raise Unprocessable(f"unknown game {game!r}; known games: {', '.join(ludus.game_names())}")
         options = dict(options)
         hints = hints_option(options)
         turn_seconds = self._turn_seconds(options.pop("turn_seconds", None))
-        seat_kinds = _canonical_kinds(seat_kinds)
+        if turn_hours is not None or on_timeout is not None:
+            turn_seconds, on_timeout = turn_based(turn_hours, on_timeout, turn_seconds)
+        with self.store.read() as conn:
+            plan: SeatPlan = plan_seats(conn, seat_kinds, account)
+        seat_kinds = canonical_kinds(plan.kinds)
         loaded = _load_game(game, options, len(seat_kinds))
-        humans = [i for i, kind in enumerate(seat_kinds) if kind == "human"]
+        humans = [i for i, kind in enumerate(seat_kinds) if kind == "human" and i not in plan.offered]
         if claim is None:
-            claim = humans
+            claim = [i for i in humans if i not in plan.open]
         for i in claim:
             if i not in humans:
-                raise Unprocessable(f"claim: seat {i} is not a human seat")
+                raise Unprocessable(f"claim: seat {i} is not a human seat (an offered seat is not claimed)")
         names = _seat_names(names, seat_kinds)
         creator = None if host is None else host_key(host)
         bots = any(kind != "human" for kind in seat_kinds)
         offered = bool(set(humans) - set(claim))  # a seat offered in the lobby: an open table
         if bots or offered:
             with self.store.read() as conn:  # refused before any work; counted again with the insert
-                self._room(conn, creator, bots, offered)
+                self.room(conn, creator, bots, offered)
         tokens = {i: new_token() for i in claim}
+        table = TableRow(
+            True,
+            None if account is None else account.id,
+            min(claim, default=None),
+            turn_hours,
+            on_timeout,
+            offers={i: Offer(kind, account_id, name) for i, (kind, account_id, name) in plan.offered.items()},
+        )
         seed = secrets.randbits(63)
         state = loaded.new_initial_state(seed=seed)
         row = GameRow(
@@ -85,21 +108,34 @@ class Lobby:
         )
         held = min(claim, default=None) if account is not None else None  # the creator's own seat
         seat_rows = [
-            SeatRow(i, kind, hash_token(tokens[i]) if i in tokens else None, i in tokens, None, names[i])
+            SeatRow(
+                i,
+                kind,
+                hash_token(tokens[i]) if i in tokens else None,
+                i in tokens or i in plan.offered,
+                None,
+                names[i],
+            )
             for i, kind in enumerate(seat_kinds)
         ]
         if held is not None and account is not None:
             seat_rows[held] = replace(seat_rows[held], account_id=account.id, account_name=account.name)
+        invited = {i for i, offer in table.offers.items() if offer.account_id is not None}
+        rated = rated_at_creation(rated, seat_rows, claim, account, self.settings.rated_bots_allowed, invited)
         rt = self.games.get(row.id)
         with rt.lock:
             rt.row, rt.seats, rt.state, rt.version, rt.owners, rt.forced = row, seat_rows, state, 0, [], []
+            rt.table = table
             moves = play_forced(state)  # a single-choice start is played before anyone sees it
 
             def work(conn: Any) -> float:
                 if bots or offered:  # no other creation counts and inserts meanwhile
                     self.store.lock_creations(conn)
-                    self._room(conn, creator, bots, offered)
+                    self.room(conn, creator, bots, offered)
                 at = self.store.insert_game(conn, row, seat_rows)
+                insert_table(conn, row.id, table)
+                if rated:  # ratings.py: its end moves its players' ratings
+                    mark_rated(conn, row.id)
                 return self.games.commit_moves(rt, conn, row, moves, state) if moves else at
 
             try:
@@ -115,12 +151,18 @@ class Lobby:
             "id": row.id,
             "game": game,
             "options": rt.public_options(),
+            "rated": rated,
             "seats": [
                 {
                     "seat": s.seat,
                     "kind": s.kind,
                     "name": s.shown_name,
                     **({"token": tokens[i]} if i in tokens else {}),
+                    **(
+                        {"offer": table.offers[i].offer, "invited": table.offers[i].account_name}
+                        if i in table.offers
+                        else {}
+                    ),
                 }
                 for i, s in enumerate(seat_rows)
             ],
@@ -142,7 +184,7 @@ class Lobby:
             )
         return turn_seconds
 
-    def _room(self, conn: Any, host: str | None, bots: bool, offered: bool) -> None:
+    def room(self, conn: Any, host: str | None, bots: bool, offered: bool) -> None:
         """Refuse a new game with bots while the server, or its creator ``host`` (``security.host_key``;
         None: not known, not counted), runs its limit of them; and a new open table while its creator
         holds its limit of those."""
@@ -187,10 +229,14 @@ class Lobby:
                     raise Conflict("the game is over")
                 if rt.abandoned:
                     raise Conflict("this game was abandoned")
-                free = [s for s in rt.seats if s.free]
+                offers = {} if rt.table is None else rt.table.offers
+                free = [s for s in rt.seats if s.free or (s.seat in offers and offers[s.seat].offer == LINK)]
                 if not free:
                     raise Conflict("no free seat in this game")
+                if account is None:  # a rated game's seats are signed-in people's
+                    refuse_guests(conn, game_id)
                 seat, token = free[0].seat, new_token()
+                starts = waiting(rt) and all(w["seat"] == seat for w in waiting_for(rt))
                 held = None if account is None else account_seat(rt, account.id)
                 if held is not None:
                     raise Conflict(f"your account already holds seat {held} of this game")
@@ -204,6 +250,10 @@ class Lobby:
                 self.store.update_seat(
                     conn, game_id, seat, meta, claimed=True, token_hash=hash_token(token), **named
                 )
+                if seat in offers:
+                    set_offer(conn, game_id, seat, None)
+                if starts:  # the last seat taken: the table starts, its first turn now
+                    start_turn(conn, game_id)
                 self.store.notify(conn, self.games.payload(game_id, rt.row.version, meta))
                 return seat, token
 
@@ -272,7 +322,7 @@ class Lobby:
         ]
 
 
-def _canonical_kinds(seat_kinds: list[str]) -> list[str]:
+def canonical_kinds(seat_kinds: list[str]) -> list[str]:
     """Each seat's kind as stored: 'human' or a bot's canonical spec, never as sent."""
     out = []
     for i, kind in enumerate(seat_kinds):

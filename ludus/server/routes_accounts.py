@@ -12,6 +12,7 @@ from .auth import SessionCookie, SignedIn, clear_session_cookie, set_session_coo
 from .caller import Account
 from .hub import JSONResponse
 from .limits import client_address
+from .notices import Notices
 from .routing import ERRORS, run
 
 RESET_ANSWER = "if that account has an e-mail address, a reset link is on its way to it"
@@ -136,3 +137,19 @@ def add_account_routes(app: FastAPI, accounts: Accounts, account_games: AccountG
         address = client_address(request.scope)
         account, session_id = await run(accounts.confirm_reset, body.token, body.password, address)
         return await signed_in(request, account, session_id)
+
+
+def add_notice_routes(app: FastAPI, notices: Notices) -> None:
+    """The route of the unsubscribe link every e-mail notice ends with (``notices``)."""
+
+    @app.get(
+        "/api/me/notices/off",
+        responses=ERRORS,
+        summary="Turn e-mail notices off by the signed link every notice ends with (no sign-in); 400 for a "
+        "link this server did not make",
+    )
+    async def notices_off(token: str = "") -> JSONResponse:
+        name = await run(notices.turn_off, token)
+        return JSONResponse(
+            {"name": name, "notify_email": False, "detail": f"no more e-mail notices for {name}"}
+        )

@@ -38,11 +38,14 @@ def add_game_routes(app: FastAPI, service: GameService, hints: HintDesk) -> None
             service.lobby.create,
             body.game,
             body.options,
-            body.seats,
+            [s if isinstance(s, str) else s.model_dump(exclude_none=True) for s in body.seats],
             body.claim,
             body.names,
             client_address(request.scope),
             account,
+            body.turn_hours,
+            body.on_timeout,
+            body.rated,
         )
         return JSONResponse(created, status_code=201)
 

@@ -46,6 +46,7 @@ class Runtime:
     views: dict[int | None, str] = field(default_factory=dict)  # JSON texts made at ``views_key``
     shared: dict[str, Any] = field(default_factory=dict)  # what all seats see alike, at ``views_key``
     views_key: tuple[int, int, int] = (-1, -1, -1)
+    table: Any = None  # storage_tables.TableRow: its waiting room, offers, rematch (None: a table of old)
 
     def add_details(self, made: list[dict[str, Any]]) -> None:
         """Extend the kept log details by those of the actions about to be adopted (called before

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import unicodedata
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictInt
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictBool, StrictInt
 
 from .names import readable
 
@@ -56,6 +56,17 @@ class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+class SeatOffer(Strict):
+    """A person's seat offered at creation: to a named account, to the open lobby, or by the link."""
+
+    kind: Literal["human"]
+    invite: str | None = Field(
+        default=None, min_length=1, max_length=64, description="an account's name: the seat is offered to it"
+    )
+    open: Literal[True] | None = Field(default=None, description="true: listed in the open lobby")
+    link: Literal[True] | None = Field(default=None, description="true: for anyone with the game's link")
+
+
 class CreateGame(Strict):
     game: str = Field(
         description="an installed game's name (an unknown one is refused with the list of known games)",
@@ -67,11 +78,31 @@ class CreateGame(Strict):
         "seats; 'turn_seconds' (server option) lets a bot play a human seat idle that long; 'hints': false "
         "(server option) refuses GET /api/games/{id}/hint in this game",
     )
-    seats: list[Kind] = Field(
+    seats: list[Kind | SeatOffer] = Field(
         min_length=1,
         max_length=16,
         description="'human', a bot name or 'name:seconds=S', one per seat; stored as "
-        "'human', 'name' or 'name:seconds=S' whatever the spacing sent",
+        "'human', 'name' or 'name:seconds=S' whatever the spacing sent; or a person's seat offered: "
+        "{'kind': 'human', 'invite': NAME} (shown in that account's games as an invitation), "
+        "{'kind': 'human', 'open': true} (the open lobby) or {'kind': 'human', 'link': true} (anyone "
+        "with the link). A table with a seat not taken waits (no legal actions) until every seat is "
+        "taken or its host starts it (POST /api/games/{id}/start)",
+    )
+    turn_hours: Annotated[StrictInt, Field(ge=1, le=336)] | None = Field(
+        default=None,
+        description="turn-based: hours to move (1 to 336), not with options.turn_seconds; the view's "
+        "turn_deadline is when they pass",
+    )
+    on_timeout: Literal["bot", "others"] | None = Field(
+        default=None,
+        description="turn-based: when the time to move passes, 'bot' (default) plays that turn, 'others' lets "
+        "any other seated person hand the seat to a bot for good (POST /api/games/{id}/seats/{seat}/bot)",
+    )
+    rated: StrictBool | None = Field(
+        default=None,
+        description="a rated game (its end moves its players' ratings): every seat a signed-in person's (bots "
+        "only where the server allows them); the creator takes one seat; default: true when every seat is an "
+        "account's (held or invited), else false",
     )
     claim: list[Seat] | None = Field(
         max_length=16,
@@ -92,12 +123,15 @@ class SeatCreated(BaseModel):
     kind: str
     name: str | None = Field(default=None, description="the player's display name, if given")
     token: str | None = Field(default=None, description="shown once: keep it to play this seat")
+    offer: str | None = Field(default=None, description="'invite' or 'link': the seat waits for its player")
+    invited: str | None = Field(default=None, description="the invited account's name")
 
 
 class GameCreated(BaseModel):
     id: str
     game: str
     options: dict[str, Any]
+    rated: bool = Field(default=False, description="whether the game is rated")
     seats: list[SeatCreated]
 
 
@@ -177,6 +211,17 @@ class View(BaseModel):
         "the epoch (the time the turn began, i.e. the last action, undo or the game's creation, plus "
         "turn_seconds; it survives a server restart); null without a timer, when a bot is to move, or once "
         "the game is over"
+    )
+    waiting: bool = Field(
+        default=False, description="the table waits for its players: nobody moves until it starts"
+    )
+    waiting_for: list[dict[str, Any]] = Field(
+        default_factory=list,
+        description="the seats still to be taken: {seat, offer: 'invite' | 'link' | 'open', name (invited)}",
+    )
+    rematch: str | None = Field(default=None, description="the id of the game a rematch of this one made")
+    table: dict[str, Any] | None = Field(
+        default=None, description="{host_seat, turn_hours, on_timeout} (null: a game made before tables)"
     )
     server_time: float = Field(
         description="the server's clock when this view was made (seconds since the epoch): count down with "

@@ -77,11 +77,12 @@ class MyGameSeat(BaseModel):
 class MyGame(BaseModel):
     id: str
     game: str
-    status: Literal["your_turn", "waiting", "finished"] = Field(
-        description="your_turn: the account's seat is to move; waiting: another's turn; finished: over or "
-        "abandoned"
+    status: Literal["your_turn", "invited", "waiting", "open", "finished"] = Field(
+        description="your_turn: the account's seat is to move; invited: a seat offered to the account "
+        "(POST /api/games/{id}/accept or /decline); waiting: another's turn, or a table waiting for its "
+        "players; open: a table the account hosts that waits; finished: over or abandoned"
     )
-    seat: int = Field(description="the account's seat")
+    seat: int = Field(description="the account's seat (invited: the seat offered)")
     options: dict[str, Any]
     seats: list[MyGameSeat]
     created_at: float

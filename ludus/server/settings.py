@@ -203,13 +203,29 @@ class Settings(BaseSettings):
         json_schema_extra={"shown_default": "none"},
     )
 
+    # -- chat and ratings ---------------------------------------------------------------------------------
+    chat_rate: str = Field(
+        default="10/minute", description="chat messages per seat of a game (over it: 429 with `Retry-After`)"
+    )
+    rated_bots_allowed: bool = Field(
+        default=False,
+        description="a rated game may have bot seats (only the accounts' seats are rated); else every seat of "
+        "a rated game is a signed-in person's",
+    )
+
     @field_validator("database_url")
     @classmethod
     def _usable_url(cls, url: str) -> str:
         return usable_url(url)
 
     @field_validator(
-        "create_rate", "join_rate", "replay_rate", "hint_rate", "signin_rate", "signin_account_rate"
+        "create_rate",
+        "join_rate",
+        "replay_rate",
+        "hint_rate",
+        "signin_rate",
+        "signin_account_rate",
+        "chat_rate",
     )
     @classmethod
     def _rate(cls, rate: str) -> str:

@@ -8,7 +8,7 @@ automaton) and what the turn's sentence keeps of a step (``summary``: "" for a
 declined option that changed nothing). ``group_turns`` puts them together: a turn begins with a
 marked action, or with an action of another turn's owner; the turns a game plays by itself join the
 decisions its seat was asked for just before them. A game that marks nothing gets a turn per run of
-one seat's actions.
+one seat's actions; an action with no words of its game is said as "played <action>".
 
 A sentence may name another seat as ``{seat:N}`` (N from 0); ``name_seats`` writes the seat's name
 there (the name a person gave, else "Seat N+1": seats count from 1 wherever a person reads them).
@@ -76,7 +76,7 @@ def group_turns(entries: list[dict[str, Any]], names: Mapping[int, str | None]) 
             current["_asked"] = False
         if entry.get("timed_out"):
             current["timed_out"] = True
-        clause = entry.get("summary", entry.get("text") or entry["action"])
+        clause = entry.get("summary", entry.get("text") or _played(entry["action"]))
         if clause and entry["seat"] != seat and not automaton:
             clause = f"{seat_title(entry['seat'], names)} {clause}"
         # a game's own turn first, then the decisions it asked for (placed before it in the log)
@@ -85,7 +85,31 @@ def group_turns(entries: list[dict[str, Any]], names: Mapping[int, str | None]) 
         clauses = turn.pop("_clauses")
         del turn["_asked"]
         turn["name"] = turn["name"] or seat_title(turn["seat"], names)
-        kept = [c for c in clauses if c]
-        said = kept or [entries[turn["steps"][0]].get("text") or entries[turn["steps"][0]]["action"]]
+        kept = _merge_played([c for c in clauses if c])
+        said = kept or [entries[turn["steps"][0]].get("text") or _played(entries[turn["steps"][0]]["action"])]
         turn["text"] = name_seats("; ".join(said), names)
     return turns
+
+
+PLAYED = "played "
+
+
+def _played(action: str) -> str:
+    """An action a game has no words for, as a clause: "played <notation>"."""
+    return f"{PLAYED}{action}"
+
+
+def _merge_played(clauses: list[str]) -> list[str]:
+    """Runs of "played X" clauses said once: "played roll, roll and hold"."""
+    out: list[str] = []
+    run: list[str] = []
+    for clause in [*clauses, ""]:
+        if clause.startswith(PLAYED):
+            run.append(clause[len(PLAYED) :])
+            continue
+        if run:
+            out.append(PLAYED + (run[0] if len(run) == 1 else f"{', '.join(run[:-1])} and {run[-1]}"))
+            run = []
+        if clause:
+            out.append(clause)
+    return out

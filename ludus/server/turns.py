@@ -15,6 +15,7 @@ from .game_cache import GameCache
 from .runtime import Before, BotJob, Details, TurnClock, play_forced
 from .seatbots import decision_seed, seat_bot
 from .storage import GameRow
+from .table_state import table_of, waiting
 from .views import turn_deadline
 
 log = logging.getLogger("ludus.server")
@@ -32,8 +33,8 @@ class BotTurns:
         rt = self.games.read(game_id)
         with rt.lock:
             state = rt.state
-            if state.is_terminal() or rt.abandoned:
-                return None
+            if state.is_terminal() or rt.abandoned or waiting(rt):
+                return None  # a waiting table: nobody moves, no timer runs
             seat = state.current_player()
             if rt.idle_seat is not None and rt.idle_seat != seat:
                 rt.idle_seat = None
@@ -63,10 +64,14 @@ class BotTurns:
             )
 
     def time_out(self, clock: TurnClock) -> bool:
-        """The turn timer ran out: if nothing moved since, a bot plays the seat's turn."""
+        """The turn timer ran out: if nothing moved since, a bot plays the seat's turn (unless the
+        table's rule leaves it to the others: ``routes_tables``' hand-over)."""
         rt = self.games.read(clock.game_id)
         with rt.lock:
             if rt.version != clock.version or rt.state.current_player() != clock.seat:
+                return False
+            table = table_of(rt)
+            if table is not None and table.on_timeout == "others":
                 return False
             rt.idle_seat = clock.seat
             log.info(

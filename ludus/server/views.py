@@ -13,6 +13,7 @@ from ludus.engine.hooks import hook
 
 from .runtime import Runtime
 from .shortcuts import ahead, optional_skip, skip_targets
+from .table_state import table_view, waiting
 from .turnlog import group_turns, name_seats
 
 
@@ -190,7 +191,7 @@ def turn_deadline(rt: Runtime) -> float | None:
     stored ``turn_started``), so the deadline is the same before and after a restart. None
     without a turn timer, once the game is over, or when a bot is to move.
     """
-    if rt.row.turn_seconds is None or rt.state.is_terminal():
+    if rt.row.turn_seconds is None or rt.state.is_terminal() or waiting(rt):
         return None
     current = rt.state.current_player()
     if not 0 <= current < len(rt.seats) or rt.seats[current].bot is not None:
@@ -236,6 +237,7 @@ def _shared(rt: Runtime) -> dict[str, Any]:
             notices=notices(rt),
             seats=seats_summary(rt),
             turn_deadline=turn_deadline(rt),
+            table=table_view(rt),  # table_state: waiting room, rematch, turn-based settings
         )
     return shared
 
@@ -260,6 +262,7 @@ def seat_view(rt: Runtime, seat: int | None) -> dict[str, Any]:
     current = shared["current_player"]
     terminal = shared["terminal"]
     to_move = seat is not None and not terminal and current == seat and rt.seats[seat].bot is None
+    to_move = to_move and not shared["table"]["waiting"]
     log = seat_log(rt, seat)
     return {
         "id": rt.id,
@@ -283,6 +286,7 @@ def seat_view(rt: Runtime, seat: int | None) -> dict[str, Any]:
         "notices": shared["notices"],
         "seats": shared["seats"],
         "turn_deadline": shared["turn_deadline"],
+        **shared["table"],
     }
 
 

@@ -389,6 +389,13 @@ def _mount_pages(app: FastAPI) -> None:
 
     for path, name in (("/signin", "signin.html"), ("/me", "me.html"), ("/reset", "reset.html")):  # accounts
         app.add_api_route(path, _static_page(name), include_in_schema=False, methods=["GET"])
+    # leaderboards and players' pages (ludus.server.routes_social); the page reads its name from the path
+    for path, name in (
+        ("/ratings", "ratings.html"),
+        ("/ratings/{game}", "ratings.html"),
+        ("/players/{name}", "player.html"),
+    ):
+        app.add_api_route(path, _static_page(name), include_in_schema=False, methods=["GET"])
 
     @app.get("/api/meta")
     def get_meta() -> dict[str, Any]:

@@ -106,13 +106,16 @@ def test_a_guests_seats_claimed_at_sign_in_are_played_from_another_device_with_t
         played.json()["seat"] == 0 and view(phone, game_id, tokens[0])["seat"] == 0
     )  # the token still works
     to_move(phone, game_id, 0, tokens)
-    with phone.websocket_connect(f"/api/games/{game_id}/ws") as ws:  # the first view is the seat's already
+    # The socket from the client that runs the app's lifespan (another TestClient of the same app would
+    # run it on an event loop of its own, which the hub's pushes do not wake); it, too, sends no token:
+    # its session alone opens the seat.
+    with guest.websocket_connect(f"/api/games/{game_id}/ws") as ws:  # the first view is the seat's already
         first = ws.receive_json()
         assert first["seat"] == 0 and first["legal_actions"]
         ws.send_json({"action": first["legal_actions"][0], "version": first["version"]})
         pushed = ws.receive_json()
         assert pushed.get("seat") == 0 and pushed["version"] > first["version"], pushed
-    with phone.websocket_connect(
+    with guest.websocket_connect(
         f"/api/games/{game_id}/ws", headers={"Origin": "https://evil.example"}
     ) as ws:
         assert ws.receive_json()["seat"] is None  # another site's page gets no seat of the session

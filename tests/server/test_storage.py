@@ -8,6 +8,7 @@ import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 
+import ludus.server.app  # noqa: F401  # every storage module's tables, as the server holds them
 from ludus.server.settings import Settings
 from ludus.server.storage import Store, metadata
 

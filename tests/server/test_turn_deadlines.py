@@ -115,7 +115,7 @@ def test_an_undo_starts_the_turn_again(table):
     assert mid["turn_deadline"] < before + TURN <= r.json()["turn_deadline"] <= after + TURN
 
 
-def test_joining_and_leaving_do_not_move_the_turn_deadline(client):
+def test_the_last_join_starts_the_turn_deadline_and_leaving_does_not_move_it(client):
     r = client.post(
         "/api/games",
         json={
@@ -128,11 +128,13 @@ def test_joining_and_leaving_do_not_move_the_turn_deadline(client):
     assert r.status_code == 201, r.text
     gid = r.json()["id"]
     tokens = {s["seat"]: s["token"] for s in r.json()["seats"] if "token" in s}
-    deadline = client.get(f"/api/games/{gid}").json()["turn_deadline"]
+    assert client.get(f"/api/games/{gid}").json()["turn_deadline"] is None  # waiting for seat 2
+    before = time.time()
     joined = client.post(f"/api/games/{gid}/join").json()
     tokens[joined["seat"]] = joined["token"]
     view = client.get(f"/api/games/{gid}").json()
-    assert view["turn_deadline"] == deadline
+    deadline = view["turn_deadline"]
+    assert before + TURN <= deadline <= time.time() + TURN  # the table started with the last join
     idle = next(seat for seat in tokens if seat != view["current_player"])
     r = client.post(f"/api/games/{gid}/leave", headers={"Authorization": f"Bearer {tokens[idle]}"})
     assert r.status_code == 200, r.text

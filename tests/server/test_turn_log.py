@@ -153,3 +153,19 @@ def test_solitairix_turn_joins_the_decisions_it_asked_for():
             assert "Seat 1 placed a progress marker" in turn["text"]
             return
     pytest.fail("no Solitairix turn asked for a decision")
+
+
+def test_a_game_without_words_says_each_turn_as_what_the_seat_played():
+    """A plugin's actions have no words: a turn reads "<name> played roll, roll and hold", never the
+    bare notation, and another seat's step in it names that seat."""
+    log = [
+        {"seat": 0, "action": "roll"},
+        {"seat": 0, "action": "roll"},
+        {"seat": 0, "action": "hold"},
+        {"seat": 1, "action": "bid 2x2"},
+    ]
+    turns = group_turns(log, {0: None, 1: "Ann"})
+    assert [(t["name"], t["text"], t["steps"]) for t in turns] == [
+        ("Seat 1", "played roll, roll and hold", [0, 3]),
+        ("Ann", "played bid 2x2", [3, 4]),
+    ]

@@ -4,6 +4,7 @@ the list of legal moves), the board readable (text at least 12 px, targets at le
 phone), the bot's last move marked, and the log in plain sentences with seats counted from 1."""
 
 import functools
+import json
 import random
 import statistics
 
@@ -11,6 +12,7 @@ import httpx
 import pytest
 from browser_helpers import create_in_lobby
 from browser_helpers import poll as browser_poll
+from turn_log import check_turn_log
 
 import ludus
 
@@ -50,12 +52,14 @@ def unreachable(page) -> list[str]:
 
 def board_decision(page, rng, clicks: list[int] | None = None) -> str:
     """One decision by clicking a piece: a one-click action, or a first step and then its completion.
-    ``clicks`` gets the count per main turn (a turn starts with moving the marker or acting anywhere)."""
+    ``clicks`` gets the count per main turn (a turn starts with moving the marker or acting anywhere,
+    alone or as the first action of a piece's route)."""
     targets = page.locator(f"{ON_BOARD}, {SELECTS}")
     count = targets.count()
     assert count > 0, "it is this page's turn but the board offers nothing to click"
     target = targets.nth(rng.randrange(count))
     action = target.get_attribute("data-board-action")
+    sent = json.loads(target.get_attribute("data-board-skip") or "[]")  # a route sends these first
     two_step = action is None
     if rng.random() < 0.2:  # the keyboard plays a piece as well as the mouse
         target.focus()
@@ -68,9 +72,10 @@ def board_decision(page, rng, clicks: list[int] | None = None) -> str:
         assert done.count() > 0, "a first step led nowhere"
         choice = done.nth(rng.randrange(done.count()))
         action = choice.get_attribute("data-board-action")
+        sent = json.loads(choice.get_attribute("data-board-skip") or "[]")
         choice.click()
     if clicks is not None:
-        if action.startswith(("move", "anywhere")):
+        if [*sent, action][0].startswith(("move", "anywhere")):
             clicks.append(0)
         if clicks:
             clicks[-1] += 2 if two_step else 1
@@ -96,17 +101,19 @@ def small_targets(page) -> list[str]:
 
 
 def check_log(page, record, solo):
-    lines = page.locator("#log li")
-    game_turns = page.locator("#log .log-game").count()  # Solitairix's whole turns, one line each
-    assert lines.count() == len(record["actions"]) + game_turns
+    # one entry per turn, its steps the record's actions and Solitairix's turns, in sentences
+    sentences = check_turn_log(page, record)
+    game_turns = page.evaluate("window.ludusGame.view.log.filter((e) => 'after' in e).length")
     assert (game_turns > 5) == solo
-    # the steps played for a seat (its only choice) and Solitairix's turns are lines of their own
-    auto = page.evaluate("window.ludusGame.view.log.filter((e) => e.auto).length")
-    assert page.locator("#log .log-auto").count() == auto
-    text = page.inner_text("#log")
+    assert (sum(s.startswith("Solitairix") for s in sentences) > 5) == solo
+    # the steps played for a seat (its only choice) are steps of their own, marked so (Solitairix's
+    # turns, the game's own, list their steps)
+    auto = page.evaluate("window.ludusGame.view.log.filter((e) => e.auto && !('after' in e)).length")
+    assert page.locator("#log .log-step .log-auto").count() == auto
+    text = page.locator("#log").text_content()
     assert "Seat 1" in text and ("Seat 2" in text) != solo and "Seat 0" not in text
-    # plain sentences: the notation is kept beside them in brackets, never alone
-    first = lines.first.inner_text()
+    assert " passed" not in " ".join(sentences)  # a declined option is never told as passing
+    first = sentences[0]
     assert "chose" in first and "as leader" in first
     assert "Round 2" in text  # the log is cut into rounds
 
@@ -213,9 +220,12 @@ def play_by_board_steps(page, rng, phone, steps, clicks, audited=None):
             marked += 1
         # a question with one answer is never put to the person: the server played it
         assert len(page.evaluate("window.ludusGame.view.legal_actions")) != 1
-        if page.locator("[data-testid=optional-steps]").count():
-            # the move's own targets are on the board at once, past the optional steps
-            assert page.locator("#board [data-board-skip]:not([disabled])").count() > 0
+        past = page.evaluate("window.ludusGame.view.after_skip")
+        if past:
+            # the optional steps are side controls; the move's own targets are on the board at once
+            assert page.locator("#board [data-optional] [data-board-action]").count() > 0
+            move = "[data-board-skip]" if past["skip"] else f"[data-board-action='{past['finish']}']"
+            assert page.locator(f"#board {move}:not([disabled]):not([data-optional] *)").count() > 0
         board_decision(page, rng, clicks)
         poll(page, f"Number({BODY}.version) > {before}")
         decisions += 1
@@ -352,12 +362,12 @@ def test_log_sentences_and_each_other_seats_last_turn(page, server):
         last: Object.fromEntries(m.lastTurns(log, 0)), lastForSpectator: Object.fromEntries(m.lastTurns(log, null))};
     }""")
     assert got["texts"] == [
-        "moved the marker 2 corners",
-        "farmed in the north",
-        "placed a progress marker on card 2",
-        "took market card 3 in the north",
-        "moved the marker 1 corner",
-        "went to battle in the south",
+        "moved the marker 2 steps",
+        "chose to farm in the north",
+        "placed a progress marker on the second progress card",
+        "took the third market card in the north",
+        "moved the marker 1 step",
+        "chose to battle in the south",
         "fought the Roman army in the south",
     ]
     assert got["turns"] == [

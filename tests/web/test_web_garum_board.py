@@ -14,6 +14,7 @@ import httpx
 import pytest
 from browser_helpers import BODY, version, wait_board_turn, wait_version_after
 from test_web_lobby import serious_violations
+from turn_log import check_turn_log
 
 import ludus
 
@@ -234,12 +235,13 @@ def test_whole_garum_game_by_board_and_panel_clicks(browser, server, screenshots
     # the projection of the finished board is the final score, seat by seat
     assert [int(page.inner_text(f"[data-testid=projected-{s}]")) for s in range(2)] == final.scores()
     assert page.evaluate(f"{BODY}.refused") in (None, "0")
-    # the log is the server's: a line per action, in sentences, with the acting colour's chip and rounds
-    lines = page.locator("#log li")
-    assert lines.count() == len(record["actions"])
-    first = lines.first.inner_text()
+    # the log is the server's: an entry per turn, its steps the actions, in sentences, with the acting
+    # colour's chip and rounds
+    check_turn_log(page, record)
+    turn = page.locator("#log [data-testid=log-turn]").first
+    first = turn.inner_text()
     assert "Round 1" in first and "placed the" in first and "tile in cetarium" in first
-    assert lines.first.locator(".chip").count() == 1
+    assert turn.locator(".log-line.log-turn .chip").count() == 1
     assert page.locator("#log .log-round").count() == final.game.board.rounds
     if phone:  # the end tally too scrolls inside its box
         assert page.evaluate("document.documentElement.scrollWidth") <= SIZES[size]["width"]

@@ -30,8 +30,8 @@ export function activate(target) {
   if (target.dataset.boardAction) {
     const route = [...skip, target.dataset.boardAction, ...list("boardThen")];
     live.play(route[0], route.slice(1));
-  } else if (target.dataset.boardSelect === "several") {
-    several = {verb: target.dataset.verb, at: live.version};
+  } else if (target.dataset.boardSeveral) {
+    several = {verb: target.dataset.boardSeveral, at: live.version};
     live.setSelection(null);
   } else if (target.dataset.boardSelect) live.setSelection({key: target.dataset.boardSelect, skip: skip.length ? skip : null});
   else if (target.dataset.cancel !== undefined) live.setSelection(null);
@@ -109,10 +109,10 @@ function optionalControl(o) {
     el("span", {class: `cb-worker w-${w}`, "aria-hidden": "true"}, w));
   }
   if (o.several) {
-    return el("button", {type: "button", class: "cb-t cb-act legal", "data-board-select": "several", "data-verb": o.several},
+    return el("button", {type: "button", class: "cb-t cb-act legal", "data-board-several": o.several},
       severalLabel(o.several));
   }
-  const label = {refresh: `Refresh the area · ${plural(RONDEL.refresh, "strength")}`,
+  const label = o.label || {refresh: `Refresh the area · ${plural(RONDEL.refresh, "strength")}`,
     extra: "Extra worker · 1 token", anywhere: "Act anywhere · 1 token"}[o.action] || o.action;
   return el("button", {type: "button", class: "cb-t cb-act legal", "data-board-action": o.action, "data-board-skip": skip}, label);
 }
@@ -158,7 +158,7 @@ export function interaction(ctx, lastAction = "") {
   for (const b of root.querySelectorAll("button.cb-t")) {
     b.disabled = true;
     b.classList.remove("legal");
-    for (const key of ["boardAction", "boardSelect", "boardSkip", "boardThen", "hint"]) delete b.dataset[key];
+    for (const key of ["boardAction", "boardSelect", "boardSkip", "boardThen", "boardSeveral", "hint"]) delete b.dataset[key];
   }
   const bought = /^take /.test(lastAction);
   const after = ctx.afterSkip && (ctx.afterSkip.skip?.length || ctx.afterSkip.finish) ? ctx.afterSkip : null;
@@ -182,6 +182,8 @@ export function interaction(ctx, lastAction = "") {
       for (const a of [...t.act.values(), ...t.loose]) if (a !== "done") optional.push({action: a, skip: step.skip});
       for (const s of new Set(t.select.values())) optional.push({select: s, skip: step.skip});
     }
+    // passing over the step now put, and no further, stays one click too (beside that step's choices)
+    if (legal.includes("done")) optional.push({action: "done", skip: [], label: doneLabel(obs, bought)});
   } else if (!sel && own.act.get("token") === "anywhere") {
     own.act.delete("token");
     optional.push({action: "anywhere", skip: []});

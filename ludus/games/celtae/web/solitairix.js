@@ -17,8 +17,8 @@ const replay = {key: null, steps: [], shown: 0, timer: null, root: null, turn: n
 /** The tile as an SVG: the side in play, its four quarters (clockwise from the top left), `quarter` marked. */
 export function tileSvg(side, quarter) {
   const quarters = SOLO_TILE[side - 1] || [];
-  const W = 116;
-  const H = 66;
+  const W = 128;
+  const H = 70;
   const at = [[0, 0], [1, 0], [1, 1], [0, 1]]; // quarters 1-4 clockwise, as the tile turns
   const drawing = svg("svg", {class: "cb-sx-tile", viewBox: `0 0 ${2 * W + 6} ${2 * H + 26}`, role: "img",
     "aria-label": `Solitairix's tile, side ${side}, quarter ${quarter} in play`, "data-testid": "solitairix-tile",
@@ -32,8 +32,8 @@ export function tileSvg(side, quarter) {
     drawing.append(svg("g", {class: `cb-sx-quarter${on ? " on" : ""}`, "data-quarter": String(i + 1)},
       svg("rect", {x, y, width: W - 2, height: H - 2, rx: 5}),
       svg("text", {x: x + 5, y: y + 15, class: "cb-sx-q-title"}, `${i + 1} · ${q.actions.map(cap).join(" › ")}`),
-      svg("text", {x: x + 5, y: y + 34}, q.swap === "refresh" ? "refresh the area" : `swap ${q.swap}`),
-      svg("text", {x: x + 5, y: y + 52}, `discard ${q.discards.join(" ")}`)));
+      svg("text", {x: x + 5, y: y + 36}, q.swap === "refresh" ? "refresh the area" : `swap ${q.swap}`),
+      svg("text", {x: x + 5, y: y + 56}, `discard ${q.discards.join(" ")}`)));
   });
   return drawing;
 }

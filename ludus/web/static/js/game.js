@@ -7,9 +7,12 @@
 
 import {api, ApiError, applyPatch, boardSvg, dropToken, gameUrl, meta, takeToken, tokens, wsUrl} from "./api.js";
 import {gameModule, setOverlay, showBoard} from "./board.js";
+import {chatMessage, initChat} from "./chat.js";
 import {initHints} from "./hint.js";
 import {initSeatName} from "./seatname.js";
+import {gameNotices} from "./notices.js";
 import {rulesButton} from "./rules.js";
+import {initTable, renderTable} from "./table.js";
 import {turnItems} from "./log.js";
 import {download, el, fill, say, seatName} from "./util.js";
 
@@ -91,6 +94,7 @@ function render(view) {
 
   $("title").textContent = `${page.title || view.game} · ${view.seat === null ? "spectating" : seatName(view.seat)}`;
   document.title = `ludus — ${page.title || view.game}${myTurn() ? " (your turn)" : ""}`;
+  gameNotices(view, myTurn()); // hidden tab: title, icon, sound, notification
   renderTurn(view);
   renderCountdown();
   renderPanels(view);
@@ -100,6 +104,7 @@ function render(view) {
   renderLog(view);
   renderBoard(view);
   if (view.terminal) renderOver(view);
+  renderTable(view); // table.js: the waiting room, a turn-based table's deadline, the rematch
 }
 
 function renderTurn(view) {
@@ -114,7 +119,7 @@ function renderTurn(view) {
     turn = "Waiting";
   }
   $("turn").textContent = turn;
-  const timer = view.options?.turn_seconds;
+  const timer = view.table?.turn_hours ? null : view.options?.turn_seconds; // turn-based: table.js says
   fill($("phase"), page.module.status(view),
     timer && !view.terminal ? ` · ${timer} s per turn, then a bot plays it` : "");
   page.module.fillSummary($("summary"), view.observation);
@@ -451,6 +456,7 @@ function connect() {
       return;
     }
     if (data.patch !== undefined) { livePatch(data); settle(); return; }
+    if (data.chat !== undefined) { chatMessage(data.chat); return; }
     if (data.observation === undefined || data.version === undefined) return;
     page.live = data;
     if (token && data.seat === null) return; // the view before the token message: the seat's own comes next
@@ -550,6 +556,8 @@ async function start() {
   renderInvites();
   initHints({page, gameId, token: () => token, button: $("hint"), box: $("hint-box")});
   initSeatName({page, gameId, token: () => token, form: $("seat-name-form")});
+  initChat({page, gameId, token: () => token, panel: $("chat")});
+  initTable({gameId, token: () => token, view: () => page.view});
   connect();
 }
 

@@ -91,17 +91,20 @@ function seatChoices() {
 function renderSeats() {
   const game = currentGame();
   const n = playerCount(game);
-  const previous = [...document.querySelectorAll("#seats select")].map((s) => s.value);
-  const names = [...document.querySelectorAll("#seats input")].map((s) => s.value);
+  const previous = [...document.querySelectorAll("#seats select.seat-kind")].map((s) => s.value);
+  const names = [...document.querySelectorAll("#seats .seat-name input")].map((s) => s.value);
+  const offers = [...document.querySelectorAll("#seats .seat-offer")].map(offerOf);
   const fallbackBot = info.levels?.find((lv) => lv.name === "casual")?.name || (info.bots.includes("greedy") ? "greedy" : info.bots[0]);
   fill($("seats"), Array.from({length: n}, (_, i) => el("div", {class: "seat-row", "data-seat": i},
     el("label", {},
       el("span", {}, seatName(i), el("span", {class: "seat-you"})),
-      el("select", {id: `seat-${i}`, name: `seat-${i}`, "data-testid": `seat-${i}`, onchange: seatKindChanged}, seatChoices())),
+      el("select", {id: `seat-${i}`, name: `seat-${i}`, class: "seat-kind", "data-testid": `seat-${i}`, onchange: seatKindChanged},
+        seatChoices())),
     el("label", {class: "seat-name"},
       el("span", {}, "their name (optional)"),
       el("input", {id: `seat-name-${i}`, maxlength: MAX_NAME, autocomplete: "off", value: names[i] || "",
-        "data-testid": `seat-name-${i}`})))));
+        "data-testid": `seat-name-${i}`})),
+    offerChooser(i, offers[i]))));
   for (let i = 0; i < n; i++) {
     $(`seat-${i}`).value = previous[i] || (i === 0 ? "human" : fallbackBot || "human");
   }
@@ -111,18 +114,53 @@ function renderSeats() {
 
 /** A person's seat gets a name field, except the first: that one is yours (your name above). */
 function seatKindChanged() {
-  const kinds = [...document.querySelectorAll("#seats select")].map((s) => s.value);
+  const kinds = [...document.querySelectorAll("#seats select.seat-kind")].map((s) => s.value);
   const yours = kinds.indexOf("human");
   for (const row of document.querySelectorAll("#seats .seat-row")) {
     const i = Number(row.dataset.seat);
-    row.querySelector(".seat-name").hidden = kinds[i] !== "human" || i === yours;
+    const offered = kinds[i] === "human" && i !== yours;
+    const offer = offerOf(row.querySelector(".seat-offer")).offer;
+    row.querySelector(".seat-offer").hidden = !offered;
+    row.querySelector(".seat-invite").hidden = !offered || offer !== "invite";
+    row.querySelector(".seat-name").hidden = !offered || offer === "invite";
     row.querySelector(".seat-you").textContent = i === yours ? " (you)" : "";
   }
   describeLevels();
 }
 
+/** How a person's seat (not yours) is offered: by its invite link, in the open lobby, or to a named player. */
+function offerChooser(i, kept = {}) {
+  const choices = [["link", "Anyone with the link"], ["open", "Open lobby"], ["invite", "Invite a player by name"]];
+  return el("fieldset", {class: "seat-offer"},
+    el("legend", {}, `${seatName(i)} is for`),
+    choices.map(([value, label]) => el("label", {class: "row"},
+      el("input", {type: "radio", name: `seat-offer-${i}`, value, checked: value === (kept.offer || "link"),
+        "data-testid": `seat-offer-${i}-${value}`, onchange: seatKindChanged}), label)),
+    el("label", {class: "seat-invite"},
+      el("span", {}, "player's name"),
+      el("input", {id: `seat-invite-${i}`, maxlength: 24, autocomplete: "off", value: kept.invite || "",
+        "data-testid": `seat-invite-${i}`})));
+}
+
+function offerOf(box) {
+  return {offer: box.querySelector("input[type=radio]:checked")?.value || "link", invite: box.querySelector(".seat-invite input").value};
+}
+
+/** A seat as the server takes it: a kind, or a person's seat offered in the lobby or to a named player. */
+function seatBody(kind, i, yours) {
+  if (kind !== "human" || i === yours) return kind;
+  const {offer, invite} = offerOf(document.querySelector(`#seats .seat-row[data-seat="${i}"] .seat-offer`));
+  if (offer === "open") return {kind: "human", open: true};
+  if (offer === "invite") {
+    const name = invite.trim();
+    if (!name) throw new Error(`${seatName(i)}: give the name of the player to invite`);
+    return {kind: "human", invite: name};
+  }
+  return kind;
+}
+
 function describeLevels() {
-  const chosen = new Set([...document.querySelectorAll("#seats select")].map((s) => s.value));
+  const chosen = new Set([...document.querySelectorAll("#seats select.seat-kind")].map((s) => s.value));
   const used = (info.levels || []).filter((lv) => chosen.has(lv.name));
   fill($("level-help"), used.map((lv) => el("li", {}, el("strong", {}, lv.name), `: ${lv.doc}`)));
 }
@@ -151,15 +189,18 @@ async function create(event) {
   const game = currentGame();
   const options = chosenOptions(game);
   const seconds = $("turn-seconds").value.trim();
-  if (seconds) options.turn_seconds = Number(seconds);
+  const turnBased = $("turn-based").checked;
+  if (seconds && !turnBased) options.turn_seconds = Number(seconds);
   if (!$("allow-hints").checked) options.hints = false;
   const n = playerCount(game);
   const seats = Array.from({length: n}, (_, i) => $(`seat-${i}`).value);
   let names;
+  let bodies;
   try {
     const mine = myName();
+    bodies = seats.map((kind, i) => seatBody(kind, i, seats.indexOf("human")));
     names = seats.map((kind, i) => {
-      if (kind !== "human") return null;
+      if (typeof bodies[i] !== "string" || kind !== "human") return null;
       if (i === seats.indexOf("human")) return mine;
       const checked = checkName($(`seat-name-${i}`)?.value || "", `${seatName(i)}'s`);
       if (checked.error) throw new Error(checked.error);
@@ -171,7 +212,11 @@ async function create(event) {
   }
   $("create").disabled = true;
   try {
-    const body = {game: game.name, options, seats};
+    const body = {game: game.name, options, seats: bodies};
+    if (turnBased) {
+      body.turn_hours = Number($("turn-hours").value);
+      body.on_timeout = $("on-timeout").value;
+    }
     if (names.some((x) => x)) body.names = names;
     const created = await api("POST", "/api/games", {body});
     enterSeat(created);
@@ -277,6 +322,11 @@ async function start() {
 }
 
 $("create-form").addEventListener("submit", create);
+$("turn-based").addEventListener("change", () => {
+  const on = $("turn-based").checked;
+  $("turn-based-options").hidden = !on;
+  $("turn-seconds").disabled = on;
+});
 $("refresh").addEventListener("click", loadOpenGames);
 $("watch-form").addEventListener("submit", (e) => {
   e.preventDefault();

@@ -4,10 +4,12 @@
 
 import {api, meta} from "./api.js";
 import {whoAmI} from "./account.js";
+import {watchMyGames} from "./notices.js";
 import {el, fill, say} from "./util.js";
 
 const $ = (id) => document.getElementById(id);
-const STATUS = {your_turn: "Your turn", waiting: "Waiting for others", finished: "Finished"};
+const STATUS = {your_turn: "Your turn", invited: "Invitation", waiting: "Waiting for others",
+  open: "Your table: waiting for players", finished: "Finished"};
 let titles = {};
 
 function when(seconds) {
@@ -33,7 +35,8 @@ async function loadGames() {
       el("tbody", {}, games.map((g) => el("tr", {"data-game": g.id, "data-status": g.status},
         el("td", {}, el("a", {href: `/games/${encodeURIComponent(g.id)}`, "data-testid": `my-game-${g.id}`},
           `${titles[g.game] || g.game} ${g.id}`)),
-        el("td", {class: `status ${g.status}`}, STATUS[g.status] || g.status),
+        el("td", {class: `status ${g.status}`}, STATUS[g.status] || g.status,
+          g.status === "invited" ? invitationButtons(g) : null),
         el("td", {}, players(g)),
         el("td", {}, when(g.updated_at)))))));
   } catch (exc) {
@@ -41,6 +44,23 @@ async function loadGames() {
   } finally {
     document.body.dataset.games = "loaded";
   }
+}
+
+/** An invitation's Accept (into the seat) and Decline (the seat stays open to anyone with the link). */
+function invitationButtons(game) {
+  const answer = async (route) => {
+    try {
+      await api("POST", `/api/games/${encodeURIComponent(game.id)}/${route}`);
+      if (route === "accept") location.assign(`/games/${encodeURIComponent(game.id)}`);
+      else await loadGames();
+    } catch (exc) {
+      say($("message"), `The invitation was not ${route}ed: ${exc.message}`);
+      await loadGames();
+    }
+  };
+  return el("span", {class: "row invite-actions"},
+    el("button", {type: "button", class: "primary", "data-testid": `accept-${game.id}`, onclick: () => answer("accept")}, "Accept"),
+    el("button", {type: "button", "data-testid": `decline-${game.id}`, onclick: () => answer("decline")}, "Decline"));
 }
 
 async function changePassword(event) {
@@ -82,6 +102,7 @@ async function start() {
   } catch { /* names as they are */ }
   await loadGames();
   document.body.dataset.ready = "true";
+  watchMyGames(loadGames); // every minute: new turns and invitations told while the tab is hidden
 }
 
 $("refresh").addEventListener("click", loadGames);
