@@ -2,7 +2,7 @@
 
 ``--clients`` concurrent simulated clients play ``--games`` whole games with random legal
 moves: HTTP for actions and views, one WebSocket per game that must see every game to its
-end. It prints actions/s, p50/p99 latency per action, error counts, then replays every
+end. It prints actions/s, p50/p95/p99 latency per action and per view, error counts, then replays every
 stored record and checks its final state and that every acknowledged action is in it.
 
 ``--fault`` kills a server process with SIGKILL during the run (``--kill-after`` seconds)
@@ -29,6 +29,13 @@ machine's speed varies by two from one hour to the next, so CPU figures compare 
     .venv/bin/python benchmarks/server_load.py --postgres --processes 2 --clients 50 --games 100
     .venv/bin/python benchmarks/server_load.py --scenario all      # honest moves beside each load
 
+``--accounts`` plays signed in (``load_accounts.py``: accounts signed up before the clock starts, tables
+made and joined signed in, every seat played by its session cookie with this site's ``Origin``) instead
+of by seat tokens; ``--compare`` runs both on fresh servers and prints their figures side by side.
+
+    .venv/bin/python benchmarks/server_load.py --clients 40 --games 40 --think 1 --ramp 5 --warmup 10 \
+        --duration 60 --compare
+
 ``--scenario`` runs the fairness scenarios of ``load_scenarios.py`` instead (issue 49's figures).
 """
 
@@ -39,17 +46,14 @@ import asyncio
 import contextlib
 import gc
 import json
-import os
 import random
-import re
-import resource
 import shutil
-import statistics
 import sys
 import tempfile
 import time
 from collections import Counter
 from dataclasses import dataclass, field
+from http.cookiejar import DefaultCookiePolicy
 from pathlib import Path
 from typing import Any
 
@@ -58,12 +62,19 @@ import orjson
 import websockets
 from websockets.asyncio.client import connect as ws_connect
 
-import ludus
-
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bots_speed import hearts_rate  # noqa: E402
+from load_accounts import (  # noqa: E402
+    SIGNUP_LIMITS,
+    Credential,
+    side_by_side,
+    sign_up_all,
+    signed_in_table,
+    token_credential,
+)
+from load_report import report  # noqa: E402
 from load_scenarios import SCENARIOS, run_scenario  # noqa: E402
-from load_servers import HOST, SLOW_MS, PrivatePostgres, Server  # noqa: E402
+from load_servers import HOST, PrivatePostgres, Server  # noqa: E402
 
 RECV_SECONDS = 30.0  # a WebSocket silent this long is dropped and reopened
 
@@ -85,10 +96,13 @@ class Stats:
     games_done: int = 0
     via: Counter = field(default_factory=Counter)
     by_via: dict[str, list[float]] = field(default_factory=lambda: {"http": [], "ws": []})
+    views: list[float] = field(default_factory=list)  # GET /api/games/{id} with the seat's credential
     measure_from: float = 0.0  # latencies before this (monotonic) are the warm-up's, not counted
     timeline: list[tuple[float, float]] = field(default_factory=list)  # (s into the window, latency)
     window: list[tuple[float, int]] = field(default_factory=list)  # (server CPU s, actions) at its ends
     stopping: bool = False  # --duration: the window is over, clients stop where they are
+    began: float = 0.0  # monotonic, and the servers' CPU, when the clients started (after any sign-ups)
+    cpu_at_start: float = 0.0
 
     @property
     def latencies(self) -> list[float]:
@@ -100,9 +114,14 @@ class Stats:
             self.timeline.append((time.monotonic() - self.measure_from, seconds))
             self.by_via[via].append(seconds)
 
+    def view_latency(self, seconds: float) -> None:
+        if time.monotonic() >= self.measure_from:
+            self.views.append(seconds)
+
 
 class Client:
-    """A simulated player that plays every human seat of its games with random legal moves."""
+    """A simulated player that plays every human seat of its games with random legal moves: by the seat
+    tokens of the tables it creates, or (``players``) as signed-in accounts, one a seat."""
 
     def __init__(
         self,
@@ -112,9 +131,10 @@ class Client:
         args: argparse.Namespace,
         deadline: float,
         rng: random.Random,
+        players: list[Credential] | None = None,
     ) -> None:
         self.http, self.servers, self.stats, self.args = http, servers, stats, args
-        self.deadline, self.rng = deadline, rng
+        self.deadline, self.rng, self.players = deadline, rng, players
 
     async def request(self, method: str, url: str, idempotent: bool, **kw: Any) -> httpx.Response | None:
         """One request; transport errors (a killed server) are waited out, up to the deadline."""
@@ -138,6 +158,23 @@ class Client:
         servers = self.servers
         http_base = servers[index % len(servers)].base
         ws_server = servers[(index + 1) % len(servers)]
+        if self.players is not None:
+            made = await signed_in_table(
+                self.request, http_base, self.args.game, self.players, self.stats.errors
+            )
+        else:
+            made = await self.token_table(http_base)
+        if made is None:
+            return
+        gid, creds = made
+        if self.args.via == "ws" or (self.args.via == "mixed" and index % 2):
+            await self.play_ws(ws_server, gid, creds)
+        else:
+            await self.play_http(http_base, ws_server, gid, creds)
+
+    async def token_table(self, http_base: str) -> tuple[str, dict[int, Credential]] | None:
+        """A table of human seats whose tokens this client holds, as a guest: its id and the seats'
+        credentials (None: not made)."""
         seats = ["human"] * self.args.players
         r = None
         while r is None or r.status_code != 201:
@@ -145,25 +182,22 @@ class Client:
                 "POST", f"{http_base}/api/games", False, json={"game": self.args.game, "seats": seats}
             )
             if time.monotonic() > self.deadline:
-                return
+                return None
             if r is not None and r.status_code == 429:  # rate limited: wait as told
                 await asyncio.sleep(float(r.headers.get("Retry-After", "1")))
                 continue
             if r is not None and r.status_code != 201:
                 self.stats.errors[f"create {r.status_code}"] += 1
-                return
-        gid = r.json()["id"]
-        tokens = {s["seat"]: s["token"] for s in r.json()["seats"]}
-        if self.args.via == "ws" or (self.args.via == "mixed" and index % 2):
-            await self.play_ws(ws_server, gid, tokens)
-        else:
-            await self.play_http(http_base, ws_server, gid, tokens)
+                return None
+        return r.json()["id"], {s["seat"]: token_credential(s["token"]) for s in r.json()["seats"]}
 
     async def think(self) -> None:
         if self.args.think > 0:  # a player's thinking time, uniform in [0, 2 * think]
             await asyncio.sleep(self.rng.uniform(0, 2 * self.args.think))
 
-    async def play_http(self, http_base: str, ws_server: Server, gid: str, tokens: dict[int, str]) -> None:
+    async def play_http(
+        self, http_base: str, ws_server: Server, gid: str, creds: dict[int, Credential]
+    ) -> None:
         """Views and actions over HTTP; a spectator WebSocket (on another process if any) follows."""
         watcher = asyncio.create_task(self.watch(ws_server, gid))
         url = f"{http_base}/api/games/{gid}"
@@ -173,10 +207,13 @@ class Client:
                 not view["terminal"] and (view["seat"] != view["current_player"] or not view["legal_actions"])
             ):
                 seat = None if view is None or view["terminal"] else view["current_player"]
-                headers = {"Authorization": f"Bearer {tokens[seat]}"} if seat is not None else {}
+                headers = creds[seat].headers if seat is not None else {}
+                started = time.perf_counter()
                 got = await self.request("GET", url, True, headers=headers)
                 if got is None:
                     break
+                if seat is not None and got.status_code == 200:
+                    self.stats.view_latency(time.perf_counter() - started)
                 view = got.json()
                 continue
             if view["terminal"]:
@@ -190,7 +227,7 @@ class Client:
                 f"{url}/actions",
                 False,
                 json={"action": action, "version": view["version"]},
-                headers={"Authorization": f"Bearer {tokens[seat]}"},
+                headers=creds[seat].headers,
             )
             if got is None:
                 view = None
@@ -211,7 +248,7 @@ class Client:
                 self.stats.errors["websocket never saw the end"] += 1
         watcher.cancel()
 
-    async def play_ws(self, server: Server, gid: str, tokens: dict[int, str]) -> None:
+    async def play_ws(self, server: Server, gid: str, creds: dict[int, Credential]) -> None:
         """Every seat on its own WebSocket; actions sent on the mover's socket, acknowledged by its
         next view. A lost connection (a killed server) is reopened and play resumes from the views."""
         url = f"ws://{HOST}:{server.port}/api/games/{gid}/ws"
@@ -219,13 +256,12 @@ class Client:
             try:
                 async with contextlib.AsyncExitStack() as stack:
                     socks = {
-                        seat: await stack.enter_async_context(ws_connect(url, open_timeout=10))
-                        for seat in tokens
+                        seat: await stack.enter_async_context(
+                            ws_connect(url, open_timeout=10, additional_headers=cred.ws_headers)
+                        )
+                        for seat, cred in creds.items()
                     }
-                    for seat, sock in socks.items():  # the spectator view, then the token as first message
-                        await recv(sock)
-                        await sock.send(json.dumps({"token": tokens[seat]}))
-                    latest = {seat: orjson.loads(await recv(sock)) for seat, sock in socks.items()}
+                    latest = {seat: await self.first_view(sock, creds[seat]) for seat, sock in socks.items()}
                     while time.monotonic() < self.deadline:
                         newest = max(latest.values(), key=lambda v: v.get("version", -1))
                         if newest.get("terminal"):
@@ -246,8 +282,7 @@ class Client:
                             self.stats.pushes[gid] += 1
                             if "error" in message:
                                 self.stats.errors[f"ws action {message['error']['status']}"] += 1
-                                await socks[mover].send(json.dumps({"token": tokens[mover]}))
-                                latest[mover] = orjson.loads(await recv(socks[mover]))
+                                latest[mover] = await self.reread(server, gid, socks[mover], creds[mover])
                                 break
                             latest[mover] = message
                             if message["version"] > view["version"]:
@@ -257,6 +292,25 @@ class Client:
             except (OSError, TimeoutError, websockets.exceptions.WebSocketException):
                 self.stats.errors["websocket reconnect attempts"] += 1
                 await asyncio.sleep(0.2)
+
+    async def first_view(self, sock: Any, cred: Credential) -> dict[str, Any]:
+        """The seat's first view: the handshake's session opened it, else the token as first message."""
+        view = await recv(sock)
+        if cred.hello is None:
+            return orjson.loads(view)  # type: ignore[no-any-return]
+        await sock.send(cred.hello)  # the spectator view came first
+        return orjson.loads(await recv(sock))  # type: ignore[no-any-return]
+
+    async def reread(self, server: Server, gid: str, sock: Any, cred: Credential) -> dict[str, Any]:
+        """The seat's view again after a refused action: its token sent again, or (a session's seat,
+        which has no message for it) read over HTTP."""
+        if cred.hello is not None:
+            await sock.send(cred.hello)
+            return orjson.loads(await recv(sock))  # type: ignore[no-any-return]
+        got = await self.request("GET", f"{server.base}/api/games/{gid}", True, headers=cred.headers)
+        if got is None:
+            raise TimeoutError("no view")
+        return got.json()  # type: ignore[no-any-return]
 
     async def watch(self, server: Server, gid: str) -> None:
         """Follow the game on a WebSocket (reconnecting after a kill) until a terminal view."""
@@ -289,25 +343,34 @@ async def fault(servers: list[Server], after: float, stats: Stats) -> None:
     print(f"  fault: restarted in {time.monotonic() - killed_at:.2f} s", flush=True)
 
 
-async def run(args: argparse.Namespace, servers: list[Server]) -> Stats:
+async def run(args: argparse.Namespace, servers: list[Server], accounts: bool) -> Stats:
     stats = Stats()
-    deadline = time.monotonic() + (args.timeout if args.duration is None else args.duration)
-    stats.measure_from = time.monotonic() + args.warmup
-    if args.duration is not None:
-        asyncio.get_running_loop().call_at(deadline, setattr, stats, "stopping", True)
     limits = httpx.Limits(max_connections=args.clients * 2, max_keepalive_connections=args.clients * 2)
     async with httpx.AsyncClient(timeout=30, limits=limits) as http:
+        # a player's session is its own (sent by its Credential): the shared client keeps no cookie
+        http.cookies.jar.set_policy(DefaultCookiePolicy(allowed_domains=[]))
+        groups: list[list[Credential]] | None = None
+        if accounts:  # before the clock starts: sign-ups cost Argon2id hashes, not moves
+            groups = await sign_up_all(http, servers[0].base, args.clients, args.players, stats.errors)
+        stats.began, stats.cpu_at_start = time.monotonic(), sum(s.cpu_seconds() for s in servers)
+        deadline = time.monotonic() + (args.timeout if args.duration is None else args.duration)
+        stats.measure_from = time.monotonic() + args.warmup
+        if args.duration is not None:
+            asyncio.get_running_loop().call_at(deadline, setattr, stats, "stopping", True)
         queue: asyncio.Queue[int] = asyncio.Queue()
         for i in range(args.games):
             queue.put_nowait(i)
+        clients = args.clients if groups is None else len(groups)
 
         async def worker(k: int) -> None:
-            client = Client(http, servers, stats, args, deadline, random.Random(args.seed * 1000 + k))
-            await asyncio.sleep(args.ramp * k / args.clients)  # players arrive over --ramp seconds
+            players = None if groups is None else groups[k]
+            rng = random.Random(args.seed * 1000 + k)
+            client = Client(http, servers, stats, args, deadline, rng, players)
+            await asyncio.sleep(args.ramp * k / clients)  # players arrive over --ramp seconds
             while not queue.empty() and time.monotonic() < deadline:
                 await client.play(queue.get_nowait())
 
-        tasks = [asyncio.create_task(worker(k)) for k in range(args.clients)]
+        tasks = [asyncio.create_task(worker(k)) for k in range(clients)]
         if args.warmup > 0 and not args.fault:  # the window's own CPU: the games' creation left out
             loop = asyncio.get_running_loop()
 
@@ -321,36 +384,6 @@ async def run(args: argparse.Namespace, servers: list[Server]) -> Stats:
             tasks.append(asyncio.create_task(fault(servers, args.kill_after, stats)))
         await asyncio.gather(*tasks)
     return stats
-
-
-def check_records(servers: list[Server], stats: Stats) -> tuple[int, int, int]:
-    """Replay every stored record; count bad finals and acknowledged actions missing from records."""
-    by_game: dict[str, list[tuple[int, str]]] = {}
-    for gid, ply, action in stats.acks:
-        by_game.setdefault(gid, []).append((ply, action))
-    bad = missing = 0
-    with httpx.Client(base_url=servers[-1].base, timeout=30) as http:
-        for gid, acked in by_game.items():
-            r = http.get(f"/api/games/{gid}/record")
-            if r.status_code != 200:
-                view = http.get(f"/api/games/{gid}").json()
-                actions_known = view["ply"]
-                missing += sum(1 for ply, _ in acked if ply >= actions_known)
-                bad += gid in stats.finals
-                continue
-            record = r.json()
-            state = ludus.replay(record)
-            final = stats.finals.get(gid)
-            if final is not None and (not state.is_terminal() or state.scores() != final["scores"]):
-                bad += 1
-            # no undo in this benchmark: an action acknowledged at ply n is the record's n-th (from 0);
-            # the versions also count the single-choice steps the server played for a seat
-            missing += sum(
-                1
-                for ply, action in acked
-                if ply >= len(record["actions"]) or record["actions"][ply] != action
-            )
-    return len(by_game), bad, missing
 
 
 def _run_loop(main_coroutine):  # type: ignore[no-untyped-def]
@@ -414,6 +447,14 @@ def main() -> None:
     )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument(
+        "--accounts",
+        action="store_true",
+        help="players sign up (before the clock starts) and play signed in, by session cookie",
+    )
+    parser.add_argument(
+        "--compare", action="store_true", help="the run by seat tokens, then signed in, figures side by side"
+    )
+    parser.add_argument(
         "--scenario",
         help="instead: an honest player's move latency beside a load, on a fresh server each "
         f"(comma-separated, or 'all': {', '.join(SCENARIOS)}); --duration (default 30) and --warmup "
@@ -438,13 +479,32 @@ def main() -> None:
     # The machine's speed this run (shared machines vary): CPU per action compares across runs only
     # beside it. OpenSpiel's hearts at random, as in benchmarks/bots_speed.py.
     yardstick = hearts_rate(2.0)
+    modes = (
+        {"tokens": False, "accounts": True}
+        if args.compare
+        else {"accounts" if args.accounts else "tokens": args.accounts}
+    )
+    runs: dict[str, dict[str, float]] = {}
+    passed = True
+    for name, accounts in modes.items():
+        ok, runs[name] = bench(args, accounts, yardstick)
+        passed = passed and ok
+    if len(runs) > 1:
+        side_by_side(runs)
+    sys.exit(0 if passed else 1)
+
+
+def bench(args: argparse.Namespace, accounts: bool, yardstick: float) -> tuple[bool, dict[str, float]]:
+    """One run on fresh servers (and database), players signed in or by seat tokens: whether it
+    passed, and its main figures."""
     tmp = Path(tempfile.mkdtemp(prefix="ludus-bench-"))
     pg = None
     url = args.database or f"sqlite:///{tmp}/ludus.db"
     if args.postgres:
         pg = PrivatePostgres()
         url = pg.start()
-    servers = [Server(url, tmp / f"server{i}.log", bot_seconds=0.05) for i in range(args.processes)]
+    env = SIGNUP_LIMITS if accounts else None
+    servers = [Server(url, tmp / f"server{i}.log", bot_seconds=0.05, env=env) for i in range(args.processes)]
     try:
         for server in servers:
             server.launch()
@@ -454,110 +514,16 @@ def main() -> None:
         print(
             f"{args.games} games of {args.game} ({args.players} players), {args.clients} clients "
             f"(think {args.think:g} s), "
-            f"{args.processes} server process(es) on {kind}{', with a SIGKILL fault' if args.fault else ''}"
+            f"{args.processes} server process(es) on {kind}{', with a SIGKILL fault' if args.fault else ''}; "
+            + ("players signed in (session cookie + Origin)" if accounts else "players by seat tokens"),
+            flush=True,
         )
-        cpu_at_start = sum(s.cpu_seconds() for s in servers)  # start-up (imports, migration) left out
         clients_cpu_at_start = time.process_time()  # the yardstick left out
-        started = time.monotonic()
-        stats = _run_loop(run(args, servers))
-        elapsed = time.monotonic() - started
-        lat = sorted(stats.latencies)
-        n = len(lat)
-        acked = len(stats.acks)
-
-        def pct(p: float) -> float:
-            return 1000 * lat[min(n - 1, int(p * n))] if n else float("nan")
-
-        server_cpu = sum(s.cpu_seconds() + s.cpu_before_kill for s in servers) - cpu_at_start
-        games_checked, bad_finals, missing = check_records(servers, stats)
-        server_errors = sum(v for k, v in stats.errors.items() if k.startswith("server "))
-        print(
-            f"  games finished   {stats.games_done}/{args.games} in {elapsed:.1f} s"
-            + (f" (a {args.duration:g} s window, latencies after {args.warmup:g} s)" if args.duration else "")
-        )
-        print(
-            f"  actions          {acked} acknowledged ({stats.via['http']} via HTTP, {stats.via['ws']} via "
-            f"WebSocket), {acked / elapsed:.0f} actions/s; {n} timed"
-        )
-        print(
-            f"  latency/action   p50 {pct(0.50):.1f} ms   p99 {pct(0.99):.1f} ms   "
-            f"max {1000 * lat[-1] if n else float('nan'):.1f} ms   mean {1000 * statistics.fmean(lat) if n else 0:.1f} ms"
-        )
-        for via, values in stats.by_via.items():
-            if values:
-                values.sort()
-                print(
-                    f"    via {via:<4}       p50 {1000 * values[len(values) // 2]:.1f} ms   "
-                    f"p99 {1000 * values[min(len(values) - 1, int(0.99 * len(values)))]:.1f} ms"
-                )
-        print(
-            f"  server CPU       {server_cpu:.1f} s, {1000 * server_cpu / max(acked, 1):.2f} ms per action; "
-            f"clients' CPU {time.process_time() - clients_cpu_at_start:.1f} s, "
-            f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores"
-        )
-        if stats.timeline and args.duration is not None:  # where in the window the slow ones were
-            step = 5.0
-            spans: dict[int, list[float]] = {}
-            for at, seconds in stats.timeline:
-                spans.setdefault(int(at // step), []).append(seconds)
-            print(
-                f"  p99 by {step:g} s     "
-                + "  ".join(
-                    f"{1000 * sorted(v)[min(len(v) - 1, int(0.99 * len(v)))]:.0f}"
-                    for _, v in sorted(spans.items())
-                )
-                + " ms"
-            )
-        if len(stats.window) == 2:
-            (cpu0, acts0), (cpu1, acts1) = stats.window
-            print(
-                f"  in the window    {(acts1 - acts0) / (args.duration - args.warmup):.0f} actions/s, "
-                f"{1000 * (cpu1 - cpu0) / max(acts1 - acts0, 1):.2f} ms of server CPU per action "
-                f"({100 * (cpu1 - cpu0) / (args.duration - args.warmup):.0f} % of a core)"
-            )
-        print(
-            f"  yardstick        OpenSpiel hearts {yardstick / 1000:.0f}k decisions/CPU-s before the run "
-            f"(server CPU per action x hearts rate: {server_cpu / max(acked, 1) * yardstick:.0f} hearts decisions)"
-        )
-        print(
-            f"  websocket        {sum(stats.pushes.values())} views pushed; "
-            f"{len(stats.ws_saw_end)}/{stats.games_done} finished games seen to the end"
-        )
-        print(
-            f"  errors           server (5xx) {server_errors}; "
-            + (", ".join(f"{k} {v}" for k, v in sorted(stats.errors.items())) or "none")
-        )
-        print(
-            f"  records          {games_checked} replayed; {bad_finals} with a wrong final state; "
-            f"{missing} acknowledged actions missing"
-        )
-        slow = [
-            line
-            for server in servers
-            if server.log.exists()
-            for line in server.log.read_text(errors="replace").splitlines()
-            if "slow request" in line
-        ]
-        kinds = Counter(
-            re.sub(
-                r"/api/games/[^/ ]+",
-                "/api/games/{id}",
-                " ".join(line.split("slow request: ")[-1].split()[:2]),
-            )
-            for line in slow
-        )
-        print(
-            f"  server log       {len(slow)} requests slower than {SLOW_MS} ms inside the server"
-            + (": " + ", ".join(f"{k} x{v}" for k, v in kinds.most_common(4)) if slow else "")
-        )
-        ok = (
-            server_errors == 0
-            and bad_finals == 0
-            and missing == 0
-            and (stats.games_done == args.games or args.duration is not None)
-        )
-        print("  OK" if ok else "  FAILED")
-        sys.exit(0 if ok else 1)
+        stats = _run_loop(run(args, servers, accounts))
+        elapsed = time.monotonic() - stats.began
+        ok, figures = report(args, servers, stats, elapsed, clients_cpu_at_start, yardstick)
+        print("  OK" if ok else "  FAILED", flush=True)
+        return ok, figures
     finally:
         for server in servers:
             server.kill()

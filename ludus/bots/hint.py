@@ -10,7 +10,13 @@ is rated with the follow-up it opens.
 
 ``value`` is always the heuristic's estimate of the seat's final score margin, in points:
 its score less the best rival's (in a solo game: less the target), averaged over the
-determinizations. Higher is better; differences between hints are what matter.
+determinizations. Higher is better; differences between hints are what matter. ``value_text``
+says it in words ("you'd finish ~3 points behind the leader").
+
+Moves that lead to the same position for the seat (``position_key``: the explainer's, else the
+seat's observation) are one hint: the best-valued stands for them, the others are its ``same``.
+Each hint has ``sentence``, one plain sentence of what the move does and why: the explainer's
+``sentence(before, action, after, seat, follow)``, else one from the change of the seat's score.
 
 ``why`` comes from the game's explainer, the module its Game class declares (``hooks.explainer``)
 (``explain(before, action, after, seat, follow) -> str``, comparing the position before and
@@ -26,6 +32,7 @@ finishes the turn itself), and ``EXPLAIN_STEPS``: how many the reason shows (the
 
 from __future__ import annotations
 
+import json
 import random
 import time
 from collections.abc import Callable
@@ -47,12 +54,21 @@ def explainer(game_name: str) -> Any:
 
 
 def hint(
-    state: State, n: int = 3, seconds: float | None = None, seed: int | None = None, worlds: int = WORLDS
+    state: State,
+    n: int = 3,
+    seconds: float | None = None,
+    seed: int | None = None,
+    worlds: int = WORLDS,
+    merge: bool = True,
 ) -> list[dict[str, Any]]:
-    """The best ``n`` moves for the seat to move: ``[{"action", "value", "why"}, ...]``, best first.
+    """The best ``n`` moves for the seat to move, best first: ``[{"action", "value", "why", "sentence",
+    "value_text", "same"}, ...]``.
 
     ``action`` is the move's notation, ``value`` the estimated final score margin over the
-    best rival (solo: over the target) in points, ``why`` a sentence. ``seed`` fixes the
+    best rival (solo: over the target) in points, ``value_text`` that in words, ``why`` the
+    detailed reason, ``sentence`` one plain sentence of what the move does and why, ``same`` the
+    other moves that lead to the same position (merged into this one unless ``merge`` is False,
+    when every move is its own hint). ``seed`` fixes the
     determinizations: the same seed and position always give the same hints. ``seconds``
     caps the time: no determinization is begun that would not end in time at the pace
     of the ones before (at least one is always used), so a capped hint may rest on fewer.
@@ -86,20 +102,59 @@ def hint(
         if deadline is not None and now + (now - started) / done > deadline:
             break  # another world would not end in time
     order = {a: i for i, a in enumerate(legal)}
-    ranked = sorted(legal, key=lambda a: (-totals[a], order[a]))[:n]
+    ranked = sorted(legal, key=lambda a: (-totals[a], order[a]))
+    groups = _merged(base, ranked, seat) if merge else [[a] for a in ranked]
     shown = base.resample(seat, random.Random(seed))  # the world the explanations play on
     steps = getattr(module, "EXPLAIN_STEPS", depth)
+    solo = state.game.num_players == 1
     out = []
-    for action in ranked:
+    for action, *same in groups[:n]:
         after, follow = _follow_up(shown, action, seat, evaluate, steps, depth)
+        value = round(totals[action] / done, 2)
         out.append(
             {
                 "action": str(action),
-                "value": round(totals[action] / done, 2),
+                "value": value,
                 "why": explain(shown, action, after, seat, follow),
+                "sentence": sentence(shown, action, after, seat, follow),
+                "value_text": value_text(value, solo),
+                "same": [str(a) for a in same],
             }
         )  # a re-dealt world: no secrets
     return out
+
+
+def position_key(state: State, action: Action, seat: int) -> str:
+    """What ``seat`` knows of the position after ``action``: the explainer's ``position_key`` (which may
+    forget what the rules ignore, such as an order that does not matter), else its observation."""
+    after = state.clone()
+    after.apply_action(action)
+    own = getattr(explainer(state.game.name), "position_key", None)
+    seen = own(after, seat) if own is not None else after.observation(seat)
+    return json.dumps(seen, sort_keys=True, default=str)
+
+
+def _merged(state: State, ranked: list[Action], seat: int) -> list[list[Action]]:
+    """``ranked`` grouped by the position each move leads to, each group led by its best move."""
+    groups: dict[str, list[Action]] = {}
+    for action in ranked:
+        groups.setdefault(position_key(state, action, seat), []).append(action)
+    return list(groups.values())
+
+
+def value_text(value: float, solo: bool) -> str:
+    """The value in words: the final margin it expects over the best rival, or over a solo target."""
+    points = round(abs(value))
+    amount = f"~{points} point{'' if points == 1 else 's'}"
+    if solo:
+        if points == 0:
+            return "you'd finish right about on the target"
+        return f"you'd finish {amount} {'above' if value > 0 else 'below'} the target"
+    if points == 0:
+        return "you'd finish about level with the leader, within a point either way"
+    if value > 0:
+        return f"you'd finish {amount} ahead of your nearest rival"
+    return f"you'd finish {amount} behind the leader"
 
 
 def _values(world: State, legal: list[Action], seat: int, evaluate: Callable, depth: int) -> list[float]:
@@ -180,6 +235,38 @@ def explain(
     return generic_reason(before, action, after, seat, list(follow or ()))
 
 
+def sentence(
+    before: State, action: Action, after: State, seat: int, follow: list[Action] | None = None
+) -> str:
+    """One plain sentence of what ``action`` does and why: the game's explainer, or a generic one."""
+    own = getattr(explainer(before.game.name), "sentence", None)
+    if own is not None:
+        return own(before, action, after, seat, list(follow or ()))
+    return generic_sentence(before, action, after, seat)
+
+
+def generic_sentence(before: State, action: Action, after: State, seat: int) -> str:
+    """A sentence from the change of the seat's score and of the heuristic's estimate of its standing."""
+    evaluate = heuristic(before.game.name)
+    points = after.scores()[seat] - before.scores()[seat]
+    better = evaluate(after, seat) - evaluate(before, seat)
+    now = (
+        f"it scores {points} point{'' if abs(points) == 1 else 's'} now"
+        if points > 0
+        else f"it loses {-points} point{'' if points == -1 else 's'} now"
+        if points < 0
+        else "it scores nothing now"
+    )
+    outlook = (
+        "and improves your prospects"
+        if better > 0
+        else "and costs you a little in prospects"
+        if better < 0
+        else ""
+    )
+    return f"Play '{action}': {now}{' ' + outlook if outlook else ''}."
+
+
 def generic_reason(before: State, action: Action, after: State, seat: int, follow: list[Action]) -> str:
     """A reason from the change of the seat's score and of the heuristic's estimate of its margin."""
     evaluate = heuristic(before.game.name)
@@ -210,7 +297,10 @@ def hint_text(state: State, args: str = "") -> str:
     n = int(words[0]) if words else 3
     hints = hint(state, n=n, seconds=TERMINAL_SECONDS, seed=len(state.history()))
     number = {str(a): i for i, a in enumerate(state.legal_actions(), 1)}
-    lines = ["Hints (value: estimated final margin over the best rival, or over the target in a solo game):"]
+    lines = ["Hints (each with the final result it expects, numbered as in the list of moves):"]
     for h in hints:
-        lines.append(f"{number[h['action']]:>4}. {h['action']}  [{h['value']:+.1f}]  {h['why']}")
+        same = f" (or {', '.join(h['same'])}: the same)" if h["same"] else ""
+        lines.append(
+            f"{number[h['action']]:>4}. {h['action']}{same}  {h['sentence']} Expect: {h['value_text']}."
+        )
     return "\n".join(lines)

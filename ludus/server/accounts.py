@@ -51,6 +51,7 @@ from .storage_accounts import (
     list_accounts,
     reset_account,
     set_banned,
+    set_notify_email,
     set_password,
     use_resets,
 )
@@ -201,6 +202,12 @@ class Accounts:
             "created_at": row.created_at,
             "mail": self.mailer.enabled,
         }
+
+    def set_notices(self, account: Account, notify_email: bool) -> dict[str, Any]:
+        """Turn the account's e-mail notices on or off (the unsubscribe link turns them off too); the
+        profile as changed."""
+        self.store.transact(lambda conn: set_notify_email(conn, account.id, notify_email))
+        return self.profile(account)
 
     # -- passwords ----------------------------------------------------------------------------------------
     def change_password(self, account: Account, current: str, new: str) -> str:

@@ -146,7 +146,12 @@ class Hint(BaseModel):
     value: float = Field(
         description="estimated final score margin over the best rival (solo: over the target)"
     )
-    why: str = Field(description="why the move is good, in the game's terms")
+    why: str = Field(description="why the move is good, in the game's terms, step by step")
+    sentence: str = Field(description="one plain sentence of what the move does and why")
+    value_text: str = Field(
+        description="the value in words: the final margin expected over the leader or target"
+    )
+    same: list[str] = Field(description="other moves that lead to the same position (merged into this hint)")
 
 
 class HintAnswer(BaseModel):

@@ -213,7 +213,8 @@ class Ratings:
         ]
 
     def table(self, game_id: str) -> dict[str, Any]:
-        """Whether the game is rated, and the ratings in its game of the accounts at its seats."""
+        """Whether the game is rated (and then whether its host may start it with bots: only where the
+        server rates games with bots), and the ratings in its game of the accounts at its seats."""
         rt = self.games.read(game_id)
         with rt.lock:
             game = rt.row.game
@@ -223,6 +224,7 @@ class Ratings:
             found = db.ratings_of(conn, game, list(held.values()))
         return {
             "rated": rated,
+            "bots_allowed": not rated or self.games.settings.rated_bots_allowed,
             "seats": [
                 {"seat": seat, "rating": shown(found[a].ordinal), "games": found[a].games}
                 for seat, a in held.items()

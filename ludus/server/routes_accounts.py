@@ -74,6 +74,15 @@ def add_account_routes(app: FastAPI, accounts: Accounts, account_games: AccountG
             set_session_cookie(response, request, session, sessions.seconds)
         return response
 
+    @app.patch(
+        "/api/me",
+        response_model=bodies.Me,
+        responses=ERRORS,
+        summary="Change the signed-in account's settings: notify_email turns e-mail notices on or off",
+    )
+    async def change_me(body: bodies.MeChange, account: SignedIn) -> JSONResponse:
+        return JSONResponse(await run(accounts.set_notices, account, body.notify_email))
+
     @app.post(
         "/api/me/password",
         response_model=bodies.Me,

@@ -249,6 +249,11 @@ class Record(BaseModel):
     config: dict[str, Any]
     seed: int
     actions: list[str]
+    names: list[str | None] | None = Field(
+        default=None,
+        description="each seat's name as the table showed it (an account's name; null: unnamed, read as "
+        "'Seat N'); only when some seat had one",
+    )
 
 
 class ErrorBody(BaseModel):

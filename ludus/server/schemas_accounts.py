@@ -42,6 +42,12 @@ class Me(BaseModel):
     )
 
 
+class MeChange(Strict):
+    notify_email: bool = Field(
+        strict=True, description="whether notices may be e-mailed (your turn, invited, game over)"
+    )
+
+
 class PasswordChange(Strict):
     current: Password = Field(description="the password now")
     password: Password = Field(description=f"the new password: {NEW_PASSWORD}")

@@ -49,6 +49,10 @@ class SeatRating(BaseModel):
 
 class TableRatings(BaseModel):
     rated: bool = Field(description="whether the game is rated")
+    bots_allowed: bool = Field(
+        description="whether bots may take its seats (POST /api/games/{id}/start): false on a rated game "
+        "unless the server's setting rated_bots_allowed is true"
+    )
     seats: list[SeatRating] = Field(description="the ratings of the seats held by rated accounts")
 
 

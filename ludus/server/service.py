@@ -31,7 +31,7 @@ from .seatbots import make_seat_bot
 from .settings import Settings
 from .storage import Store
 from .turns import BotTurns
-from .views import timed_view_text, view_of, view_text
+from .views import seat_names, timed_view_text, view_of, view_text
 
 log = logging.getLogger("ludus.server")
 
@@ -93,7 +93,9 @@ class GameService:
         with rt.lock:
             if not rt.state.is_terminal() and not rt.abandoned:
                 raise Forbidden("the record (with its seed) is shown only once the game is over")
-            return rt.record()
+            names = seat_names(rt)  # as the table showed them, for the replay viewer: one name per person
+            shown = [names.get(seat) for seat in range(len(rt.seats))]
+            return {**rt.record(), "names": shown} if any(shown) else rt.record()
 
     # -- the games of this process ----------------------------------------------------------
     def refresh(self, game_id: str) -> None:

@@ -90,6 +90,10 @@ def set_password(conn: Connection, account_id: int, password_hash: str) -> None:
     conn.execute(accounts.update().where(accounts.c.id == account_id).values(password_hash=password_hash))
 
 
+def set_notify_email(conn: Connection, account_id: int, on: bool) -> None:
+    conn.execute(accounts.update().where(accounts.c.id == account_id).values(notify_email=on))
+
+
 def list_accounts(conn: Connection, deleted: bool = False) -> list[AccountRow]:
     query = select(accounts).order_by(accounts.c.created_at, accounts.c.id)
     if not deleted:

@@ -25,7 +25,8 @@ FEW = 2  # determinizations in these tests: enough to average, quick
 
 
 def every_hint(state, seed=0):
-    return hint(state, n=len(state.legal_actions()), seed=seed, worlds=FEW)
+    """A hint for every legal move, none merged into another that leads to the same position."""
+    return hint(state, n=len(state.legal_actions()), seed=seed, worlds=FEW, merge=False)
 
 
 def _first(game, options, seed, wanted, steps=400):
@@ -66,8 +67,11 @@ def test_hints_are_legal_distinct_and_best_first(which, seed, steps, n):
     before = state.to_json()
     hints = hint(state, n=n, seed=seed, worlds=FEW)
     legal = {str(a) for a in state.legal_actions()}
-    assert len(hints) == min(n, len(legal))
+    seat = state.current_player()
+    positions = {HINT.position_key(state, a, seat) for a in state.legal_actions()}
+    assert len(hints) == min(n, len(positions))  # one hint a position
     assert len({h["action"] for h in hints}) == len(hints)
+    assert all(set(h["same"]) <= legal - {h["action"]} for h in hints)
     assert all(h["action"] in legal for h in hints)
     values = [h["value"] for h in hints]
     assert values == sorted(values, reverse=True)
@@ -83,7 +87,7 @@ def test_the_same_seed_gives_the_same_hints():
 def test_the_first_hint_is_the_best_valued_of_all_moves():
     state = random_position("celtae", {"players": 2}, seed=4, steps=25)
     top = hint(state, n=1, seed=2, worlds=FEW)[0]
-    assert top == every_hint(state, seed=2)[0]
+    assert top | {"same": []} == every_hint(state, seed=2)[0]  # merged or not, the same best move
 
 
 def _hidden_swapped_garum(state):
@@ -304,7 +308,7 @@ def test_bad_requests_are_refused():
 
 
 # -- the terminal ------------------------------------------------------------------------------------
-def test_hint_at_the_prompt_lists_numbered_moves_with_values_and_reasons():
+def test_hint_at_the_prompt_lists_numbered_moves_with_values_and_sentences():
     from click.testing import CliRunner
 
     from ludus.cli import main
@@ -316,16 +320,16 @@ def test_hint_at_the_prompt_lists_numbered_moves_with_values_and_reasons():
         prog_name="ludus",
     )
     lines = result.output.splitlines()
-    start = next(i for i, line in enumerate(lines) if "Hints (value:" in line)
+    start = next(i for i, line in enumerate(lines) if line.startswith("Hints (each with the final result"))
     shown = lines[start + 1 : start + 3]
     state = ludus.load_game("garum", players=2).new_initial_state(seed=4)
     legal = [str(a) for a in state.legal_actions()]
     expected = hint(state, n=2, seed=0)
     for line, h in zip(shown, expected, strict=True):
         number, _, rest = line.strip().partition(". ")
-        action = rest.split("  [")[0]
+        action = rest.split("  ")[0].split(" (or ")[0]
         assert legal[int(number) - 1] == action == h["action"]
-        assert h["why"] in line and f"[{h['value']:+.1f}]" in line
+        assert h["sentence"] in line and f"Expect: {h['value_text']}." in line
     assert "error: hint takes an optional number" in result.output
 
 

@@ -48,6 +48,7 @@ def test_the_seat_to_move_gets_legal_hints_best_first(hint_client, game, seats, 
     assert answer["seat"] == mover and answer["version"] == view["version"]
     assert 1 <= len(answer["hints"]) <= 2
     assert all(h["action"] in legal and h["why"] for h in answer["hints"])
+    assert all(h["sentence"] and h["value_text"].startswith("you'd finish") for h in answer["hints"])
     values = [h["value"] for h in answer["hints"]]
     assert values == sorted(values, reverse=True)
     assert "margin" in answer["value"]

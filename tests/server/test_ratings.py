@@ -173,7 +173,11 @@ def test_a_guest_neither_creates_nor_joins_a_rated_table_and_unrated_is_the_defa
     gid = alice.post("/api/games", json=RATED).json()["id"]
     r = TestClient(client.app).post(f"/api/games/{gid}/join")
     assert r.status_code == 403 and "rated" in r.json()["detail"]
-    assert client.get(f"/api/games/{gid}/ratings").json() == {"rated": True, "seats": []}
+    assert client.get(f"/api/games/{gid}/ratings").json() == {
+        "rated": True,
+        "bots_allowed": False,
+        "seats": [],
+    }
 
 
 def test_unknown_games_and_players_are_404_and_pages_are_bounded(client):

@@ -49,7 +49,10 @@ def test_hint_marks_the_best_moves_on_the_board(strict_page, server, screenshots
     actions = _hints(page)
     assert actions and set(actions) <= legal
     assert all(w.strip() for w in page.eval_on_selector_all(".hint-why", "ws => ws.map(w => w.textContent)"))
-    assert "points" in page.inner_text("[data-testid=hint-list]")
+    sentences = page.eval_on_selector_all(".hint-sentence", "ws => ws.map(w => w.textContent)")
+    assert len(sentences) == len(actions) and all(s.strip().endswith((".", ")")) for s in sentences)
+    values = page.eval_on_selector_all(".hint-value", "vs => vs.map(v => v.textContent)")
+    assert len(values) == len(actions) and all(v.startswith("You'd finish") for v in values), values
     marks = _marks(page)
     assert marks, "no hinted move was marked on the board"
     for m in marks:  # each mark plays a hinted move, or is the first step of one
@@ -118,3 +121,33 @@ def test_too_many_hints_wait_out_retry_after(strict_page, server):
     note = page.inner_text("[data-testid=hint-note]")
     assert "Too many hints" in note and "ask again in" in note, (asked, note)
     assert page.is_disabled("[data-testid=hint]")
+
+
+@pytest.mark.parametrize("width, height", [(1400, 900), (390, 844)])
+@pytest.mark.parametrize(
+    "game, options, seats",
+    [
+        ("garum", {"players": 3}, ["human", "random", "random"]),
+        ("celtae", {"players": 2}, ["human", "random"]),
+    ],
+)
+def test_the_hint_box_reads_in_plain_words_on_desktop_and_phone(
+    browser, server, screenshots, game, options, seats, width, height
+):
+    """Each hint a sentence with its value in words, the box within the screen's width (screenshots)."""
+    ctx = browser.new_context(viewport={"width": width, "height": height})
+    page = ctx.new_page()
+    try:
+        _open(page, server, game, options, seats)
+        page.click("[data-testid=hint]")
+        _hints(page)
+        box = page.locator("#hint-box")
+        box.scroll_into_view_if_needed()
+        shape = box.bounding_box()
+        assert shape["x"] >= 0 and shape["x"] + shape["width"] <= width + 1
+        text = box.inner_text()
+        assert "You'd finish" in text and "(done)" not in text and "decline" not in text.lower()
+        box.screenshot(path=str(screenshots / f"hint-box-{game}-{width}.png"))
+        page.screenshot(path=str(screenshots / f"hint-page-{game}-{width}.png"))
+    finally:
+        ctx.close()

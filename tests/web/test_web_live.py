@@ -24,11 +24,13 @@ def test_two_browser_contexts_play_each_other_live(browser, server, screenshots)
     try:
         a = first.new_page()
         create_in_lobby(a, server, "garum", {"players": "2"}, ["human", "human"])
-        invite = a.input_value("[data-testid=invite-1]")
         game_id = open_my_seat(a)
+        a.wait_for_function(f"{BODY}.waiting === 'true'")  # the second seat is for anyone with the link
+        invite = a.input_value("[data-testid=join-link]")
         b = second.new_page()
-        b.goto(invite)
-        b.wait_for_function(f"{BODY}.seat === '1'")
+        b.goto(invite)  # opening the link takes the seat; the table starts, on both pages
+        b.wait_for_function(f"{BODY}.seat === '1' && {BODY}.waiting === 'false'")
+        a.wait_for_function(f"{BODY}.waiting === 'false'")
         watcher = third.new_page()
         watcher.goto(f"{server}/games/{game_id}")
         watcher.wait_for_function(f"{BODY}.seat === 'spectator'")
@@ -122,7 +124,7 @@ def test_a_refused_move_shows_its_reason_and_changes_nothing(page, server):
     # the rules summary is one click away, and Escape closes it
     page.click("[data-testid=rules-garum]")
     dialog = page.locator("dialog[open]")
-    assert "Garum in short" in dialog.inner_text()
+    dialog.get_by_text("Garum in short").wait_for()  # the summary is fetched when the dialog opens
     page.keyboard.press("Escape")
     dialog.wait_for(state="detached")
 

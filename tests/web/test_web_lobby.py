@@ -82,11 +82,13 @@ def test_create_takes_you_into_your_seat_with_names_and_invites(strict_page, ser
     seats = httpx.get(f"{server}/api/games/{game_id}").json()["seats"]
     assert [s["name"] for s in seats] == ["Ann", "Bo"]
     assert "Ann, Seat 1 (you)" in page.inner_text("#seats")
-    invite = page.input_value("[data-testid=invite-1]")
-    assert f"/games/{game_id}#token=" in invite
-    # the creator's own seat has its link too (to go on from another device), not the invite's
+    # "Anyone with the link": the table waits for its second seat, offered by the waiting room's link
+    poll(page, f"{BODY}.waiting === 'true'")
+    invite = page.input_value("[data-testid=join-link]")
+    assert invite.endswith(f"/games/{game_id}#join") and page.is_visible("[data-testid=join-link-copy]")
+    # the creator's own seat has its link too (to go on from another device), with its token
     own = page.input_value("[data-testid=own-link]")
-    assert f"/games/{game_id}#token=" in own and own != invite
+    assert f"/games/{game_id}#token=" in own
     assert page.evaluate("window.ludusGame.view.seat") == 0
     mine = httpx.get(
         f"{server}/api/games/{game_id}", headers={"Authorization": f"Bearer {own.split('#token=')[1]}"}
@@ -198,7 +200,7 @@ def test_an_invited_person_names_their_seat_on_the_game_page(browser, strict_pag
     _form(page, server, "garum", 2, "human", name="Ann")
     page.click("[data-testid=create]")
     page.wait_for_url("**/games/**")
-    invite = page.input_value("[data-testid=invite-1]")
+    invite = page.input_value("[data-testid=join-link]")  # the waiting room's link takes the seat
     context = browser.new_context()
     try:
         guest = context.new_page()

@@ -60,7 +60,9 @@ def test_an_invitation_by_name_waits_then_starts_when_accepted(browser, server, 
         poll(host, f"{BODY}.waiting === 'true'")
         room = host.locator("[data-testid=waiting-room]")
         assert bob in room.locator("[data-testid=room-seat-1]").inner_text()
-        assert host.locator("[data-testid=start-with-bots]").is_visible()  # the host may start it
+        # every seat an account's: a rated table, which this server starts with no bots
+        assert host.locator("[data-testid=rated-no-bots]").is_visible()
+        assert host.locator("[data-testid=start-with-bots]").count() == 0
         assert "Waiting for players" in host.locator("[data-testid=turn]").inner_text()
         assert "48 h to move" in host.locator("[data-testid=turn-based]").inner_text()
         host.screenshot(path=str(screenshots / "tables-waiting-room-desktop.png"))

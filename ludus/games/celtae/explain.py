@@ -6,6 +6,11 @@ changes for the seat: cards taken and paid, the disc placed with its citadel and
 strength, Roman Army and Druid tiles won, workers recruited, tokens, garrison cubes, and
 the final-scoring categories A-K (``score_breakdown``) that would change if the game ended
 then. Only what the seat may see is named: its own hand and the public board.
+
+``sentence`` says the same in one plain sentence for a player (the decisions that matter, what
+they bring, the points they are worth); ``position_key`` is what the seat knows of a position,
+with each action area's workers unordered where their order never matters (every game but solo,
+whose Solitairix swaps by place), so that two swaps for workers of one kind are one hint.
 """
 
 from __future__ import annotations
@@ -16,9 +21,25 @@ from ludus.engine.errors import IllegalActionError
 
 from . import board as G
 from .actions import Act
-from .core import Phase
+from .core import (
+    BATTLE_DISCARD,
+    BONUS_DRAW,
+    BONUS_RECRUIT,
+    DRUID,
+    DRUID_PAY,
+    EXTRA,
+    FARM_PICK,
+    FIGHT,
+    GARRISON,
+    RECRUIT_PICK,
+    REFRESH,
+    SWAP,
+    Phase,
+)
 from .heuristic import canonical as canonical  # the explainer hook's re-deal: the heuristic's fixed order
 from .scoring import score_breakdown
+from .words import a as _a
+from .words import listed
 
 LOOKAHEAD = 0  # the heuristic finishes the seat's turn itself when valuing
 EXPLAIN_STEPS = 12  # the reason shows that finish: the seat's decisions up to the end of its turn
@@ -39,6 +60,21 @@ CATEGORY = {
 WORKERS = ("farmer", "builder", "soldier", "noble", "druid")
 KINDS = ("Farm", "Build", "Battle", "Recruit")
 REGIONS = ("North", "South")
+# what ``done`` declines, by the phase it is played in, as a player would say it
+DECLINED = {
+    REFRESH: "keep the action area as it is",
+    SWAP: "keep your workers as they are",
+    EXTRA: "keep your bonus tokens",
+    BONUS_DRAW: "draw no more market cards",
+    BONUS_RECRUIT: "recruit no worker with the bonus",
+    BATTLE_DISCARD: "discard no more cards",
+    FIGHT: "leave the Roman army alone",
+    GARRISON: "place no garrison cube",
+    RECRUIT_PICK: "recruit no more workers",
+    DRUID: "leave the druid tile",
+    DRUID_PAY: "buy no druid worker",
+    FARM_PICK: "buy no more cards",
+}
 BONUS = {
     "token": "a bonus token",
     "recruit": "recruit a worker",
@@ -50,6 +86,14 @@ BONUS = {
 def card(state: Any, kind: int) -> str:
     d = state.data
     return f"{d.colours[kind // 3]} {d.icons[kind % 3]}"
+
+
+def position_key(state: Any, seat: int) -> dict[str, Any]:
+    """What ``seat`` knows of ``state``, each area's workers sorted unless Solitairix plays (it swaps by place)."""
+    seen = state.observation(seat)
+    if not state.solo and isinstance(seen.get("areas"), list):
+        seen = dict(seen, areas=[sorted(area, key=str) for area in seen["areas"]])
+    return seen
 
 
 def explain(before: Any, action: Act, after: Any, seat: int, follow: list[Any]) -> str:
@@ -166,12 +210,8 @@ def _turn_decision(state: Any, a: Act) -> str | None:
     if v == "leader":
         return f"choose {d.leaders[a.a]['name']} as your leader"
     if v == "done":
-        return "decline (done)"
+        return DECLINED.get(state.phase, "go on to the next step")
     return None
-
-
-def _a(noun: str) -> str:
-    return ("an " if noun[0] in "aeiou" else "a ") + noun
 
 
 def _effects(before: Any, after: Any, seat: int) -> list[str]:
@@ -226,3 +266,88 @@ def _scoring(before: Any, after: Any, seat: int) -> str:
     if not changes:
         return f"final scoring unchanged at {now['total']}{target}"
     return f"final scoring if the game ended now: {', '.join(changes)}, total {was['total']} -> {now['total']}{target}"
+
+
+# -- one plain sentence ------------------------------------------------------------------------------
+# said by their effects (cards, discs, workers gained) or not at all (an option declined)
+UNSAID = ("done", "pay", "discard", "garrison", "take", "citadel", "enlist", "centre")
+
+
+def sentence(before: Any, action: Act, after: Any, seat: int, follow: list[Any]) -> str:
+    """What the move and the seat's best follow-ups do, what they bring and what that is worth."""
+    steps = [_plain(before, action, seat)]
+    state = before.clone()
+    try:
+        state.apply_action(action)
+        for a in follow:
+            if a.verb not in UNSAID:
+                steps.append(_plain(state, a, seat))
+            state.apply_action(a)
+    except IllegalActionError:
+        pass  # the reason names what it could read
+    gains = _gains(before, after, seat)
+    worth = _worth(before, after, seat)
+    text = listed([steps[0]] + [t[0].lower() + t[1:] for t in steps[1:4]])
+    text += ": " + listed(gains) + "; " + worth if gains else ": " + worth
+    return text[0].upper() + text[1:] + "."
+
+
+def _plain(state: Any, a: Act, seat: int) -> str:
+    """A decision as a player says it: the marker's steps and their strength as words, not signs."""
+    if a.verb == "move":
+        corner = G.CORNER_NAMES[(state.marker + a.a) % 4]
+        change = state.data.move_strength[a.a - 1]
+        crosses = any((state.marker + i) % 4 == G.CROSSING_FROM for i in range(a.a))
+        text = f"move the marker {a.a} step{'s' if a.a > 1 else ''} to {corner}"
+        if change:
+            text += f", {'gaining' if change > 0 else 'paying'} {abs(change)} strength"
+        return text + (", crossing the river" if crosses else "")
+    if a.verb == "refresh":
+        return f"refresh the action area for {state.data.refresh_cost} strength"
+    return _decision(state, a, seat)
+
+
+def _gains(before: Any, after: Any, seat: int) -> list[str]:
+    """What the turn brings the seat, in plain words (at most four things)."""
+    d = before.data
+    out = []
+    gained = [k for k in range(12) for _ in range(max(0, after.hands[seat][k] - before.hands[seat][k]))]
+    if gained:
+        counts = {k: gained.count(k) for k in gained}
+        out.append(
+            "you gain "
+            + listed(
+                [_a(card(before, k)) if c == 1 else f"{c} {card(before, k)}s" for k, c in counts.items()]
+            )
+        )
+    for idx, (was, now) in enumerate(zip(before.citadels, after.citadels, strict=True)):
+        if now.count(seat) > was.count(seat):
+            done = " and complete it" if -1 not in now and -1 in was else ""
+            out.append(
+                f"you place a disc on the {d.colours[idx % 4]} citadel in the {REGIONS[idx // 4]}{done}"
+            )
+    for won, name in (("roman_won", "Roman army"), ("druid_won", "druid")):
+        if len(getattr(after, won)[seat]) > len(getattr(before, won)[seat]):
+            out.append(f"you win {_a(name)} tile")
+    recruited = [
+        WORKERS[t] for t in range(5) for _ in range(max(0, after.tribe[seat][t] - before.tribe[seat][t]))
+    ]
+    if recruited:
+        out.append("your tribe gains " + listed([_a(w) for w in recruited]))
+    strength = after.strength[seat] - before.strength[seat]
+    if strength:
+        out.append(f"your strength goes from {before.strength[seat]} to {after.strength[seat]}")
+    if after.tokens[seat] > before.tokens[seat]:
+        out.append("you gain a bonus token")
+    return out[:4]
+
+
+def _worth(before: Any, after: Any, seat: int) -> str:
+    """What the turn is worth at the final count, were the game to end now."""
+    was, now = score_breakdown(before, seat)["total"], score_breakdown(after, seat)["total"]
+    change = now - was
+    if change > 0:
+        return f"worth {change} more point{'s' if change > 1 else ''} if the game ended now"
+    if change < 0:
+        return f"{-change} point{'s' if change < -1 else ''} less if the game ended now, but it sets up your next turns"
+    return "no points yet, but it sets up your next turns"

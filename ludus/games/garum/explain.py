@@ -5,6 +5,7 @@ worker after a tile) for the seat: the bonus spaces a tile covers and what they 
 lines it feeds where the seat's workers stand, and the line a worker claims, with the fish
 of the worker's species it holds and what the chart would pay if the game ended now
 (``ludus.games.garum.scoring``). Only public facts and the seat's own tiles are named.
+``sentence`` says it in one plain sentence for a player, in the move log's words (``words``).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from .actions import SPECIES, Choose, Pass, Place, Worker
 from .data import JOKER
 from .scoring import score_lines
 from .state import EMPTY, placement_bonus
+from .words import SPECIES_NAMES
 
 LOOKAHEAD = 1  # a tile is valued with the seat's best worker (or pass) after it
 
@@ -176,3 +178,82 @@ def _worker(state: Any, action: Any, colour: int, seat: int) -> str:
             f"worth {board.points(best, False)} to a vilicus now)"
         )
     return str(action)
+
+
+# -- one plain sentence ------------------------------------------------------------------------------
+CORNERS = ("top-left", "top-right", "bottom-left", "bottom-right")
+
+
+def sentence(before: Any, action: Any, after: Any, seat: int, follow: list[Any]) -> str:
+    """What the move (and the worker or tile it opens) does and why, in one sentence."""
+    colour = before.current_colour()
+    state = before
+    parts = []
+    if isinstance(action, Choose):
+        parts.append(f"name cetarium {action.cetarium} for this round")
+        state = before.clone()
+        state.apply_action(action)
+        tile = next((a for a in follow if isinstance(a, Place)), None)
+        if tile is not None:
+            parts.append(_placing(state, tile, state.current_colour(), False))
+    elif isinstance(action, Place):
+        parts.append(_placing(before, action, colour, before.phase == "ghost"))
+        worker = next((a for a in follow if isinstance(a, Worker | Pass)), None)
+        if worker is not None:
+            state = before.clone()
+            state.apply_action(action)
+            parts.append(_claiming(state, worker, colour))
+    else:
+        parts.append(_claiming(before, action, colour))
+    text = ", then ".join(parts)
+    return text[0].upper() + text[1:] + "."
+
+
+def _placing(state: Any, action: Place, colour: int, ghost: bool) -> str:
+    """The tile placed, where, and the bonus it earns."""
+    board = state.game.board
+    names = [SPECIES_NAMES.get(f, f) for f in action.fish]
+    fish = f"{len(names)} {names[0]}" if len(set(names)) == 1 else ", ".join(names)
+    corner = CORNERS[action.slot - 1] if 1 <= action.slot <= 4 else f"slot {action.slot}"
+    whose = "the ghost's tile" if ghost else "your tile"
+    text = f"place {whose} ({fish}) in cetarium {action.cetarium}, {corner}"
+    gained = 0 if ghost else placement_bonus(state.game, action, colour)
+    if gained:
+        text += f", earning {gained} bonus point{'s' if gained != 1 else ''}"
+    mine = state.game.seating.colours_of(state.current_player())
+    cells = set(board.slot_cells[action.cetarium, action.slot])
+    fed = [
+        line
+        for line in range(2 * board.size)
+        if state.workers[line] is not None
+        and state.workers[line][0] in mine
+        and cells & set(board.line_cells[line])
+        and SPECIES[state.workers[line][0]] in action.fish
+    ]
+    if fed:
+        text += f", adding fish to {_line(board, fed[0])} where your worker stands"
+    return text
+
+
+def _claiming(state: Any, action: Any, colour: int) -> str:
+    """The worker placed (or kept) and what its line is worth."""
+    board = state.game.board
+    name = _species(state, colour)
+    if isinstance(action, Pass):
+        return f"keep your workers for a better line later (no open line here holds much {name} yet)"
+    if not isinstance(action, Worker):
+        return str(action)
+    count = _count(state, action.line, colour)
+    points = board.points(count, action.kind == "D")
+    worth = (
+        f"worth {points} point{'s' if points != 1 else ''} if the game ended now"
+        if points >= 0
+        else f"costing {-points} point{'s' if points != -1 else ''} if the game ended now, "
+        f"with {_empty(state, action.line)} cells left to fill"
+    )
+    return f"put your {_kind(action.kind)} on {_line(board, action.line)}, which holds {count} {name} so far: {worth}"
+
+
+def _line(board: Any, line: int) -> str:
+    name = board.line_name(line)
+    return f"{'row' if line < board.size else 'column'} {name[1:] if name[:1] in 'hv' else name}"

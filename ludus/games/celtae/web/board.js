@@ -15,6 +15,7 @@ import {activate, interaction as decide} from "./decide.js";
 import {follow as sxFollow, panel as sxPanel, show as sxShow} from "./solitairix.js";
 import {AREAS, areaOf, cap, cardName, CATEGORIES, COLOUR_LETTER, CUBES, FLIP, ICON_LETTER, ICONS, plural, REGION, seatNo, WORKERS} from "./words.js";
 import {decorate, LEADERS} from "./panels.js"; // leader texts from the data files, A-K, tooltips
+import {dock, showNamed} from "./dock.js"; // the own panel docked, the place a prompt names shown
 
 export {fillSummary, forgetMove, noteMove, renderOptions, trackWorkers, wantsBreakdown} from "/static/js/generic.js";
 export {panels} from "./panels.js";
@@ -80,11 +81,12 @@ export function drawBoard(obs) {
   markLastMoves(root, obs, lastLog);
   decorate(root, obs);
   if (obs.solitairix) sxShow(root); // its newest turn, step by step
+  dock(root);
   return root;
 }
 
 function leaderChoice(obs) {
-  return el("section", {class: "cb-leaders", "aria-label": "leaders to choose from"},
+  return el("section", {class: "cb-leaders", "aria-label": "leaders to choose from", tabindex: 0},
     el("h3", {}, "Leaders on offer"),
     el("div", {class: "cb-row"}, obs.offered_leaders.map((n) => piece(`leader-${n.toLowerCase()}`, "cb-leader-card",
       `Leader ${n}`, el("strong", {}, n), el("span", {}, `A: ${LEADERS[n]?.[0] || ""}`),
@@ -120,7 +122,7 @@ function rondel(obs) {
 }
 
 function markets(obs) {
-  return el("section", {class: "cb-markets", "aria-label": "markets"},
+  return el("section", {class: "cb-markets", "aria-label": "markets", tabindex: 0},
     obs.markets.map((row, r) => {
       const R = "NS"[r];
       return el("div", {class: "cb-market", "data-key": `market-${R}`},
@@ -132,7 +134,7 @@ function markets(obs) {
 }
 
 function progress(obs) {
-  return el("section", {class: "cb-progress", "aria-label": "progress"},
+  return el("section", {class: "cb-progress", "aria-label": "progress", tabindex: 0},
     el("h3", {}, `Progress · ${plural(obs.track, "marker")} left on the track`,
       obs.final !== "no" ? ` · ${obs.final}` : ""),
     el("div", {class: "cb-row"}, obs.progress.map((p, i) => piece(`progress-${i}`, "cb-prog", `progress card ${i + 1}: ${p.card}`,
@@ -142,7 +144,7 @@ function progress(obs) {
 }
 
 function citadels(obs) {
-  return el("section", {class: "cb-citadels", "aria-label": "citadels"}, ["N", "S"].map((R) =>
+  return el("section", {class: "cb-citadels", "aria-label": "citadels", tabindex: 0}, ["N", "S"].map((R) =>
     el("div", {class: "cb-region"}, el("h3", {}, `${cap(REGION[R])} citadels`),
       el("div", {class: "cb-row"}, obs.citadels.filter((c) => c.region === R).map((c) => {
         const C = COLOUR_LETTER[c.colour];
@@ -155,7 +157,7 @@ function citadels(obs) {
 }
 
 function stacks(obs) {
-  return el("section", {class: "cb-stacks", "aria-label": "Roman armies, druid order and garrisons"}, ["N", "S"].map((R, r) => {
+  return el("section", {class: "cb-stacks", "aria-label": "Roman armies, druid order and garrisons", tabindex: 0}, ["N", "S"].map((R, r) => {
     const rt = obs.roman[r];
     const dt = obs.druid[r];
     const icons = obs.garrison_icons;
@@ -203,8 +205,8 @@ function seatPanel(obs, p, s) {
   const token = mine && p.tokens ? piece("token", "cb-token", "a bonus token", `tokens ${p.tokens}`)
     : el("span", {class: "cb-stat"}, `tokens ${p.tokens}`);
   return el("article", {class: `cb-seat seat-${s} ${mine ? "mine" : ""} ${obs.current_player === s ? "to-move" : ""}`,
-    "data-key": `seat-${s}`, "aria-label": `${seatNo(s)}${mine ? " (you)" : ""}`},
-    el("header", {class: "cb-row"}, disc(s), el("strong", {}, `${seatNo(s)}${mine ? " (you)" : ""}`),
+    "data-key": `seat-${s}`, "aria-label": `${seatNo(s)}${mine ? " (you)" : ""}`, "data-own-panel": mine ? "" : null},
+    el("header", {class: "cb-row cb-seat-head"}, disc(s), el("strong", {}, `${seatNo(s)}${mine ? " (you)" : ""}`),
       obs.current_player === s ? el("span", {class: "cb-tag"}, "to move") : null,
       obs.teutates === s ? el("span", {class: "cb-tag"}, "Teutates") : null,
       el("span", {class: "cb-score"}, `${plural(obs.scores[s] ?? 0, "point")}`)),
@@ -213,9 +215,9 @@ function seatPanel(obs, p, s) {
       el("span", {class: "cb-stat"}, `discs left ${p.discs_left}${p.next_disc_cost ? ` (next costs ${p.next_disc_cost})` : ""}`),
       el("span", {class: "cb-stat"}, `cubes left ${CUBES - p.cubes_placed}`),
       el("span", {class: "cb-stat"}, `hand ${p.hand_size}`)),
-    el("div", {class: "cb-row"}, el("span", {class: "cb-label"}, "Active"), active.length ? active : "none"),
-    el("div", {class: "cb-row"}, el("span", {class: "cb-label"}, "Tribe"), tribe.length ? tribe : "empty"),
-    el("div", {class: "cb-row cb-small"}, `Roman tiles ${p.roman_tiles.map((t) => `${t[0]}p`).join(" ") || "—"}`,
+    el("div", {class: "cb-row cb-active"}, el("span", {class: "cb-label"}, "Active"), active.length ? active : "none"),
+    el("div", {class: "cb-row cb-tribe-row"}, el("span", {class: "cb-label"}, "Tribe"), tribe.length ? tribe : "empty"),
+    el("div", {class: "cb-row cb-small cb-tiles"}, `Roman tiles ${p.roman_tiles.map((t) => `${t[0]}p`).join(" ") || "—"}`,
       ` · druid tiles ${p.druid_tiles.map((t) => `${t}p`).join(" ") || "—"} · bonus tiles ${p.bonus_tiles}`),
     el("div", {class: "cb-row cb-hand", role: "group", "aria-label": mine ? "your cards" : "cards"}, hand));
 }
@@ -226,7 +228,10 @@ export function boardBox() {
 }
 
 export function interaction(ctx) {
-  return decide(ctx, lastLog.findLast?.((e) => e.seat === ctx.obs?.seat)?.action || "");
+  const out = decide(ctx, lastLog.findLast?.((e) => e.seat === ctx.obs?.seat)?.action || "");
+  const root = ctx.board?.root;
+  if (root instanceof HTMLElement && root.classList.contains("cb")) showNamed(root);
+  return out;
 }
 
 // -- the last move of the other seats ----------------------------------------------------------
@@ -342,9 +347,18 @@ export function status(view) {
   const obs = view.observation || {};
   // the optional steps wait beside the action's own choice, never as a question of their own
   const phase = /^(refresh|swap|spend a bonus)/.test(obs.phase || "") ? "the action's own choice (or an optional step first)" : obs.phase;
-  const bits = [phase, obs.marker && `marker ${obs.marker}`, obs.action, obs.final !== "no" && obs.final,
-    obs.pending && `pending: ${obs.pending.kind}`];
+  const bits = [obs.pending ? pendingWords(view, obs.pending) : phase, obs.marker && `marker ${obs.marker}`, obs.action,
+    obs.final !== "no" && obs.final];
   return bits.filter(Boolean).join(" · ");
+}
+
+/** A decision that interrupts the turn, in words: who is making it and what it is. */
+function pendingWords(view, pending) {
+  const what = {progress: "choosing a progress card for a marker", "leader flip": "choosing whether to flip their leader"}[pending.kind]
+    || `deciding (${pending.kind})`;
+  if (pending.seat === view.seat) return `You are ${what}`;
+  const bot = view.seats?.find?.((s) => s.seat === pending.seat)?.bot ? " (bot)" : "";
+  return `${seatTitle(pending.seat, view.seats, !!view.observation?.solo)}${bot} is ${what}`;
 }
 
 export function describeSeat(obs, seat) {

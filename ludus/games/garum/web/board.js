@@ -9,7 +9,7 @@
 import {meta} from "/static/js/api.js";
 import {logLine, notationToggle, seatTitle} from "/static/js/log.js";
 import {installTooltips, tip} from "/static/js/tooltip.js";
-import {chip, el, fill, seatName, svg} from "/static/js/util.js";
+import {chip, el, fill, svg} from "/static/js/util.js";
 import {fishCells, SPECIES, tileSvg, tileText, turns} from "./tiles.js";
 
 export {rotate, SPECIES, tileSvg} from "./tiles.js";
@@ -72,7 +72,7 @@ export function panels(view) {
   const over = obs.phase === "over";
   const byColour = projected.colours || {};
   const seats = (projected.seats || []).map((total, seat) => el("tr", {class: seat === view.seat ? "seat-you" : null},
-    el("th", {scope: "row"}, seatName(seat), seat === view.seat ? " (you)" : ""),
+    el("th", {scope: "row", "data-testid": `projected-seat-${seat}`}, seatTitle(seat, view.seats), seat === view.seat ? " (you)" : ""),
     el("td", {}, obs.colours.filter((c) => c.player === seat).map((c) => chip(c.colour, `${c.name} (${c.species})`))),
     el("td", {class: "num"}, view.scores?.[seat] ?? ""),
     el("td", {class: "num strong", "data-testid": `projected-${seat}`}, total)));
@@ -84,7 +84,7 @@ export function panels(view) {
     const mine = byColour[c.colour] || {bonus: c.bonus, lines: 0, total: c.bonus};
     return el("tr", {},
       el("th", {scope: "row"}, tip(el("span", {}, chip(c.colour), ` ${c.species}`),
-        `${c.name} (${c.species}), played by ${seatName(c.player)}`)),
+        `${c.name} (${c.species}), played by ${seatTitle(c.player, view.seats)}`)),
       el("td", {class: "num", "data-testid": `workers-${c.colour}`},
         tip(el("span", {}, sharedShown ? "shared" : `${c.vilicus}V · ${c.dominus}D`),
           sharedShown ? `one worker set with ${partner}: counted on its row`

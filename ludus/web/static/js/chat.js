@@ -8,7 +8,7 @@ import {api, ApiError} from "./api.js";
 import {el, fill, seatName} from "./util.js";
 
 const MAX_LENGTH = 500;
-const chat = {page: null, gameId: null, token: () => null, ids: new Set(), muted: new Set(), seat: undefined, ratings: {}};
+const chat = {page: null, gameId: null, token: () => null, ids: new Set(), muted: new Set(), seat: undefined, seatsKey: "", ratings: {}};
 const $ = (id) => document.getElementById(id);
 
 function mySeat() {
@@ -108,10 +108,16 @@ function counter() {
   $("chat-count").textContent = left < 100 ? `${left} characters left` : "";
 }
 
+/** Who sits where, as the mute buttons name them: a change (an invited player accepting) renames them. */
+function seatsKey() {
+  return JSON.stringify((chat.page?.view?.seats || []).map((s) => [s.name, s.bot]));
+}
+
 /** The form for a seated player, the mute toggles for the other seats; a spectator's note otherwise. */
 function renderControls() {
   const seat = mySeat();
   chat.seat = seat;
+  chat.seatsKey = seatsKey();
   const spectator = seat === null;
   $("chat-form").hidden = spectator;
   $("chat-readonly").hidden = !spectator;
@@ -173,6 +179,6 @@ export function initChat({page, gameId, token, panel}) {
   loadRatings();
   new MutationObserver(() => {
     markRatings();
-    if (mySeat() !== chat.seat) { renderControls(); load(); }
+    if (mySeat() !== chat.seat) { renderControls(); load(); } else if (seatsKey() !== chat.seatsKey) renderControls();
   }).observe($("seats"), {childList: true});
 }

@@ -12,13 +12,15 @@ import {initHints} from "./hint.js";
 import {initSeatName} from "./seatname.js";
 import {gameNotices} from "./notices.js";
 import {rulesButton} from "./rules.js";
-import {initTable, renderTable} from "./table.js";
+import {initTable, joinByLink, linkRow, renderTable} from "./table.js";
 import {turnItems} from "./log.js";
 import {download, el, fill, say, seatName} from "./util.js";
 
 const $ = (id) => document.getElementById(id);
 const gameId = decodeURIComponent(location.pathname.replace(/\/+$/, "").split("/").pop());
 let token = takeToken(gameId);
+const joining = location.hash === "#join"; // the table's join link: take a seat offered by it
+if (joining) history.replaceState(history.state, "", location.pathname);
 
 const page = {
   view: null,
@@ -481,17 +483,6 @@ function connect() {
 }
 
 // -- seat links -------------------------------------------------------------------------------
-/** One link with its Copy button (the field selects itself on focus, for copying by hand). */
-function linkRow(label, url, testid) {
-  const input = el("input", {value: url, readonly: true, size: 30, "aria-label": label, "data-testid": testid,
-    onfocus: (e) => e.target.select()});
-  const copy = el("button", {type: "button", class: "copy", "aria-label": `copy ${label}`, onclick: async () => {
-    try { await navigator.clipboard.writeText(url); copy.textContent = "Copied"; }
-    catch { input.focus(); input.select(); copy.textContent = "Selected: copy it"; }
-  }}, "Copy");
-  return el("p", {class: "link-row"}, `${label}: `, input, copy);
-}
-
 /** Your own seat's link (to go on from another device) and, for the creator, each invite link. */
 function renderInvites() {
   const invites = Object.entries(tokens.load(gameId).invites || {});
@@ -531,6 +522,11 @@ async function start() {
   try {
     const info = await meta();
     view = await api("GET", `/api/games/${encodeURIComponent(gameId)}`, {token});
+    const joined = joining && !token ? await joinByLink(gameId, view) : null;
+    if (joined) {
+      token = joined;
+      view = await api("GET", `/api/games/${encodeURIComponent(gameId)}`, {token});
+    }
     page.module = await gameModule(view.game);
     // a module that draws its own board needs no server SVG per change
     const about = info.games.find((g) => g.name === view.game);

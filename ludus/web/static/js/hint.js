@@ -1,6 +1,10 @@
 // The Hint button of the game page: asks GET /api/games/{id}/hint for the seat to move and marks
 // the hinted moves on the board, with the value and the reason beside it.
 //
+// Each hint is listed as one plain sentence (what the move does and why) with its value in words
+// ("you'd finish ~3 points behind the leader"); the step-by-step reason folds out under "Details".
+// Moves that lead to the same position come as one hint (its `same`): all of them are marked.
+//
 // The button shows only while this seat has legal moves and the game allows hints (its creator
 // may say options.hints = false). A hinted move is marked where the page lets it be clicked: the
 // element carrying data-board-action="<notation>", else the first step of a multi-step choice
@@ -36,10 +40,15 @@ export function targetsOf(action, root = document, gameTargets = null) {
   return typeof gameTargets === "function" ? gameTargets(action, root) : [];
 }
 
-function formatValue(value) {
-  const v = Math.round(value * 10) / 10;
-  return `${v > 0 ? "+" : ""}${v} points`;
+/** The value in words: the server's value_text, else the margin said plainly (an older server). */
+export function valueWords(h) {
+  if (h.value_text) return h.value_text;
+  const v = Math.round(h.value);
+  if (v === 0) return "you'd finish about level with the leader";
+  return `you'd finish ~${Math.abs(v)} point${Math.abs(v) === 1 ? "" : "s"} ${v > 0 ? "ahead of your nearest rival" : "behind the leader"}`;
 }
+
+const capital = (text) => text ? text[0].toUpperCase() + text.slice(1) : text;
 
 /**
  * Wire the Hint button: `page` is the game page's state (page.view), `token()` the seat's token,
@@ -67,7 +76,8 @@ export function initHints({page, gameId, token, button, box}) {
     clearMarks();
     if (!answer || !page.view || answer.version !== page.view.version) return;
     answer.hints.forEach((h, i) => {
-      for (const e of targetsOf(h.action, document, page.module?.hintTargets)) {
+      const targets = [h.action, ...(h.same || [])].flatMap((a) => targetsOf(a, document, page.module?.hintTargets));
+      for (const e of targets) {
         if (!e.classList.contains(MARK)) {
           e.classList.add(MARK);
           e.setAttribute("data-hint-rank", String(i + 1));
@@ -87,10 +97,13 @@ export function initHints({page, gameId, token, button, box}) {
     fill(box, el("h2", {}, "Hints"),
       el("ol", {class: "hint-list", "data-testid": "hint-list"}, answer.hints.map((h, i) => el("li", {"data-hint-action": h.action},
         el("span", {class: "hint-rank", "aria-hidden": "true"}, String(i + 1)),
-        el("span", {class: "hint-move"}, el("code", {}, h.action), " ", el("span", {class: "hint-value"}, formatValue(h.value))),
-        el("span", {class: "hint-why"}, h.why),
-        targetsOf(h.action, document, page.module?.hintTargets).length ? null : el("span", {class: "hint"}, " (in the list of moves)")))),
-      el("p", {class: "hint"}, `Value: ${answer.value}.`));
+        el("span", {class: "hint-sentence"}, h.sentence || h.why,
+          targetsOf(h.action, document, page.module?.hintTargets).length ? null
+            : el("span", {class: "hint"}, ` (in the list of moves: ${[h.action, ...(h.same || [])].join(" or ")})`)),
+        el("span", {class: "hint-value"}, `${capital(valueWords(h))}.`),
+        el("details", {class: "hint-details"}, el("summary", {}, "Details"),
+          el("span", {class: "hint-why"}, h.why))))),
+      el("p", {class: "hint"}, "Each value is the bot's estimate of where you'd finish if you play the move, then play well."));
   }
 
   function say(text) {

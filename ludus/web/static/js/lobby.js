@@ -1,6 +1,6 @@
 // The lobby: create a game of either game with the options its configuration allows, list games
-// open to join, join, and watch. Create takes you straight into your seat; the other people's
-// invite links (each carries one seat's token) wait on the game page.
+// open to join, join, and watch. Create takes you straight into your seat; a seat for "Anyone with the
+// link" waits in the game page's waiting room, whose link (with its Copy button) takes it.
 
 import {api, gameUrl, meta, tokens} from "./api.js";
 import {rulesButton} from "./rules.js";
@@ -122,13 +122,13 @@ function seatKindChanged() {
     const offer = offerOf(row.querySelector(".seat-offer")).offer;
     row.querySelector(".seat-offer").hidden = !offered;
     row.querySelector(".seat-invite").hidden = !offered || offer !== "invite";
-    row.querySelector(".seat-name").hidden = !offered || offer === "invite";
+    row.querySelector(".seat-name").hidden = !offered || offer !== "link";
     row.querySelector(".seat-you").textContent = i === yours ? " (you)" : "";
   }
   describeLevels();
 }
 
-/** How a person's seat (not yours) is offered: by its invite link, in the open lobby, or to a named player. */
+/** How a person's seat (not yours) is offered: by the table's link, in the open lobby, or to a named player. */
 function offerChooser(i, kept = {}) {
   const choices = [["link", "Anyone with the link"], ["open", "Open lobby"], ["invite", "Invite a player by name"]];
   return el("fieldset", {class: "seat-offer"},
@@ -146,17 +146,19 @@ function offerOf(box) {
   return {offer: box.querySelector("input[type=radio]:checked")?.value || "link", invite: box.querySelector(".seat-invite input").value};
 }
 
-/** A seat as the server takes it: a kind, or a person's seat offered in the lobby or to a named player. */
+/** A seat as the server takes it: a kind, or a person's seat offered by the link (the table waits for
+ * whoever opens it), in the lobby or to a named player. */
 function seatBody(kind, i, yours) {
   if (kind !== "human" || i === yours) return kind;
   const {offer, invite} = offerOf(document.querySelector(`#seats .seat-row[data-seat="${i}"] .seat-offer`));
   if (offer === "open") return {kind: "human", open: true};
+  if (offer === "link") return {kind: "human", link: true};
   if (offer === "invite") {
     const name = invite.trim();
     if (!name) throw new Error(`${seatName(i)}: give the name of the player to invite`);
     return {kind: "human", invite: name};
   }
-  return kind;
+  throw new Error(`${seatName(i)}: choose who the seat is for`);
 }
 
 function describeLevels() {
@@ -200,7 +202,7 @@ async function create(event) {
     const mine = myName();
     bodies = seats.map((kind, i) => seatBody(kind, i, seats.indexOf("human")));
     names = seats.map((kind, i) => {
-      if (typeof bodies[i] !== "string" || kind !== "human") return null;
+      if (kind !== "human" || !(typeof bodies[i] === "string" || bodies[i].link)) return null;
       if (i === seats.indexOf("human")) return mine;
       const checked = checkName($(`seat-name-${i}`)?.value || "", `${seatName(i)}'s`);
       if (checked.error) throw new Error(checked.error);
@@ -226,7 +228,7 @@ async function create(event) {
   }
 }
 
-/** Straight into the creator's seat (the first person's); the other invites wait on the game page. */
+/** Straight into the creator's seat (the first person's); the seats offered wait in its waiting room. */
 function enterSeat(created) {
   const humans = created.seats.filter((s) => s.token);
   const mine = humans[0];

@@ -84,6 +84,24 @@ async function signOutEverywhere() {
   }
 }
 
+/** "E-mail me when it is my turn": the account's notify_email, saved as soon as it changes. */
+function showNotices(me) {
+  const box = $("notify-email");
+  box.checked = !!me.notify_email;
+  if (!me.email) $("notify-hint").textContent = "Your account has no e-mail address: no e-mail is sent.";
+  else if (!me.mail) $("notify-hint").textContent = "This server sends no e-mail at present.";
+  box.addEventListener("change", async () => {
+    try {
+      const changed = await api("PATCH", "/api/me", {body: {notify_email: box.checked}});
+      box.checked = changed.notify_email;
+      say($("message"), changed.notify_email ? "E-mail notices are on." : "E-mail notices are off.", "info");
+    } catch (exc) {
+      box.checked = !box.checked;
+      say($("message"), `Not changed: ${exc.message}`);
+    }
+  });
+}
+
 async function start() {
   let me;
   try {
@@ -97,6 +115,7 @@ async function start() {
     return;
   }
   fill($("who"), "Signed in as ", el("strong", {}, me.name), me.email ? ` (${me.email})` : "");
+  showNotices(me);
   try {
     titles = Object.fromEntries((await meta()).games.map((g) => [g.name, g.title || g.name]));
   } catch { /* names as they are */ }

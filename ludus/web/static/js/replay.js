@@ -20,7 +20,7 @@ const MINUTE_MS = 60_000;
 const TRIES = 5;
 const viewer = {
   gen: 0, // which record is open: an answer for an earlier one is dropped
-  ready: false, record: null, label: "", source: null, module: null, log: [], steps: 0,
+  ready: false, record: null, label: "", source: null, module: null, log: [], steps: 0, seats: null,
   answers: [], // each step's answer once fetched
   step: 0, // the step shown
   target: 0, // the step asked for (shown once its answer is here)
@@ -161,14 +161,15 @@ async function open(text, label, gameId = null) {
   message(`Replaying ${label}.`, "info");
   // who played each action, as the server's replay tells it
   const log = record.actions.map((action, i) => ({seat: first.actors?.[i] ?? null, action}));
-  Object.assign(viewer, {record, label, source, module, log, answers: [first], steps: first.steps, step: 0, target: 0,
+  const seats = recordSeats(record);
+  Object.assign(viewer, {record, label, source, module, log, seats, answers: [first], steps: first.steps, step: 0, target: 0,
     forward: false, ahead: null, ready: true});
   $("rules").replaceChildren(rulesButton(first.game));
   $("slider").max = String(viewer.steps);
   $("viewer").hidden = false;
   // the moves in sentences where the game's module can say them from the actions (seats from 1, rounds,
   // notation on request), else in notation
-  const entries = module.replaySentences ? module.moveLog(first.observation, {}, {log, seat: null, seats: null}) : null;
+  const entries = module.replaySentences ? module.moveLog(first.observation, {}, {log, seat: null, seats}) : null;
   const said = Array.isArray(entries) && entries.length === record.actions.length ? entries : null;
   fill($("log"), record.actions.map((a, i) => {
     const [round, line] = said ? module.logItem(said[i]) : [null, a];
@@ -177,6 +178,18 @@ async function open(text, label, gameId = null) {
   }));
   document.body.dataset.loaded = "true";
   go(0);
+}
+
+/** The seats' names a record of this server carries (as its table showed them), as a view's seats. */
+function recordSeats(record) {
+  if (!Array.isArray(record.names)) return null;
+  return record.names.slice(0, 16).map((name, seat) => ({seat, name: typeof name === "string" && name ? name.slice(0, 64) : null}));
+}
+
+/** A seat as the game page names it: "Name, Seat N", or "Seat N" for a seat without a name. */
+function seatLabel(seat) {
+  const name = viewer.seats?.find((s) => s.seat === seat)?.name;
+  return `${name ? `${name}, ` : ""}${seatName(seat)}`;
 }
 
 /** Head for `step`: shown at once if its answer is here, else once it comes. */
@@ -215,7 +228,7 @@ function show(step) {
   fill($("scores"), el("thead", {}, el("tr", {}, el("th", {}, "Seat"), el("th", {}, viewer.module.words.seatInfo || "Pieces"),
     el("th", {class: "num"}, "Points"))),
   el("tbody", {}, data.scores.map((score, seat) => el("tr", {},
-    el("td", {}, seatName(seat), data.winners.includes(seat) ? " (winner)" : "",
+    el("td", {}, seatLabel(seat), data.winners.includes(seat) ? " (winner)" : "",
       data.current_player === seat ? " ▶" : ""),
     el("td", {}, viewer.module.describeSeat(data.observation, seat)),
     el("td", {class: "num"}, score)))));

@@ -1,11 +1,12 @@
 // The table's parts of the game page, from the view's `waiting`, `waiting_for`, `table` and `rematch`:
-// the waiting room (who has joined, live as views arrive; the host's "Start with bots"; an invited
-// account's Accept / Decline), a turn-based table's time to move and its hand-over, and at the end
+// the waiting room (who has joined, live as views arrive; the link that takes a seat offered to anyone
+// with it, with its Copy button; the host's "Start with bots", not on a rated table of a server that
+// rates no game with bots; an invited account's Accept / Decline), a turn-based table's time to move and its hand-over, and at the end
 // "Rematch". game.js calls renderTable(view) after drawing the rest of the view.
 
 import {api, gameUrl, meta, tokens} from "./api.js";
 import {whoAmI} from "./account.js";
-import {el, fill, say, seatName} from "./util.js";
+import {copyText, el, fill, say, seatName} from "./util.js";
 
 const $ = (id) => document.getElementById(id);
 const OFFER = {invite: "invited", link: "anyone with the link", open: "open lobby"};
@@ -13,6 +14,7 @@ const OFFER = {invite: "invited", link: "anyone with the link", open: "open lobb
 let ctx = null; // {gameId, token: () => token}
 let me = undefined; // the signed-in account (null: signed out), asked once
 let levels = null; // bot levels for "Start with bots"
+let botsAllowed = true; // false: a rated table on a server that rates no game with bots
 
 export function initTable(options) {
   ctx = options;
@@ -22,6 +24,66 @@ export function initTable(options) {
     if (!levels.length) levels = info.bots;
     if (ctx.view()) renderTable(ctx.view());
   }).catch(() => { levels = []; });
+  api("GET", path("ratings")).then((answer) => {
+    botsAllowed = answer.bots_allowed !== false;
+    if (ctx.view()) renderTable(ctx.view());
+  }).catch(() => { /* the host's start answers for itself */ });
+}
+
+/** The link that takes a seat offered to anyone with it (game.js takes the seat on opening). */
+export function joinUrl(gameId) {
+  return `${gameUrl(gameId)}#join`;
+}
+
+/**
+ * Opened by the join link: take a seat offered to anyone with it, unless this browser (or the signed-in
+ * account) holds a seat here already. Returns the new seat's token (kept for this tab and this browser),
+ * or null after saying why no seat was taken.
+ */
+export async function joinByLink(gameId, view) {
+  if (view.seat !== null) return null; // seated already: the link changes nothing
+  const held = tokens.load(gameId).mine; // this browser's seat, opened in another tab: kept, not a second one
+  if (held) {
+    try {
+      if ((await api("GET", `/api/games/${encodeURIComponent(gameId)}`, {token: held})).seat !== null) return keep(gameId, held);
+    } catch { /* a token no longer valid: take a seat */ }
+  }
+  if (!view.waiting || !view.waiting_for.some((w) => w.offer === "link" || w.offer === "open")) {
+    message("Every seat of this table is taken: you are watching.", "info");
+    return null;
+  }
+  let name = null;
+  try { name = localStorage.getItem("ludus:name"); } catch { /* private mode */ }
+  const url = `/api/games/${encodeURIComponent(gameId)}/join`;
+  try {
+    let joined;
+    try {
+      joined = await api("POST", url, {body: name ? {name} : {}});
+    } catch (exc) {
+      if (!(name && exc.status === 422)) throw exc;
+      joined = await api("POST", url, {body: {}}); // the name reads as another seat's: the seat keeps its own
+    }
+    tokens.save(gameId, {mine: joined.token, seat: joined.seat, game: view.game, created: Date.now()});
+    return keep(gameId, joined.token);
+  } catch (exc) {
+    message(`No seat was taken: ${exc.message}`);
+    return null;
+  }
+}
+
+/** This tab's seat token of the game from now on (as a link's #token= would leave it). */
+function keep(gameId, token) {
+  try { sessionStorage.setItem(`ludus:token:${gameId}`, token); } catch { /* private mode: this load only */ }
+  return token;
+}
+
+/** One link with its Copy button (the field selects itself on focus, for copying by hand). */
+export function linkRow(label, url, testid) {
+  const input = el("input", {value: url, readonly: true, size: 30, "aria-label": label, "data-testid": testid,
+    onfocus: (e) => e.target.select()});
+  const copy = el("button", {type: "button", class: "copy", "aria-label": `copy ${label}`, "data-testid": `${testid}-copy`,
+    onclick: async () => { copy.textContent = await copyText(url, input) ? "Copied" : "Selected: copy it"; }}, "Copy");
+  return el("p", {class: "link-row"}, `${label}: `, input, copy);
 }
 
 function message(text, kind = "error") {
@@ -72,18 +134,22 @@ function renderRoom(view) {
     return el("li", {class: w ? "room-waiting" : "room-joined", "data-testid": `room-seat-${s.seat}`},
       el("strong", {}, seatName(s.seat)), `: ${state}`);
   });
+  const byLink = view.waiting_for.filter((w) => w.offer === "link").map((w) => seatName(w.seat));
   const invitedMe = me && view.waiting_for.find((w) => w.offer === "invite" && w.name && w.name.toLowerCase() === me.name.toLowerCase());
   fill(room,
     el("h2", {}, "Waiting room"),
     el("p", {class: "hint"}, "The game starts when every seat is taken",
-      isHost(view) ? ", or when you start it with bots in the empty seats." : " or when the host starts it."),
+      !botsAllowed ? "." : isHost(view) ? ", or when you start it with bots in the empty seats." : " or when the host starts it."),
     el("ul", {class: "room-seats"}, rows),
+    byLink.length > 0 && view.seat !== null ? [linkRow("Link to join", joinUrl(ctx.gameId), "join-link"),
+      el("p", {class: "hint"}, `Send it to the people you play with: whoever opens it takes a seat (${byLink.join(", ")}).`)] : null,
     invitedMe ? el("p", {class: "row"}, `You are invited to ${seatName(invitedMe.seat)}. `,
       el("button", {type: "button", class: "primary", "data-testid": "accept-invite",
         onclick: () => send("accept", undefined, () => location.reload())}, "Accept"),
       el("button", {type: "button", "data-testid": "decline-invite",
         onclick: () => send("decline", undefined, () => location.assign("/me"))}, "Decline")) : null,
-    isHost(view) ? startForm() : null);
+    isHost(view) ? (botsAllowed ? startForm()
+      : el("p", {class: "hint", "data-testid": "rated-no-bots"}, "A rated table: it starts when every seat is taken (this server rates no game with bots).")) : null);
 }
 
 function startForm() {
