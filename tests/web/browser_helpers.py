@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import secrets
 import time
 
 BODY = "document.body.dataset"
@@ -139,3 +140,20 @@ def api_game(
             )
             moves = None if moves is None else moves - 1
     return gid, tokens
+
+
+PASSWORD = "correct horse battery"  # the browser tests' accounts
+
+
+def signed_up(page, server: str, prefix: str) -> str:
+    """Sign up through the page (the "Sign in" page's "Create account") under a new name starting with
+    ``prefix`` (the browser tests share one server); the name, once the page shows the account."""
+    name = prefix + secrets.token_hex(4)
+    page.goto(f"{server}/signin")
+    page.get_by_label("Name").fill(name)
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Create account", exact=True).click()
+    page.wait_for_url(lambda url: "/signin" not in url)
+    page.wait_for_load_state()
+    poll(page, f"{BODY}.account === 'signed-in'")
+    return name

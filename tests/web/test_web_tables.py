@@ -6,12 +6,9 @@ width (under screenshots/)."""
 
 from __future__ import annotations
 
-import secrets
-
 import httpx
-from browser_helpers import BODY, poll
+from browser_helpers import BODY, poll, signed_up
 
-PASSWORD = "correct horse battery"
 DESKTOP = {"width": 1400, "height": 900}
 PHONE = {"width": 390, "height": 844}
 
@@ -22,24 +19,12 @@ def _context(browser, viewport=DESKTOP):
     return context
 
 
-def _signed_up(page, server) -> str:
-    name = "tbl-" + secrets.token_hex(4)  # the browser tests share one server
-    page.goto(f"{server}/signin")
-    page.get_by_label("Name").fill(name)
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Create account", exact=True).click()
-    page.wait_for_url(lambda url: "/signin" not in url)
-    page.wait_for_load_state()
-    poll(page, f"{BODY}.account === 'signed-in'")
-    return name
-
-
 def test_an_invitation_by_name_waits_then_starts_when_accepted(browser, server, screenshots):
     host_ctx, guest_ctx = _context(browser), _context(browser)
     try:
         host, guest = host_ctx.new_page(), guest_ctx.new_page()
-        _signed_up(host, server)
-        bob = _signed_up(guest, server)
+        signed_up(host, server, "tbl-")
+        bob = signed_up(guest, server, "tbl-")
         host.goto(server + "/")
         poll(host, f"{BODY}.ready === 'true'")
         host.check("[data-testid=game-garum]")

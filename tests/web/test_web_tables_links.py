@@ -6,12 +6,9 @@ at a desktop's and a phone's width (under screenshots/)."""
 
 from __future__ import annotations
 
-import secrets
-
 import httpx
-from browser_helpers import BODY, poll
+from browser_helpers import BODY, poll, signed_up
 
-PASSWORD = "correct horse battery"
 DESKTOP = {"width": 1400, "height": 900}
 PHONE = {"width": 390, "height": 844}
 
@@ -20,18 +17,6 @@ def _context(browser, viewport=DESKTOP):
     context = browser.new_context(viewport=viewport)
     context.set_default_timeout(20_000)
     return context
-
-
-def _signed_up(page, server) -> str:
-    name = "lnk-" + secrets.token_hex(4)  # the browser tests share one server
-    page.goto(f"{server}/signin")
-    page.get_by_label("Name").fill(name)
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Create account", exact=True).click()
-    page.wait_for_url(lambda url: "/signin" not in url)
-    page.wait_for_load_state()
-    poll(page, f"{BODY}.account === 'signed-in'")
-    return name
 
 
 def _create_with_link_seat(page, server, name: str | None = None) -> str:
@@ -94,8 +79,8 @@ def test_a_signed_in_player_opening_the_link_holds_the_seat_by_their_account(bro
     host_ctx, guest_ctx = _context(browser), _context(browser)
     try:
         host, guest = host_ctx.new_page(), guest_ctx.new_page()
-        _signed_up(host, server)
-        bob = _signed_up(guest, server)
+        signed_up(host, server, "lnk-")
+        bob = signed_up(guest, server, "lnk-")
         game_id = _create_with_link_seat(host, server)
         guest.goto(host.input_value("[data-testid=join-link]"))
         poll(guest, f"{BODY}.seat === '1' && {BODY}.waiting === 'false'")
@@ -113,8 +98,8 @@ def test_a_rated_table_offers_its_host_no_start_with_bots(browser, server):
     host_ctx, guest_ctx = _context(browser), _context(browser)
     try:
         host, guest = host_ctx.new_page(), guest_ctx.new_page()
-        _signed_up(host, server)
-        bob = _signed_up(guest, server)
+        signed_up(host, server, "lnk-")
+        bob = signed_up(guest, server, "lnk-")
         host.goto(server + "/")
         poll(host, f"{BODY}.ready === 'true'")
         host.check("[data-testid=game-garum]")
