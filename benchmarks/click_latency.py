@@ -118,6 +118,7 @@ def measure_replay(browser, base: str, game: str, seed: int) -> tuple[float, lis
     loaded = time.perf_counter() - started
     page.evaluate(STEP_PROBE)
     steps = int(page.evaluate("document.getElementById('slider').max"))
+    page.click("[data-testid=by-decision]")  # each step of the game (a turn at a time is the default)
     for step in range(1, steps + 1):
         page.keyboard.press("ArrowRight")
         page.wait_for_function(f"window.__steps.length >= {step}")

@@ -115,7 +115,9 @@ def play(
             before = int(page.evaluate(f"{BODY}.version"))
             action, n, optional = decide(page, rng, kind)
             if not action:  # the page changed its offer without a request
-                turns[-1][0] += n if turns else 0
+                if turns:
+                    turns[-1][0] += n
+                    turns[-1][1] |= optional
                 continue
             if action.startswith(("move", "anywhere")):
                 turns.append([0, False])

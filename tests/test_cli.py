@@ -53,9 +53,9 @@ def test_play_bots_only_plays_a_whole_game_and_saves_a_record_that_replays(recor
     record = json.loads(record_file.read_text())
     state = ludus.replay(record)
     assert state.is_terminal()
-    scores = ", ".join(f"seat {s} {v}" for s, v in enumerate(state.scores()))
+    scores = ", ".join(f"seat {s + 1} {v}" for s, v in enumerate(state.scores()))
     assert f"Scores: {scores}" in result.output
-    assert result.output.count("seat 1 (random):") == seats_of_actions(record).count(1)
+    assert result.output.count("seat 2 (random):") == seats_of_actions(record).count(1)
 
 
 def test_play_is_reproducible_from_its_seed(record_file, tmp_path):
@@ -586,7 +586,7 @@ def test_a_failing_bot_ends_in_one_error_line_and_keeps_the_record(tmp_path, mon
     monkeypatch.setattr(RandomBot, "step", step)
     result = run(["play", "garum", "--seats", "random,random", "--seed", "2", "--save", str(path)])
     assert result.exit_code == 2
-    assert error_lines(result.output)[-1].startswith("error: bot random in seat 0 chose an illegal action")
+    assert error_lines(result.output)[-1].startswith("error: bot random in seat 1 chose an illegal action")
     assert f"the record is in {path}" in result.output
     assert len(json.loads(path.read_text())["actions"]) == 2
 

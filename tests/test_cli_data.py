@@ -122,7 +122,7 @@ def test_play_with_a_folder_saves_a_record_naming_its_data_that_replays_only_wit
     )
     shown = run(["replay", saved, "--end", "--data", folder])
     assert shown.exit_code == 0, shown.output
-    scores = ", ".join(f"seat {s} {v}" for s, v in enumerate(ludus.replay(record, data=folder).scores()))
+    scores = ", ".join(f"seat {s + 1} {v}" for s, v in enumerate(ludus.replay(record, data=folder).scores()))
     assert f"Scores: {scores}" in shown.output and f"Scores: {scores}" in played.output
 
 

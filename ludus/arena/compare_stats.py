@@ -162,11 +162,11 @@ def figures(record: dict[str, Any]) -> Figures:
     players = len(scores)
     out: Figures = {}
     for s in range(players):
-        _add(out, ("seat", f"seat {s}"), returns[s])
-        _add(out, ("score", f"seat {s}"), scores[s])
+        _add(out, ("seat", f"seat {s + 1}"), returns[s])
+        _add(out, ("score", f"seat {s + 1}"), scores[s])
     first = record.get("first", 0)
     for place in range(players):
-        _add(out, ("place", f"place {place}"), returns[(first + place) % players])
+        _add(out, ("place", f"place {place + 1}"), returns[(first + place) % players])
     _add(out, ("score", "all seats"), sum(scores), players)
     _add(out, ("score", "winner"), max(scores))
     actions = record["actions"]
@@ -202,7 +202,7 @@ _TABLES = {
     "seat": ("Win rate by seat", "Each seat's win rate (a shared win counts 1/k).", "win", "points"),
     "place": (
         "Win rate by place in turn order",
-        "Place 0 is the seat that takes the deal's first decision, 1 the next, and so on.",
+        "Place 1 is the seat that takes the deal's first decision, 2 the next, and so on.",
         "win",
         "points",
     ),
@@ -233,7 +233,7 @@ def _subject(table: str, label: str) -> str:
     if table == "seat":
         return label
     if table == "place":
-        return f"{label} (first to move)" if label == "place 0" else label
+        return f"{label} (first to move)" if label == "place 1" else label
     if table == "score":
         return {"all seats": "the mean score", "winner": "the winner's score"}.get(label, f"{label}'s score")
     if table == "category":

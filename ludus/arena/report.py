@@ -25,6 +25,21 @@ from ..engine.registry import game_class
 
 COMPARED = ("board", "variant", "difficulty")
 
+FLAG = "⚑"
+"""Marks a suspicious figure; a section's line starting ``- ⚑`` is gathered at the top of a balance page."""
+
+
+def flagged(rate: float, n: int, reference: float) -> bool:
+    """Whether the 95 % Wilson interval of a rate over ``n`` seats or games leaves out ``reference`` (e.g.
+    the fair share). Wilson's, not the normal one shown beside the rates: it stays honest near 0 and 1
+    and over few games (1 win in 1 game flags nothing, 24 in 24 do)."""
+    if n < 1:
+        return False
+    z2 = 1.959964**2
+    centre = (rate + z2 / (2 * n)) / (1 + z2 / n)
+    half = math.sqrt(rate * (1 - rate) / n + z2 / (4 * n * n)) * 1.959964 / (1 + z2 / n)
+    return abs(centre - reference) > half
+
 
 def _simulate(
     game: str,
@@ -161,7 +176,7 @@ def _seat_rows(stats: list[dict[str, float]]) -> list[list[str]]:
     """The rows of a win-rate table (by seat or by place in turn order)."""
     return [
         [
-            str(s["seat"]),
+            str(s["seat"] + 1),  # seats counted from 1 for people
             f"{100 * s['win_rate']:.1f}%",
             f"±{100 * s['ci']:.1f}",
             f"{s['mean']:.1f}",
@@ -192,7 +207,7 @@ def save_plot(plt: Any, fig: Any, ax: Any, path: Path, title: str, legend: int =
 def plot_seats(stats: list[dict[str, float]], path: Path, title: str) -> None:
     plt = _plt()
     fig, ax = plt.subplots(figsize=(5, 3.2))
-    seats = [s["seat"] for s in stats]
+    seats = [s["seat"] + 1 for s in stats]  # counted from 1 for people
     ax.bar(seats, [s["win_rate"] for s in stats], yerr=[s["ci"] for s in stats], capsize=4, color="#4c72b0")
     ax.axhline(1 / len(stats), color="grey", linestyle="--", linewidth=1, label="fair share")
     ax.set_xticks(seats)
@@ -213,7 +228,7 @@ def plot_scores(results: Sequence[dict[str, Any]], path: Path, title: str) -> No
         data,
         bins=bins,
         range=(lo, hi + 1),
-        label=[f"seat {s}" for s in range(players)],
+        label=[f"seat {s + 1}" for s in range(players)],
         histtype="step",
         linewidth=1.6,
     )
@@ -306,7 +321,7 @@ def write_report(
         plot_seats(
             order,
             out / "win_rate_by_turn_order.png",
-            f"{game}: win rate by place in turn order, 0 = first to move ({games} games)",
+            f"{game}: win rate by place in turn order, 1 = first to move ({games} games)",
         )
     plot_scores(results, out / "scores.png", f"{game}: final scores by seat ({games} games)")
 
@@ -332,7 +347,7 @@ def write_report(
     if order:
         lines += section(
             "Win rate by place in turn order",
-            "Place 0 is the seat that takes the first decision of the deal, 1 the next, and so on.",
+            "Place 1 is the seat that takes the first decision of the deal, 2 the next, and so on.",
             ("place", *columns),
             "rrrrr",
             _seat_rows(order),

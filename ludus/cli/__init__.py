@@ -15,6 +15,7 @@ import ludus
 from ludus.engine.registry import game_class
 
 from .accounts import accounts
+from .balance import balance
 from .compare import compare
 from .data import data
 from .errors import EXIT_BAD_INPUT, CLIError
@@ -48,6 +49,19 @@ def _from_registry() -> None:
             command.help = command.help.replace("{titles}", titles).replace("{game}", example)
 
 
-for _command in (games, play, replay, render, simulate, tournament, report, compare, data, serve, accounts):
+for _command in (
+    games,
+    play,
+    replay,
+    render,
+    simulate,
+    tournament,
+    report,
+    balance,
+    compare,
+    data,
+    serve,
+    accounts,
+):
     main.add_command(_command)
 _from_registry()

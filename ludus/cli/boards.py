@@ -63,12 +63,19 @@ def _echo_board(text: str, color: bool) -> None:
     click.echo(text, color=color or None)  # an explicit --color keeps colours in a pipe
 
 
+def seat_name(seat: int) -> str:
+    """A seat as people count it, from 1 ("Seat 1"); only the API and the notation count from 0."""
+    return f"Seat {seat + 1}"
+
+
 def show(state: State, seat: int | None, color: bool) -> None:
     _echo_board(board_text(state.observation(seat), state.game.name, color), color)
 
 
 def results(state: State) -> None:
     scores = state.scores()
-    click.echo("Scores: " + ", ".join(f"seat {s} {v}" for s, v in enumerate(scores)))
+    click.echo("Scores: " + ", ".join(f"{seat_name(s).lower()} {v}" for s, v in enumerate(scores)))
     winners = state.winners()
-    click.echo("Winner" + ("s" if len(winners) > 1 else "") + ": " + ", ".join(f"seat {s}" for s in winners))
+    click.echo(
+        "Winner" + ("s" if len(winners) > 1 else "") + ": " + ", ".join(seat_name(s).lower() for s in winners)
+    )

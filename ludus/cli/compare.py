@@ -12,7 +12,16 @@ from ludus.engine.errors import DataFileError
 from . import files
 from .boards import on_terminal
 from .errors import CLIError, one_line, require_extra
-from .options import bot_specs, game_options, jobs_option, load, with_game_options
+from .options import (
+    bot_specs,
+    bots_option,
+    game_options,
+    games_option,
+    jobs_option,
+    load,
+    seed_option,
+    with_game_options,
+)
 from .studies import _PROGRESS, _RAY, _RUN_ERRORS
 
 
@@ -48,24 +57,10 @@ def _print(result: dict[str, Any]) -> None:
     metavar="DIR",
     help="Once: the printed components (A) against this folder's data files (B); twice: A, then B.",
 )
-@click.option(
-    "--games",
-    "-n",
-    type=click.IntRange(min=1),
-    default=100,
-    show_default=True,
-    help="Deals, each played under A and B.",
-)
-@click.option(
-    "--bots",
-    default="greedy",
-    show_default=True,
-    help="Comma-separated bot specs (name or name:key=value:...), rotated over the seats.",
-)
+@games_option(100, "Deals, each played under A and B.")
+@bots_option("greedy")
 @jobs_option
-@click.option(
-    "--seed", type=int, default=0, show_default=True, help="Master seed (the deals of ludus simulate)."
-)
+@seed_option(0, "Master seed (the deals of ludus simulate).")
 @click.option(
     "--out",
     type=click.Path(file_okay=False),

@@ -8,9 +8,10 @@ on its Game class), so a new game's options show up on every command without a c
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import Any, TypeVar
 
 import click
 
@@ -24,6 +25,7 @@ from ludus.engine.registry import game_class
 
 from .errors import CLIError, one_line
 
+F = TypeVar("F", bound=Callable[..., Any])
 _TRUE = ("true", "yes", "on", "1")
 _FALSE = ("false", "no", "off", "0")
 MAX_LISTED = 8  # choices shown in a flag's help; longer lists (colour orders) stay in the doc
@@ -239,3 +241,28 @@ data_option = click.option(
     "'ludus data export GAME DIR'; default: the printed components, or the folder LUDUS_DATA names).",
 )
 """The ``--data`` option of every command that plays (plugins' commands too)."""
+
+
+def _defaulted(default: Any) -> dict[str, Any]:
+    """A default for ``click.option``, or none at all: click >= 8.2 tells an explicit ``default=None``
+    from no default, and a required option given ``default=None`` is no longer required."""
+    return {} if default is None else {"default": default, "show_default": True}
+
+
+def games_option(default: int | None, help: str) -> Callable[[F], F]:
+    """The ``--games``/``-n`` option of a command that plays games, with its own default and meaning."""
+    return click.option("--games", "-n", type=click.IntRange(min=1), help=help, **_defaulted(default))
+
+
+def seed_option(default: int | None = 0, help: str = "Master seed.") -> Callable[[F], F]:
+    """The ``--seed`` option (``None``: no default, each run draws its own)."""
+    return click.option("--seed", type=int, help=help, **_defaulted(default))
+
+
+def bots_option(
+    default: str | None = None,
+    help: str = "Comma-separated bot specs (name or name:key=value:...), rotated over the seats.",
+    flag: str = "--bots",
+) -> Callable[[F], F]:
+    """The ``--bots`` option (or ``--bot``, one spec); without a default it is required."""
+    return click.option(flag, required=default is None, help=help, **_defaulted(default))

@@ -14,7 +14,7 @@ from ludus.engine.errors import IllegalActionError
 from ludus.engine.registry import game_class
 
 from . import files
-from .boards import results, show, use_color
+from .boards import results, seat_name, show, use_color
 from .errors import CLIError, one_line
 from .options import check_game, data_option, game_options, load, seat_specs, with_game_options
 
@@ -72,11 +72,13 @@ class HumanTurns:
         """Read lines until the seat makes one decision (or quits)."""
         show(self.state, seat, self.color)
         legal = self.state.legal_actions()
-        click.echo(f"\nSeat {seat}, your move ({len(legal)} legal):")
+        click.echo(f"\n{seat_name(seat)}, your move ({len(legal)} legal):")
         click.echo(_moves_table(legal))
         while True:
             try:
-                line = click.prompt(f"seat {seat}", default="", show_default=False, prompt_suffix="> ")
+                line = click.prompt(
+                    seat_name(seat).lower(), default="", show_default=False, prompt_suffix="> "
+                )
             except click.Abort:
                 self.quit = True
                 return
@@ -126,7 +128,7 @@ class HumanTurns:
             return False
         self.actors.append(seat)
         self.on_change(self.state)
-        click.echo(f"seat {seat}: {self.state.history()[-1]}")
+        click.echo(f"{seat_name(seat).lower()}: {self.state.history()[-1]}")
         return True
 
     def _save(self, path: str) -> None:
@@ -223,10 +225,10 @@ class _Table:
             try:
                 state.apply_action(self.bots[seat].step(state))
             except IllegalActionError as exc:
-                return f"bot {self.lineup[seat]} in seat {seat} chose an illegal action: {one_line(str(exc))}"
+                return f"bot {self.lineup[seat]} in {seat_name(seat).lower()} chose an illegal action: {one_line(str(exc))}"
             humans.actors.append(seat)
             self.keep(state)
-            click.echo(f"seat {seat} ({self.lineup[seat]}): {state.history()[-1]}")
+            click.echo(f"{seat_name(seat).lower()} ({self.lineup[seat]}): {state.history()[-1]}")
         return None
 
 
@@ -292,7 +294,7 @@ def play(
     click.echo(
         f"{the_game.name} {' '.join(f'{k}={v}' for k, v in the_game.config.items())} seed={state.seed}{shown}"
     )
-    click.echo("Seats: " + ", ".join(f"{s} {name}" for s, name in enumerate(lineup)))
+    click.echo("Seats: " + ", ".join(f"{s + 1} {name}" for s, name in enumerate(lineup)))
     failure: str | None = None
     interrupted = False
     try:

@@ -15,10 +15,12 @@ from .errors import CLIError
 from .options import data_option
 
 
-def _check_seat(seat: int | None, state: State) -> None:
+def _view_seat(seat: int | None, state: State) -> int | None:
+    """``--seat`` (counted from 1, as people count seats) checked, as the engine's seat (from 0)."""
     n = state.game.num_players
-    if seat is not None and not 0 <= seat < n:
-        raise CLIError(f"--seat must be 0..{n - 1}, got {seat}")
+    if seat is not None and not 1 <= seat <= n:
+        raise CLIError(f"--seat must be 1..{n} (seats are counted from 1), got {seat}")
+    return None if seat is None else seat - 1
 
 
 def _step_header(states: list[State], step: int, record: dict[str, Any]) -> str:
@@ -59,7 +61,7 @@ def _next_step(step: int, last: int) -> int | None:
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--to", "to", type=int, help="Print the board after N actions and stop.")
 @click.option("--end", is_flag=True, help="Print the final board and stop.")
-@click.option("--seat", type=int, help="View as this seat (default: the public view).")
+@click.option("--seat", type=int, help="View as seat N, counted from 1 (default: the public view).")
 @click.option("--color/--no-color", default=None, help="Coloured board (default: when on a terminal).")
 @data_option
 def replay(
@@ -71,7 +73,7 @@ def replay(
     """
     record = files.read(file)
     states = files.states(record, data)
-    _check_seat(seat, states[0])
+    seat = _view_seat(seat, states[0])
     colored = use_color(color)
     last = len(states) - 1
     step: int | None = 0
@@ -97,7 +99,7 @@ def replay(
 )
 @click.option("--text", is_flag=True, help="Print the board as text.")
 @click.option("--step", type=int, help="After this many actions (default: the end of the record).")
-@click.option("--seat", type=int, help="View as this seat (default: the public view).")
+@click.option("--seat", type=int, help="View as seat N, counted from 1 (default: the public view).")
 @click.option("--color/--no-color", default=None, help="Coloured text (default: when on a terminal).")
 @data_option
 def render(
@@ -116,7 +118,7 @@ def render(
     if svg_out and svg_out != "-":
         files.check_file(svg_out, "--svg")
     states = files.states(files.read(file), data)
-    _check_seat(seat, states[0])
+    seat = _view_seat(seat, states[0])
     last = len(states) - 1
     if step is None:
         step = last

@@ -11,7 +11,17 @@ import click
 from . import files
 from .boards import on_terminal
 from .errors import CLIError, one_line, require_extra
-from .options import bot_specs, data_option, game_options, jobs_option, load, with_game_options
+from .options import (
+    bot_specs,
+    bots_option,
+    data_option,
+    game_options,
+    games_option,
+    jobs_option,
+    load,
+    seed_option,
+    with_game_options,
+)
 
 _RUN_ERRORS = (ValueError, RuntimeError, TimeoutError, ConnectionError)
 
@@ -53,17 +63,13 @@ def _table(title: str, key: str, rows: list[dict[str, Any]]) -> Any:
 @with_game_options
 @click.command()
 @click.argument("game")
-@click.option(
-    "--games", "-n", type=click.IntRange(min=1), default=10, show_default=True, help="Games to play."
-)
-@click.option(
-    "--bots",
-    default="random",
-    show_default=True,
-    help="Comma-separated bot specs (name or name:key=value:...), rotated over the seats from game to game.",
+@games_option(10, "Games to play.")
+@bots_option(
+    "random",
+    "Comma-separated bot specs (name or name:key=value:...), rotated over the seats from game to game.",
 )
 @jobs_option
-@click.option("--seed", type=int, help="Master seed (each game's seed is drawn from it).")
+@seed_option(None, "Master seed (each game's seed is drawn from it).")
 @click.option(
     "--json",
     "json_out",
@@ -132,23 +138,12 @@ def simulate(
 @with_game_options
 @click.command()
 @click.argument("game")
-@click.option(
-    "--bots",
-    required=True,
-    help="Comma-separated bot specs: name or name:key=value:..., e.g. random,greedy,ismcts:iterations=100",
+@bots_option(
+    None, "Comma-separated bot specs: name or name:key=value:..., e.g. random,greedy,ismcts:iterations=100"
 )
-@click.option(
-    "--games",
-    "-n",
-    type=click.IntRange(min=1),
-    default=20,
-    show_default=True,
-    help="Games per pairing (per table of 3-4 seats).",
-)
+@games_option(20, "Games per pairing (per table of 3-4 seats).")
 @jobs_option
-@click.option(
-    "--seed", type=int, default=0, show_default=True, help="Master seed: the deals every pairing shares."
-)
+@seed_option(0, "Master seed: the deals every pairing shares.")
 @click.option(
     "--out",
     type=click.Path(file_okay=False),
@@ -211,22 +206,10 @@ def tournament(
 @with_game_options
 @click.command()
 @click.argument("game")
-@click.option(
-    "--games",
-    "-n",
-    type=click.IntRange(min=1),
-    default=100,
-    show_default=True,
-    help="Games per configuration.",
-)
-@click.option(
-    "--bots",
-    default="greedy",
-    show_default=True,
-    help="Comma-separated bot specs (name or name:key=value:...), rotated over the seats.",
-)
+@games_option(100, "Games per configuration.")
+@bots_option("greedy")
 @jobs_option
-@click.option("--seed", type=int, default=0, show_default=True, help="Master seed.")
+@seed_option(0)
 @click.option(
     "--out",
     type=click.Path(file_okay=False),

@@ -20,12 +20,25 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class Option:
-    """One game option: its valid values, its default and what it changes."""
+    """One game option: its valid values, its default and what it changes.
+
+    ``doc`` is for the command line and ``ludus games`` (it may cite rulings); the lobby shows a
+    player's words: ``label`` (what the option does), ``choice_labels`` (each value's words, in the
+    order of ``choices``; "" or missing: the value itself) and ``advanced`` (rulings-level options
+    shown under a closed "Advanced" disclosure with their defaults).
+    """
 
     name: str
     choices: tuple[Any, ...]
     default: Any
     doc: str = ""
+    label: str = ""
+    choice_labels: tuple[str, ...] = ()
+    advanced: bool = False
+
+    def __post_init__(self) -> None:
+        if len(self.choice_labels) > len(self.choices):
+            raise ValueError(f"option {self.name}: more choice_labels than choices")
 
 
 class Game(ABC):

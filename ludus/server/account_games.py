@@ -15,9 +15,10 @@ from .caller import Account
 from .game_cache import GameCache, account_seat
 from .runtime import public_options
 from .security import hash_token
+from .storage import SeatRow
 from .storage_accounts import HeldGame, held_games, seats_by_token_hash
-from .storage_tables import invitations
-from .table_state import table_of, waiting
+from .storage_tables import Offer, TableRow, invitations, tables_of
+from .table_state import waiting
 
 STATUS_ORDER = {"your_turn": 0, "invited": 1, "waiting": 2, "open": 3, "finished": 4}
 
@@ -79,35 +80,42 @@ class AccountGames:
         with self.store.read() as conn:
             found = held_games(conn, account.id, limit)
             invited = invitations(conn, account.id, limit)
-        entries = [self._invited(row, seat, at) for row, seat, at in invited]
-        entries += [self._entry(held, account) for held in found]
+            ids = [held.row.id for held in found] + [row.id for row, _, _ in invited]
+            tables = tables_of(conn, ids)
+        entries = [self._invited(row, seat, at, tables.get(row.id)) for row, seat, at in invited]
+        entries += [self._entry(held, account, tables.get(held.row.id)) for held in found]
         return sorted(entries, key=lambda e: STATUS_ORDER[e["status"]])
 
-    def _invited(self, row: Any, seat: int, created_at: float) -> dict[str, Any]:
+    def _invited(self, row: Any, seat: int, created_at: float, table: TableRow | None) -> dict[str, Any]:
         rt = self.games.read(row.id)
         with rt.lock:
             seats = list(rt.seats)
-        return {**self._entry(HeldGame(rt.row, created_at, seat, seats), None), "status": "invited"}
+        entry = self._entry(HeldGame(rt.row, created_at, seat, seats), None, table)
+        return {**entry, "status": "invited"}
 
-    def _entry(self, held: HeldGame, account: Account | None) -> dict[str, Any]:
+    def _entry(self, held: HeldGame, account: Account | None, table: TableRow | None) -> dict[str, Any]:
         row = held.row
         status = "finished"
         if row.status == "playing":
             rt = self.games.read(row.id)  # the cached game: its rules know whose turn it is
             with rt.lock:
-                table = table_of(rt)
                 if waiting(rt):
                     host = account is not None and table is not None and table.host_account_id == account.id
                     status = "open" if host else "waiting"
                 elif not (rt.state.is_terminal() or rt.abandoned):
                     to_move = rt.state.current_player() == held.seat and rt.seats[held.seat].bot is None
                     status = "your_turn" if to_move else "waiting"
+        offers = {} if table is None else table.offers
+        host_seat = None if table is None else table.host_seat
         return {
             "id": row.id,
             "game": row.game,
             "status": status,
             "seat": held.seat,
             "options": public_options(row),
+            "turn_hours": None if table is None else table.turn_hours,
+            "host": _host_name(held, host_seat),
+            "opponents": [seat_words(s, offers.get(s.seat)) for s in held.seats if s.seat != held.seat],
             "seats": [
                 {
                     "seat": s.seat,
@@ -115,6 +123,7 @@ class AccountGames:
                     "account": s.account_id is not None,
                     "bot": s.bot,
                     "free": s.free,
+                    "invited": None if s.seat not in offers else offers[s.seat].account_name,
                 }
                 for s in held.seats
             ],
@@ -122,3 +131,21 @@ class AccountGames:
             "updated_at": row.turn_started,
             "game_status": row.status,
         }
+
+
+def _host_name(held: HeldGame, host_seat: int | None) -> str | None:
+    """The name of the table's host (its creator, in the host's seat), if it has one and it is named."""
+    if host_seat is None or not 0 <= host_seat < len(held.seats):
+        return None
+    return held.seats[host_seat].shown_name
+
+
+def seat_words(seat: SeatRow, offer: Offer | None) -> str:
+    """Who holds a seat, in a player's words: a name, a bot, an invited player, a seat still open."""
+    if offer is not None:
+        return f"{offer.account_name} (invited)" if offer.account_name else "a seat open to the link"
+    if seat.bot is not None:
+        return f"bot ({seat.bot})"
+    if seat.free:
+        return "an open seat"
+    return seat.shown_name or f"a guest (seat {seat.seat + 1})"

@@ -134,7 +134,7 @@ class Chat:
         if not self._limiter.hit(self._rate, "chat", key):
             reset = self._limiter.get_window_stats(self._rate, "chat", key).reset_time
             raise TooManyRequests(
-                f"too many chat messages from seat {seat}: at most {self._rate.amount} per "
+                f"too many chat messages from Seat {seat + 1}: at most {self._rate.amount} per "
                 f"{self._rate.get_expiry()} s",
                 retry_after=max(1.0, reset - time.time()),
             )

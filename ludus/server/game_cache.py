@@ -242,14 +242,14 @@ class GameCache:
     def mover(self, rt: Runtime, who: Credential) -> int:
         seat = self.seat_of(rt, who)
         if rt.seats[seat].left_to is not None:
-            raise Forbidden(f"seat {seat} left this game; {rt.seats[seat].left_to} plays it now")
+            raise Forbidden(f"Seat {seat + 1} left this game; {rt.seats[seat].left_to} plays it now")
         if rt.state.is_terminal():
             raise Forbidden("the game is over")
         self.not_abandoned(rt)
         refuse_while_waiting(rt)
         current = rt.state.current_player()
         if current != seat:
-            raise Forbidden(f"it is not seat {seat}'s turn: seat {current} is to move")
+            raise Forbidden(f"it is not Seat {seat + 1}'s turn: Seat {current + 1} is to move")
         return seat
 
     def not_abandoned(self, rt: Runtime) -> None:

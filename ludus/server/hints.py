@@ -135,7 +135,7 @@ class HintDesk:
         if not self._limiter.hit(self._rate, "hint", who):
             stats = self._limiter.get_window_stats(self._rate, "hint", who)
             raise TooManyRequests(
-                f"too many hints for seat {seat}: at most {self._rate.amount} per "
+                f"too many hints for Seat {seat + 1}: at most {self._rate.amount} per "
                 f"{self._rate.get_expiry()} s",
                 retry_after=stats.reset_time - time.time(),
             )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import secrets
 import time
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
@@ -50,6 +51,7 @@ class Lobby:
         turn_hours: int | None = None,
         on_timeout: str | None = None,
         rated: bool | None = None,
+        also: Callable[[Any, str], None] | None = None,
     ) -> dict[str, Any]:
         """A new game; ``host``: the creator's client address (``security.host_key`` keeps a digest),
         whose caps on games with bots and open tables it must fit (429 otherwise), as the server's;
@@ -57,7 +59,8 @@ class Lobby:
         A seat of ``seat_kinds`` may be ``{"kind": "human", "invite": NAME}`` (offered to that account),
         ``{"kind": "human", "open": true}`` (listed in the open lobby) or ``{"kind": "human", "link":
         true}`` (anyone with the link); the table waits until every person's seat is taken
-        (``table_state``). ``turn_hours`` (1 to 336) makes it turn-based, ``on_timeout`` its rule."""
+        (``table_state``). ``turn_hours`` (1 to 336) makes it turn-based, ``on_timeout`` its rule.
+        ``also(conn, id)`` runs in the transaction that stores the game (raising, it stores nothing)."""
         if game not in ludus.game_names():
             raise Unprocessable(f"unknown game {game!r}; known games: {', '.join(ludus.game_names())}")
         options = dict(options)
@@ -134,6 +137,8 @@ class Lobby:
                     self.room(conn, creator, bots, offered)
                 at = self.store.insert_game(conn, row, seat_rows)
                 insert_table(conn, row.id, table)
+                if also is not None:
+                    also(conn, row.id)
                 if rated:  # ratings.py: its end moves its players' ratings
                     mark_rated(conn, row.id)
                 return self.games.commit_moves(rt, conn, row, moves, state) if moves else at
@@ -239,7 +244,7 @@ class Lobby:
                 starts = waiting(rt) and all(w["seat"] == seat for w in waiting_for(rt))
                 held = None if account is None else account_seat(rt, account.id)
                 if held is not None:
-                    raise Conflict(f"your account already holds seat {held} of this game")
+                    raise Conflict(f"your account already holds Seat {held + 1} of this game")
                 _not_taken([name if s.seat == seat else s.shown_name for s in rt.seats], seat)
                 meta = rt.row.meta_version + 1
                 named: dict[str, Any] = (
@@ -274,9 +279,11 @@ class Lobby:
                 self.games.not_abandoned(rt)
                 left_to = rt.seats[seat].left_to
                 if left_to is not None:
-                    raise Forbidden(f"seat {seat} left this game ({left_to} plays it now): its name stays")
+                    raise Forbidden(
+                        f"Seat {seat + 1} left this game ({left_to} plays it now): its name stays"
+                    )
                 if rt.seats[seat].account_id is not None:
-                    raise Forbidden(f"seat {seat} is held by an account: it shows the account's name")
+                    raise Forbidden(f"Seat {seat + 1} is held by an account: it shows the account's name")
                 _not_taken([name if s.seat == seat else s.shown_name for s in rt.seats], seat)
                 if rt.seats[seat].name != name:
                     meta = rt.row.meta_version + 1

@@ -219,7 +219,7 @@ class Moves:
                 games.sync_locked(rt, conn)
                 seat = games.seat_of(rt, token)
                 if rt.seats[seat].left_to is not None:
-                    raise Forbidden(f"seat {seat} has already left")
+                    raise Forbidden(f"Seat {seat + 1} has already left")
                 if rt.state.is_terminal():
                     raise Forbidden("the game is over")
                 games.not_abandoned(rt)

@@ -69,7 +69,7 @@ def due(rt: Runtime, link: str) -> list[Notice]:
     if rt.row is None or rt.state is None or rt.abandoned:
         return []
     title = rt.state.game.display_title()
-    names = {s.seat: s.shown_name or s.bot or f"seat {s.seat}" for s in rt.seats}
+    names = {s.seat: s.shown_name or s.bot or f"Seat {s.seat + 1}" for s in rt.seats}
     if rt.state.is_terminal():
         return _ended(rt, title, names, link)
     table = table_of(rt)
@@ -102,7 +102,7 @@ def _ended(rt: Runtime, title: str, names: dict[int, str], link: str) -> list[No
     left = {s.seat for s in rt.seats if s.kind == "human" and s.left_to is not None}
     placed = sorted(zip(places(returns, left), range(len(returns)), strict=True))
     result = "\n".join(
-        f"{place}. {names.get(seat, f'seat {seat}')} ({returns[seat]:g})" for place, seat in placed
+        f"{place}. {names.get(seat, f'Seat {seat + 1}')} ({returns[seat]:g})" for place, seat in placed
     )
     text = f"The game of {title} is over.\n\n{result}\n\nSee it here:\n{link}\n"
     accounts_in = dict.fromkeys(s.account_id for s in rt.seats if s.account_id is not None)

@@ -78,6 +78,7 @@ class MyGameSeat(BaseModel):
     account: bool
     bot: str | None
     free: bool
+    invited: str | None = Field(default=None, description="the account a seat not yet taken is offered to")
 
 
 class MyGame(BaseModel):
@@ -90,6 +91,14 @@ class MyGame(BaseModel):
     )
     seat: int = Field(description="the account's seat (invited: the seat offered)")
     options: dict[str, Any]
+    turn_hours: int | None = Field(
+        default=None, description="a turn-based table's hours to move (null: real-time)"
+    )
+    host: str | None = Field(default=None, description="the name of the table's host (who invites you)")
+    opponents: list[str] = Field(
+        default=[],
+        description="the other seats in words: a name, 'NAME (invited)', 'bot (KIND)', an open seat",
+    )
     seats: list[MyGameSeat]
     created_at: float
     updated_at: float = Field(description="the last move (or the creation), in seconds since the epoch")

@@ -80,6 +80,25 @@ def load_table(conn: Connection, game_id: str) -> TableRow | None:
     )
 
 
+def tables_of(conn: Connection, game_ids: list[str]) -> dict[str, TableRow]:
+    """``load_table`` of many games in two queries (a game without a table is left out)."""
+    if not game_ids:
+        return {}
+    found = {
+        r.game_id: TableRow(
+            bool(r.waits), r.host_account_id, r.host_seat, r.turn_hours, r.on_timeout, r.rematch_id
+        )
+        for r in conn.execute(select(tables).where(tables.c.game_id.in_(game_ids)))
+    }
+    for o in conn.execute(
+        select(seat_offers, accounts.c.name)
+        .select_from(seat_offers.outerjoin(accounts, seat_offers.c.account_id == accounts.c.id))
+        .where(seat_offers.c.game_id.in_(list(found)))
+    ):
+        found[o.game_id].offers[o.seat] = Offer(o.offer, o.account_id, o.name)
+    return found
+
+
 def insert_table(conn: Connection, game_id: str, table: TableRow) -> None:
     conn.execute(
         tables.insert().values(

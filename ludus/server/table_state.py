@@ -51,9 +51,11 @@ def describe(seats: list[dict[str, Any]]) -> str:
     parts = []
     for s in seats:
         if s["offer"] == INVITE:
-            parts.append(f"seat {s['seat']}: {s['name'] or 'an invited player'} is invited")
+            parts.append(f"Seat {s['seat'] + 1}: {s['name'] or 'an invited player'} is invited")
         else:
-            parts.append(f"seat {s['seat']}: {'anyone with the link' if s['offer'] == 'link' else 'open'}")
+            parts.append(
+                f"Seat {s['seat'] + 1}: {'anyone with the link' if s['offer'] == 'link' else 'open'}"
+            )
     return "; ".join(parts)
 
 

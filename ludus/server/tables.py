@@ -9,6 +9,8 @@ import time
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+from sqlalchemy import select
+
 from .caller import Account, Caller, Credential, as_caller
 from .errors import Conflict, Forbidden, NotFound, Unprocessable
 from .game_cache import GameCache, account_seat
@@ -16,8 +18,9 @@ from .lobby import Lobby, canonical_kinds
 from .runtime import Runtime
 from .security import hash_token, new_token
 from .storage import games
+from .storage_accounts import account_by_id
 from .storage_social import is_rated
-from .storage_tables import INVITE, LINK, set_offer, set_rematch, start_turn
+from .storage_tables import INVITE, LINK, set_offer, set_rematch, start_turn, tables
 from .table_state import table_of, waiting, waiting_for
 from .views import turn_deadline
 
@@ -175,8 +178,9 @@ class Tables:
         self, game_id: str, who: Credential, account: Account | None, host: str | None
     ) -> dict[str, Any]:
         """The same table again (game, options, seats): the caller holds their seat, every other
-        account's seat is an invitation to it, bots stay, guests' seats are offered by the link. A
-        second call answers the rematch made first."""
+        account's seat is an invitation to it (a link seat if that account is banned or deleted since),
+        bots stay, guests' seats are offered by the link. The first rematch claims the old game in the
+        transaction that stores the new one, so that every later or simultaneous call answers it."""
         rt = self.games.read(game_id)
         with rt.lock:
             seat = self.games.seat_of(rt, who)
@@ -186,16 +190,9 @@ class Tables:
             if table is not None and table.rematch_id is not None:
                 return {"id": table.rematch_id, "seat": None}
             row = rt.row
-            seats: list[Any] = []
-            for s in rt.seats:
-                if s.kind != "human":
-                    seats.append(s.kind)
-                elif s.seat == seat:
-                    seats.append("human")
-                elif s.account_id is not None and s.account_name is not None:
-                    seats.append({"kind": "human", "invite": s.account_name})
-                else:
-                    seats.append({"kind": "human", "link": True})
+            kinds: list[Any] = [
+                s.kind if s.kind != "human" or s.seat == seat else s.account_id for s in rt.seats
+            ]
             options = dict(row.config)
             if row.hints is not None:
                 options["hints"] = row.hints
@@ -204,14 +201,61 @@ class Tables:
                 options["turn_seconds"] = row.turn_seconds
             on_timeout = None if table is None else table.on_timeout
             mine = account if account is not None and rt.seats[seat].account_id == account.id else None
-        created = self.lobby.create(
-            row.game, options, seats, [seat], None, host, mine, turn_hours, on_timeout if turn_hours else None
-        )
+        seats = self._rematch_seats(kinds)
 
-        def change(rt: Runtime, conn: Any, meta: int) -> None:
-            if table_of(rt) is not None and rt.table.rematch_id is not None:
-                return  # another seat's rematch came first: both games stay, the first is shown
-            set_rematch(conn, game_id, created["id"])
+        def claim(conn: Any, new_id: str) -> None:
+            locked = self.store.lock_game(conn, game_id)  # simultaneous rematches wait here, in turn
+            made = conn.execute(select(tables.c.rematch_id).where(tables.c.game_id == game_id)).scalar()
+            if locked is None or made is not None:
+                raise _MadeBefore(made)
+            set_rematch(conn, game_id, new_id)
+            meta = locked.meta_version + 1
+            conn.execute(games.update().where(games.c.id == game_id).values(meta_version=meta))
+            self.store.notify(conn, self.games.payload(game_id, locked.version, meta))
 
-        self._change(game_id, change)
+        try:
+            created = self.lobby.create(
+                row.game,
+                options,
+                seats,
+                [seat],
+                None,
+                host,
+                mine,
+                turn_hours,
+                on_timeout if turn_hours else None,
+                also=claim,
+            )
+        except _MadeBefore as before:
+            if before.game_id is None:
+                raise NotFound(f"no game {game_id!r}") from None
+            return {"id": before.game_id, "seat": None}
+        with rt.lock:
+            self.games.sync_after(rt)  # the old game's view names its rematch
         return {**created, "seat": seat}
+
+    def _rematch_seats(self, kinds: list[Any]) -> list[Any]:
+        """The rematch's seats from the old ones (a bot's kind, "human" for the caller, an account's id
+        for another account's seat, None for a guest's): an account that may still play is invited by
+        its name as it is now, any other seat is offered by the link."""
+        with self.store.read() as conn:
+            found = {k: account_by_id(conn, k) for k in kinds if isinstance(k, int)}
+        seats: list[Any] = []
+        for kind in kinds:
+            invitee = found.get(kind) if isinstance(kind, int) else None
+            if isinstance(kind, str):
+                seats.append(kind)
+            elif invitee is not None and invitee.banned_at is None and invitee.deleted_at is None:
+                seats.append({"kind": "human", "invite": invitee.name})
+            else:
+                seats.append({"kind": "human", "link": True})
+        return seats
+
+
+class _MadeBefore(Exception):
+    """Raised in a rematch's transaction: the old game's rematch ``game_id`` was made first (None: the
+    old game is gone)."""
+
+    def __init__(self, game_id: str | None) -> None:
+        super().__init__(game_id)
+        self.game_id = game_id

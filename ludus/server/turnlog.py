@@ -113,3 +113,17 @@ def _merge_played(clauses: list[str]) -> list[str]:
         if clause:
             out.append(clause)
     return out
+
+
+def with_game_turns(entries: list[dict[str, Any]], inserted: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The log ``entries`` with the turns a game played by itself (``inserted``), each after its ``after``
+    actions: the log the view shows and the replay tells."""
+    out: list[dict[str, Any]] = []
+    turns = iter(inserted)
+    nxt = next(turns, None)
+    for ply, entry in enumerate(entries):
+        out.append(entry)
+        while nxt is not None and nxt["after"] <= ply + 1:
+            out.append(nxt)
+            nxt = next(turns, None)
+    return out

@@ -14,7 +14,7 @@ from ludus.engine.hooks import hook
 from .runtime import Runtime
 from .shortcuts import ahead, optional_skip, skip_targets
 from .table_state import table_view, waiting
-from .turnlog import group_turns, name_seats
+from .turnlog import group_turns, name_seats, with_game_turns
 
 
 def skipped_plies(rt: Runtime, start: int, end: int) -> set[int]:
@@ -86,17 +86,7 @@ def seat_log(rt: Runtime, seat: int | None) -> list[dict[str, Any]] | orjson.Fra
     entries = rt.state.log(seat)
     _annotate(rt, entries, 0)
     inserted = game_turns(rt.state)
-    if not inserted:
-        return entries
-    out: list[dict[str, Any]] = []
-    turns = iter(inserted)
-    nxt = next(turns, None)
-    for ply, entry in enumerate(entries):
-        out.append(entry)
-        while nxt is not None and nxt["after"] <= ply + 1:
-            out.append(nxt)
-            nxt = next(turns, None)
-    return out
+    return with_game_turns(entries, inserted) if inserted else entries
 
 
 def _annotate(rt: Runtime, entries: list[dict[str, Any]], start: int) -> None:

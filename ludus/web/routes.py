@@ -23,22 +23,23 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import orjson
-from fastapi import FastAPI, Query, Request
+from fastapi import Depends, FastAPI, Query, Request
 from fastapi.exception_handlers import http_exception_handler
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import ludus
-from ludus.engine import OptionError, RecordError
+from ludus.engine import RecordError
 from ludus.engine.hooks import hook
 from ludus.engine.record import check_record
 from ludus.engine.registry import game_class
 from ludus.server.botpool import BotFailed, call_job
 from ludus.server.patches import svg_response, svg_splices
-from ludus.server.replays import ReplayStates, actors_of
+from ludus.server.replays import ReplayStates, walk_record
 
 from . import STATIC_DIR
+from .boards import view_at
 
 log = logging.getLogger("ludus.web")
 
@@ -172,63 +173,6 @@ def game_file(game: str, name: str) -> Path | None:
     return None
 
 
-def meta() -> dict[str, Any]:
-    """Games with every option (name, choices, default, doc, and the choices valid for each player
-    count), the bots a seat may hold and the named strength levels."""
-    from ludus import bots
-    from ludus.bots.levels import describe
-
-    games = []
-    for name in ludus.game_names():
-        cls = game_class(name)
-        default = ludus.load_game(name)
-        games.append(
-            {
-                "name": name,
-                "title": cls.display_title(),
-                "tagline": cls.display_tagline(),
-                "doc": cls.display_tagline(),
-                "options": [
-                    {
-                        "name": o.name,
-                        "choices": list(o.choices),
-                        "default": o.default,
-                        "doc": o.doc,
-                        **_valid_by_players(cls, o),
-                    }
-                    for o in cls.options
-                ],
-                "default_players": default.num_players,
-                "svg": _renderer(name) is not None,
-                "help": _help(name),
-                "board": _file_url(name, "browser"),
-                "styles": _file_url(name, "styles"),
-                "rules": _file_url(name, "rules"),
-            }
-        )
-    return {"games": games, "bots": bots.names(), "levels": describe()}
-
-
-def _valid_by_players(cls: Any, option: Any) -> dict[str, Any]:
-    """``{"valid": {players: [indices of the choices valid then]}}``, asked of the game's own option
-    check, for an option whose valid choices depend on the player count (else nothing)."""
-    players = next((o for o in cls.options if o.name == "players"), None)
-    if players is None or option.name == "players":
-        return {}
-    valid: dict[str, list[int]] = {}
-    for count in players.choices:
-        valid[str(count)] = []
-        for i, choice in enumerate(option.choices):
-            try:
-                cls.validate_options({"players": count, option.name: choice})
-            except OptionError:
-                continue
-            valid[str(count)].append(i)
-    if all(len(v) == len(option.choices) for v in valid.values()):
-        return {}
-    return {"valid": valid}
-
-
 def _board_options(game: str, observation: dict[str, Any]) -> dict[str, Any]:
     """The renderer's drawing options for an observation (``board_options``: what to outline), if any."""
     options = getattr(hook(game, "renderer"), "board_options", None)
@@ -245,30 +189,32 @@ def _step(step: Any, total: int) -> int:
 
 
 def replay_step(
-    record: Any, step: Any, svg: bool = True, states: ReplayStates | None = None
+    record: Any, step: Any, svg: bool = True, states: ReplayStates | None = None, turns: bool = False
 ) -> dict[str, Any]:
     """The public view after the first ``step`` actions of ``record`` (RecordError if unreadable),
-    with the seat that took each of its actions (``actors``). The record's own actions are left
-    out: the viewer holds them. With ``states``, replayed from the nearest state kept there;
-    without, from the start: the same answer."""
+    with the seat that took each of its actions (``actors``) and, if asked, the record told by turns
+    (``turns``: ``replays.record_turns``). The record's own actions are left out: the viewer holds
+    them. With ``states``, replayed from the nearest state kept there; without, from the start: the
+    same answer."""
     check_record(record)
     total = len(record["actions"])
     if total > MAX_RECORD_ACTIONS:
         raise RecordError(f"the record has {total} actions; at most {MAX_RECORD_ACTIONS} can be replayed")
     step = _step(step, total)
     if states is None:
-        actors = actors_of(ludus.replay(record))  # every action checked, whatever the step
+        facts = walk_record(record)  # every action checked, whatever the step
         state = ludus.replay(record, upto=step)
     else:
-        state, actors = states.replay(record, step)
+        state, facts = states.replay(record, step)
     observation = state.observation(None)
+    told = {"turns": facts.turns} if turns else {}
     return {
         "game": record["game"],
         "config": state.game.config,
         "step": step,
         "steps": total,
         "action": record["actions"][step - 1] if step else None,
-        "actors": actors,
+        "actors": facts.actors,
         "current_player": state.current_player(),
         "terminal": state.is_terminal(),
         "scores": state.scores(),
@@ -276,6 +222,7 @@ def replay_step(
         "observation": observation,
         "svg": _svg(record["game"], observation) if svg else None,
         "breakdown": _breakdown(state),
+        **told,
     }
 
 
@@ -286,22 +233,25 @@ POSTED: dict[str, Any] = {
         "record": {"type": "object", "description": "a game record: game, config, seed, actions"},
         "step": {"type": "integer", "minimum": 0, "default": 0, "description": "actions replayed"},
         "svg": {"type": "boolean", "default": True, "description": "false: no board drawn"},
+        "turns": {"type": "boolean", "default": False, "description": "true: the record told by turns too"},
     },
 }
 
 
-def _posted(body: bytes) -> tuple[Any, Any, bool]:
-    """The record, step and svg of a posted body; RecordError (JSON's own error if malformed)."""
+def _posted(body: bytes) -> tuple[Any, Any, bool, bool]:
+    """The record, step, svg and turns of a posted body; RecordError (JSON's own error if malformed)."""
     try:
         data = json.loads(body)
     except RecursionError:
         raise json.JSONDecodeError("nested too deep", "", 0) from None
     if not isinstance(data, dict) or "record" not in data:
         raise RecordError("the body must be a JSON object with a record (and a step, and svg)")
-    svg = data.get("svg", True)
+    svg, turns = data.get("svg", True), data.get("turns", False)
     if not isinstance(svg, bool):
         raise RecordError("svg must be true or false")
-    return data["record"], data.get("step", 0), svg
+    if not isinstance(turns, bool):
+        raise RecordError("turns must be true or false")
+    return data["record"], data.get("step", 0), svg, turns
 
 
 def replay_body(answer: dict[str, Any]) -> bytes:
@@ -323,21 +273,20 @@ def _breakdown(state: Any) -> list[dict[str, Any]] | None:
     return [explain(seat) for seat in range(state.game.num_players)]
 
 
-def _bearer(request: Request) -> str | None:
-    """The seat token of an ``Authorization: Bearer`` header (None without the header)."""
-    from ludus.server.errors import Unauthorized
-    from ludus.server.security import bearer_token
+async def _caller(request: Request) -> Any:
+    """The seat token of an ``Authorization: Bearer`` header, else the session's account (a signed-in
+    player's page holds no token): ``ludus.server.auth.caller_of``. None on a server without games."""
+    from ludus.server.auth import caller_of
 
-    header = request.headers.get("authorization")
-    token = bearer_token(header) if header is not None else None
-    if token == "" or (header is not None and not token):
-        raise Unauthorized("the Authorization header must be 'Bearer <token>'")
-    return token
+    return None if getattr(request.app.state, "service", None) is None else await caller_of(request)
 
 
 def mount(app: FastAPI) -> None:
     """Add the client's pages, static files and helper endpoints to ``app``."""
+    from .meta import mount_meta  # beside: it draws with this module's helpers
+
     _mount_pages(app)
+    mount_meta(app)
     _mount_boards(app)
     _mount_replays(app)
 
@@ -397,10 +346,6 @@ def _mount_pages(app: FastAPI) -> None:
     ):
         app.add_api_route(path, _static_page(name), include_in_schema=False, methods=["GET"])
 
-    @app.get("/api/meta")
-    def get_meta() -> dict[str, Any]:
-        return meta()
-
 
 def _mount_boards(app: FastAPI) -> None:
     """A seat's board as SVG, or as line edits of the board that seat was last sent."""
@@ -412,17 +357,26 @@ def _mount_boards(app: FastAPI) -> None:
         "/api/games/{game_id}/svg",
         response_class=Response,
         responses={200: {"content": {"image/svg+xml": {}}}, 404: {}, 409: {}},
-        summary="The board (SVG) of the token's seat view, or of the spectator view without a token",
+        summary="The board (SVG) of the seat view of the token (or of the session's account), else the spectator view",
     )
     def game_svg(
         game_id: str,
         request: Request,
+        who: Annotated[Any, Depends(_caller)],
         version: Annotated[
             int | None,
             Query(
                 ge=0,
                 le=2**62,
-                description="the version of the view being drawn: 409 once the game has moved on",
+                description="the version of the view being drawn: 409 if the game never had it or undid it",
+            ),
+        ] = None,
+        ply: Annotated[
+            int | None,
+            Query(
+                ge=0,
+                le=2**62,
+                description="that view's ply: with it, a view the game has since moved on from is drawn as it was",
             ),
         ] = None,
         since: Annotated[
@@ -438,9 +392,12 @@ def _mount_boards(app: FastAPI) -> None:
         service = getattr(request.app.state, "service", None)
         if service is None:
             return _error(404, "this server holds no games")
-        view = service.view(game_id, _bearer(request))
+        view = service.view(game_id, who)
         if version is not None and view["version"] != version:
-            return _error(409, f"the game is at version {view['version']}, not {version}")
+            past = view_at(service, game_id, who, version, ply)  # bots moved on meanwhile
+            if past is None:
+                return _error(409, f"the game is at version {view['version']}, not {version}")
+            view = past
         try:
             svg = cache.svg(view["game"], view["observation"])
         except ValueError as exc:  # the game's renderer failed on the server's own view: its bug, said so
@@ -468,14 +425,16 @@ REPLAYS_WAITING = 8  # replay steps waiting for a worker at once; one more is to
 _STATES = ReplayStates()  # the few replayed states of this process (a pool worker's own)
 
 
-def replay_answer(body: bytes | None, record: Any, step: Any, svg: bool, gzip: bool) -> tuple[int, bytes]:
+def replay_answer(
+    body: bytes | None, record: Any, step: Any, svg: bool, gzip: bool, turns: bool = False
+) -> tuple[int, bytes]:
     """A replay step's answer, made in a bot pool worker (``botpool.call_job``): (200, its JSON,
     gzipped if asked), or (400 / 422, the reason). ``body``: a posted request, parsed here (the
     server's own process never spends time on it)."""
     try:
         if body is not None:
-            record, step, svg = _posted(body)
-        answer = replay_body(replay_step(record, step, svg, _STATES))
+            record, step, svg, turns = _posted(body)
+        answer = replay_body(replay_step(record, step, svg, _STATES, turns))
     except json.JSONDecodeError as exc:
         return 400, f"malformed JSON: {exc}".encode()
     except ValueError as exc:  # RecordError among them
@@ -489,10 +448,12 @@ def _mount_replays(app: FastAPI) -> None:
     replays together get one share of the pool, and the server's own process none of the work."""
     waiting = [0]  # steps waiting for the pool (changed on the event loop only)
 
-    async def replayed(request: Request, body: bytes | None, record: Any, step: Any, svg: bool) -> Response:
+    async def replayed(
+        request: Request, body: bytes | None, record: Any, step: Any, svg: bool, turns: bool = False
+    ) -> Response:
         """The step's answer from the pool; 503 with Retry-After while more steps wait than it takes."""
         gzip = "gzip" in (request.headers.get("accept-encoding") or "")
-        args = (body, record, step, svg, gzip)
+        args = (body, record, step, svg, gzip, turns)
         pool = getattr(getattr(request.app.state, "automation", None), "pool", None)
         if waiting[0] >= REPLAYS_WAITING:
             return _busy("the server is busy replaying: try again in a moment")
@@ -524,13 +485,16 @@ def _mount_replays(app: FastAPI) -> None:
         request: Request,
         step: Annotated[str, Query(max_length=12, description="an integer 0..the record's actions")] = "0",
         svg: Annotated[bool, Query(description="false: no board drawn (a page that draws its own)")] = True,
+        turns: Annotated[
+            bool, Query(description="true: the record told by turns too (the move log)")
+        ] = False,
     ) -> Response:
         service = getattr(request.app.state, "service", None)
         if service is None:
             return _error(404, "this server holds no games")
         wanted = int(step) if _INTEGER.fullmatch(step) else step
         record = await asyncio.to_thread(service.record, game_id)
-        return await replayed(request, None, record, wanted, svg)
+        return await replayed(request, None, record, wanted, svg, turns)
 
     @app.get("/api/games/{game_id}/replay/all", include_in_schema=False)
     async def whole_replay_gone(game_id: str) -> JSONResponse:

@@ -118,7 +118,7 @@ def test_an_interrupted_study_resumes_from_its_games(tmp_path, garum_folders):
     )
     lines = journal.read_text().splitlines()
     assert lines[:3] == kept[:3] and len(lines) == 8
-    assert rows_of(first)["score", "seat 0"].b == statistics.fmean(
+    assert rows_of(first)["score", "seat 1"].b == statistics.fmean(
         json.loads(line)["scores"][0] for line in kept if json.loads(line)["side"] == "B"
     )
     assert rows_of(again)["score", "all seats"].detected

@@ -112,7 +112,7 @@ def test_render_text_and_svg(config):
     state = play_random(game.new_initial_state(seed=2), seed=2, upto=30)
     obs = state.observation(state.current_player())
     text = render_text(obs, color=False)
-    assert "market N" in text and "seat 0" in text and "\x1b[" not in text
+    assert "market N" in text and "seat 1" in text and "seat 0" not in text and "\x1b[" not in text
     assert "\x1b[" in render_text(obs, color=True)
     svg = render_svg(obs, width=450)
     assert svg.startswith("<svg") and svg.endswith("</svg>") and 'width="450"' in svg

@@ -108,7 +108,7 @@ def test_text_reports_the_end_scores_and_winners():
     state = played(10_000)
     text = render_text(state.observation(None), color=False)
     assert "The game is over." in text
-    assert "Winner: " + " and ".join(f"seat {s}" for s in state.winners()) in text
+    assert "Winner: " + " and ".join(f"seat {s + 1}" for s in state.winners()) in text
 
 
 @pytest.mark.parametrize("actions", [0, 17, 60, 10_000])

@@ -6,18 +6,14 @@ from __future__ import annotations
 
 import logging
 import re
-import socket
-import time
 from collections.abc import Iterator
-from email import message_from_bytes
-from email.message import Message
 from typing import Any
 
 import pytest
-from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import AuthResult, LoginPassword
 from click.testing import CliRunner
 from fastapi.testclient import TestClient
+from smtp_helpers import Inbox, free_port, smtp_server
 
 from ludus.cli import main
 from ludus.server import create_app
@@ -30,38 +26,10 @@ PUBLIC = "https://games.example.org"
 LINK = re.compile(r"https://games\.example\.org/reset#token=([A-Za-z0-9_-]+)")
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-class Inbox:
-    """An aiosmtpd handler that keeps every message it is handed."""
-
-    def __init__(self) -> None:
-        self.messages: list[Message] = []
-
-    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
-        self.messages.append(message_from_bytes(envelope.content))
-        return "250 OK"
-
-    def wait(self, count: int, seconds: float = 20.0) -> list[Message]:
-        deadline = time.monotonic() + seconds
-        while len(self.messages) < count:
-            if time.monotonic() > deadline:
-                pytest.fail(f"{count} e-mails expected, {len(self.messages)} arrived")
-            time.sleep(0.02)
-        return self.messages
-
-
 @pytest.fixture
 def smtp() -> Iterator[tuple[Inbox, int]]:
-    inbox, port = Inbox(), _free_port()
-    controller = Controller(inbox, hostname="127.0.0.1", port=port)
-    controller.start()
-    yield inbox, port
-    controller.stop()
+    with smtp_server() as running:
+        yield running
 
 
 @pytest.fixture
@@ -159,29 +127,20 @@ def test_the_mailer_logs_in_when_the_url_has_a_user():
         seen.append((data.login, data.password))
         return AuthResult(success=data.password == b"p@ss:word")
 
-    inbox, port = Inbox(), _free_port()
-    controller = Controller(
+    with smtp_server(authenticator=authenticator, auth_require_tls=False, auth_required=True) as (
         inbox,
-        hostname="127.0.0.1",
-        port=port,
-        authenticator=authenticator,
-        auth_require_tls=False,
-        auth_required=True,
-    )
-    controller.start()
-    try:
+        port,
+    ):
         mailer = Mailer(
             SmtpServer.parse(f"smtp://me%40example.org:p%40ss%3Aword@127.0.0.1:{port}"), "me@example.org"
         )
         assert mailer.send("you@example.org", "Hello", "A line of text.").result(timeout=20) is True
         assert seen == [(b"me@example.org", b"p@ss:word")]
         assert inbox.messages[0]["Subject"] == "Hello"
-    finally:
-        controller.stop()
 
 
 def test_a_mail_failure_is_logged_and_never_raised(caplog):
-    mailer = Mailer(SmtpServer.parse(f"smtp://127.0.0.1:{_free_port()}"), "me@example.org")  # nobody listens
+    mailer = Mailer(SmtpServer.parse(f"smtp://127.0.0.1:{free_port()}"), "me@example.org")  # nobody listens
     with caplog.at_level(logging.WARNING, logger="ludus.server.mail"):
         assert mailer.send("you@example.org", "Hello", "text").result(timeout=60) is False
     assert "sending mail 'Hello' failed" in caplog.text
@@ -244,7 +203,7 @@ def test_serve_takes_the_mail_flags_over_the_variables(monkeypatch, tmp_path):
     calls: list[Any] = []
     monkeypatch.setattr(ludus.server, "serve", lambda *args: calls.append(args))
     monkeypatch.setenv("LUDUS_MAIL_FROM", "env@example.org")
-    args = ["serve", "--port", str(_free_port()), "--database", f"sqlite:///{tmp_path / 'x.db'}"]
+    args = ["serve", "--port", str(free_port()), "--database", f"sqlite:///{tmp_path / 'x.db'}"]
     flags = ["--smtp", "smtp://mail.example.org:587", "--mail-from", "me@example.org", "--public-url", PUBLIC]
     result = CliRunner().invoke(main, args + flags, prog_name="ludus")
     assert result.exit_code == 0, result.output

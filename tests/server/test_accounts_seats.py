@@ -151,7 +151,7 @@ def test_joining_signed_in_holds_the_seat_and_the_same_account_cannot_join_twice
     three = client.post("/api/games", json={"game": "garum", "seats": ["human"] * 3, "claim": [0]}).json()
     assert bob.post(f"/api/games/{three['id']}/join").status_code == 200
     again = bob.post(f"/api/games/{three['id']}/join")
-    assert again.status_code == 409 and "already holds seat" in again.json()["detail"]
+    assert again.status_code == 409 and "already holds Seat" in again.json()["detail"]
 
 
 def test_a_session_without_a_seat_sees_the_spectator_view_and_cannot_act(client):
@@ -224,3 +224,19 @@ def test_a_deleted_accounts_games_stay_with_its_seat_shown_as_deleted_player(cli
     assert view(again, created["id"])["seat"] is None
     assert view(again, created["id"])["seats"][0]["name"] == "deleted player"
     assert "alice" in cli("list", "--database", database_url).output
+
+
+def test_a_signed_in_seat_holder_is_drawn_its_own_board_by_the_session_alone(client):
+    """A signed-in player's page holds no seat token: the board (SVG) route knows the seat by the session,
+    as the view does, and draws that seat's board, not the spectators'."""
+    signed_up(client, "alice")
+    created = client.post("/api/games", json={"game": "celtae", "seats": ["human", "human"]}).json()
+    token = created["seats"][0]["token"]
+    version = view(client, created["id"])["version"]
+    by_session = client.get(f"/api/games/{created['id']}/svg?version={version}")
+    by_token = device(client).get(
+        f"/api/games/{created['id']}/svg?version={version}", headers={"Authorization": f"Bearer {token}"}
+    )
+    spectator = device(client).get(f"/api/games/{created['id']}/svg?version={version}")
+    assert by_session.status_code == by_token.status_code == spectator.status_code == 200
+    assert by_session.text == by_token.text != spectator.text

@@ -85,7 +85,7 @@ def test_a_refusal_on_the_loop_is_the_real_one_and_changes_nothing(
     with pytest.raises(Conflict, match=f"stale version {version - 1}"):
         asyncio.run(a.moves.play(gid, token, "pass", version - 1))
     other = next(t for t in tokens.values() if t != token)
-    with pytest.raises(Forbidden, match="not seat"):
+    with pytest.raises(Forbidden, match="not Seat"):
         asyncio.run(a.moves.play(gid, other, "pass", version))
     assert a.view(gid, None)["version"] == version
 

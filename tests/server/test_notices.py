@@ -6,16 +6,14 @@ from __future__ import annotations
 
 import logging
 import re
-import socket
 import time
 from collections.abc import Callable, Iterator
-from email import message_from_bytes
 from email.message import Message
 from typing import Any
 
 import pytest
-from aiosmtpd.controller import Controller
 from fastapi.testclient import TestClient
+from smtp_helpers import Inbox, free_port, smtp_server, text_of
 from tables_helpers import PASSWORD, view
 
 from ludus.server import create_app
@@ -26,30 +24,10 @@ PUBLIC = "https://games.example.org"
 OFF = re.compile(r"https://games\.example\.org/api/me/notices/off\?token=(\S+)")
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-class Inbox:
-    """An aiosmtpd handler that keeps every message it is handed."""
-
-    def __init__(self) -> None:
-        self.messages: list[Message] = []
-
-    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
-        self.messages.append(message_from_bytes(envelope.content))
-        return "250 OK"
-
-
 @pytest.fixture
 def smtp() -> Iterator[tuple[Inbox, int]]:
-    inbox, port = Inbox(), _free_port()
-    controller = Controller(inbox, hostname="127.0.0.1", port=port)
-    controller.start()
-    yield inbox, port
-    controller.stop()
+    with smtp_server() as running:
+        yield running
 
 
 def _settings(port: int) -> Settings:
@@ -73,10 +51,6 @@ def member(client: TestClient, name: str) -> TestClient:
     )
     assert r.status_code == 201, r.text
     return device
-
-
-def body(mail: Message) -> str:
-    return mail.get_payload(decode=True).decode()
 
 
 def mails_to(inbox: Inbox, name: str, subject: str) -> list[Message]:
@@ -122,8 +96,8 @@ def test_an_invitation_mails_the_invitee_a_link_to_the_game(mailing):
     r = ann.post("/api/games", json={"game": "garum", "seats": ["human", {"kind": "human", "invite": "bob"}]})
     gid = r.json()["id"]
     (mail,) = wait_for(lambda: mails_to(inbox, "bob", "invitation"))
-    assert f"{PUBLIC}/games/{gid}" in body(mail) and "ann invites you" in body(mail)
-    assert OFF.search(body(mail))
+    assert f"{PUBLIC}/games/{gid}" in text_of(mail) and "ann invites you" in text_of(mail)
+    assert OFF.search(text_of(mail))
     assert not mails_to(inbox, "ann", "")  # the host is told nothing: the table waits
 
 
@@ -136,7 +110,7 @@ def test_passing_the_turn_mails_the_next_player_once_while_that_turn_waits(maili
     other = pass_the_turn(devices, gid)
     assert other != first
     (mail,) = wait_for(lambda: mails_to(inbox, names[other], "your turn"))
-    assert f"{PUBLIC}/games/{gid}" in body(mail) and "24 hours" in body(mail)
+    assert f"{PUBLIC}/games/{gid}" in text_of(mail) and "24 hours" in text_of(mail)
     service = client.app.state.service
     service.refresh(gid)  # the game changes again (as when another process's change is caught up)...
     rt = service.games.read(gid)
@@ -158,7 +132,7 @@ def test_the_end_of_a_game_mails_every_player_the_result(mailing):
     wait_for(lambda: view(client, gid)["terminal"], 120.0)
     for name in ("ann", "bob"):
         (mail,) = wait_for(lambda name=name: mails_to(inbox, name, "game over"))
-        text = body(mail)
+        text = text_of(mail)
         assert f"{PUBLIC}/games/{gid}" in text and "1. " in text and "ann" in text and "bob" in text
 
 
@@ -167,7 +141,7 @@ def test_the_unsubscribe_link_turns_notices_off_and_a_forged_one_changes_nothing
     ann, bob = member(client, "ann"), member(client, "bob")
     ann.post("/api/games", json={"game": "garum", "seats": ["human", {"kind": "human", "invite": "bob"}]})
     (mail,) = wait_for(lambda: mails_to(inbox, "bob", "invitation"))
-    token = OFF.search(body(mail)).group(1)
+    token = OFF.search(text_of(mail)).group(1)
     account, _, digest = token.partition(".")
     stranger = TestClient(client.app)  # no session: the link alone does it
     for forged in (f"{account}.{'0' * 64}", f"{int(account) - 1}.{digest}", "", "x" * 5000, "1.é"):
@@ -188,7 +162,7 @@ def test_the_unsubscribe_link_turns_notices_off_and_a_forged_one_changes_nothing
 
 def test_a_move_succeeds_while_the_mail_server_is_down_and_the_failure_is_logged(database_url, caplog):
     caplog.set_level(logging.WARNING, logger="ludus.server.mail")
-    settings = _settings(_free_port())  # nobody listens there
+    settings = _settings(free_port())  # nobody listens there
     with TestClient(create_app(database_url, settings=settings)) as client:
         gid, devices = started(client)
         pass_the_turn(devices, gid)  # every move answered 200

@@ -86,7 +86,7 @@ def test_action_errors_change_nothing(table, client):
     # a seat not to move
     other = next(s for s in t.tokens if s != seat)
     r = t.act(other, action, version)
-    assert r.status_code == 403 and "not seat" in r.json()["detail"]
+    assert r.status_code == 403 and "not Seat" in r.json()["detail"]
     # stale version
     r = t.act(seat, action, version + 5)
     assert r.status_code == 409 and "stale" in r.json()["detail"]

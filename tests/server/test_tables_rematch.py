@@ -5,7 +5,9 @@ database of the release before tables (revision 0006) migrates with its game pla
 from __future__ import annotations
 
 import json
+import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 from alembic.script import ScriptDirectory
 from fastapi.testclient import TestClient
@@ -80,6 +82,48 @@ def test_a_guest_gets_its_seat_back_by_a_new_token_in_a_rematch(client):
     mine = next(s["token"] for s in made["seats"] if "token" in s)
     fresh = view(client, made["id"], mine)
     assert fresh["seat"] == 0 and not fresh["waiting"] and fresh["seats"][1]["bot"] == "random"
+
+
+def _finished_table_of(client: TestClient, *names: str) -> tuple[str, list[TestClient]]:
+    """A finished game of the accounts ``names``: the first created it and invited the others."""
+    people = [person(client, name) for name in names]
+    seats: list = ["human", *({"kind": "human", "invite": name} for name in names[1:])]
+    gid = created(people[0], seats=seats, options={"players": len(names)})["id"]
+    for device in people[1:]:
+        assert device.post(f"/api/games/{gid}/accept").status_code == 200
+    _finished(client, gid, [(device, {}) for device in people])
+    return gid, people
+
+
+def test_a_rematch_offers_a_banned_or_deleted_players_seat_by_the_link(client):
+    gid, (ann, _, _) = _finished_table_of(client, "ann", "bob", "cid")
+    client.app.state.accounts.ban("bob")
+    client.app.state.accounts.delete("cid")
+    r = ann.post(f"/api/games/{gid}/rematch")
+    assert r.status_code == 201, r.text
+    assert view(ann, r.json()["id"])["waiting_for"] == [
+        {"seat": 1, "offer": "link", "name": None},
+        {"seat": 2, "offer": "link", "name": None},
+    ]
+
+
+def test_simultaneous_first_rematches_make_one_game(client, monkeypatch):
+    gid, people = _finished_table_of(client, "ann", "bob")
+    lobby = client.app.state.service.lobby
+    create, both_in = lobby.create, threading.Barrier(2, timeout=30)
+
+    def create_together(*args, **kwargs):  # both requests have seen no rematch before either makes one
+        both_in.wait()
+        return create(*args, **kwargs)
+
+    monkeypatch.setattr(lobby, "create", create_together)
+    with ThreadPoolExecutor(2) as pool:
+        answers = list(pool.map(lambda device: device.post(f"/api/games/{gid}/rematch"), people))
+    assert [r.status_code for r in answers] == [201, 201], [r.text for r in answers]
+    ids = {r.json()["id"] for r in answers}
+    assert len(ids) == 1 and view(client, gid)["rematch"] in ids
+    made = [g for g, status in statuses(people[1]).items() if g != gid]
+    assert made == list(ids), made  # one new game: bob is invited to it alone
 
 
 def _database_at_0006(url: str) -> tuple[str, int]:

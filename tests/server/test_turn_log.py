@@ -10,7 +10,7 @@ import pytest
 
 import ludus
 from ludus.engine.hooks import hook
-from ludus.server.turnlog import group_turns, name_seats
+from ludus.server.turnlog import group_turns, name_seats, with_game_turns
 from ludus.server.views import game_turns
 
 GARUM = [
@@ -51,15 +51,7 @@ def play(game: str, options: dict, seed: int) -> list[dict]:
         action = str(rng.choice(state.legal_actions()))
         entries.append({"seat": state.current_player(), "action": action, **detail(state, action)})
         state.apply_action(action)
-    inserted = iter(game_turns(state))
-    merged = []
-    nxt = next(inserted, None)
-    for ply, entry in enumerate(entries):
-        merged.append(entry)
-        while nxt is not None and nxt["after"] <= ply + 1:
-            merged.append(nxt)
-            nxt = next(inserted, None)
-    return merged
+    return with_game_turns(entries, game_turns(state))
 
 
 def problems(text: str, action: str | None = None) -> list[str]:

@@ -7,14 +7,29 @@ import secrets
 import time
 
 BODY = "document.body.dataset"
+# Pages driven by these tests are instant (js/motion.js: no piece travels under automation); a
+# context given this init script (``context.add_init_script(MOTION_ON)``) has its pieces travel again.
+MOTION_ON = "try { localStorage.setItem('ludus:motion', 'on'); } catch (e) {}"
 
 
 def create_in_lobby(page, server: str, game: str, options: dict[str, str], seats: list[str]) -> None:
-    """Fill the lobby's form by clicks and create the game (options by their shown labels)."""
+    """Fill the lobby's form by clicks and create the game (options by their values as written,
+    "baelo claudia", or their words; a bot by program through the "Advanced" part)."""
     page.goto(server + "/")
     page.check(f"[data-testid=game-{game}]")
     for name, label in options.items():
-        page.select_option(f"#opt-{name}", label=label)
+        if not page.is_visible(f"#opt-{name}"):
+            page.click("#advanced > summary")
+        value = page.eval_on_selector(
+            f"#opt-{name}",
+            "(s, v) => [...s.options].find((o) => o.dataset.value === v || o.textContent === v)?.value",
+            label,
+        )
+        assert value is not None, f"the lobby offers no {label!r} for {name}"
+        page.select_option(f"#opt-{name}", value=value)
+    offered = page.eval_on_selector_all("#seat-0 option", "os => os.map((o) => o.value)")
+    if any(kind not in offered for kind in seats):
+        page.click("#advanced > summary")  # the bots by program
     for i, kind in enumerate(seats):
         page.select_option(f"#seat-{i}", value=kind)
     page.click("[data-testid=create]")

@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 
 import pytest
+from console_watch import watch_console
 
 CHROMIUM = os.environ.get("LUDUS_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -149,3 +150,50 @@ def strict_page(browser):
 def screenshots() -> Path:
     SCREENSHOTS.mkdir(exist_ok=True)
     return SCREENSHOTS
+
+
+# -- a clean console --------------------------------------------------------------------------
+# Whole browser games (tests named test_whole_*, and tests marked clean_console) fail on any page
+# error or console error of any page they open (console_watch.py says which one error is allowed).
+# Every page is watched through its context, whoever made it.
+def pytest_configure(config):
+    config.addinivalue_line(
+        "markers", "clean_console: fail the test on any page error or console error (test_whole_* are marked)"
+    )
+
+
+def pytest_collection_modifyitems(config, items):
+    here = Path(__file__).parent
+    for item in items:
+        if item.name.startswith("test_whole_") and here in item.path.parents:
+            item.add_marker(pytest.mark.clean_console)
+
+
+@pytest.fixture(autouse=True)
+def console_errors(request, monkeypatch) -> list[str]:
+    """The page and console errors of every browser context a clean_console test opens."""
+    errors: list[str] = []
+    if request.node.get_closest_marker("clean_console") is None:
+        return errors
+    from playwright.sync_api import Browser
+
+    opened = Browser.new_context
+
+    def new_context(self, *args, **kwargs):
+        context = opened(self, *args, **kwargs)
+        watch_console(context, errors)
+        return context
+
+    monkeypatch.setattr(Browser, "new_context", new_context)
+    request.node.console_errors = errors
+    return errors
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item):
+    """A clean_console test whose pages logged an error fails, after its own checks passed."""
+    result = yield
+    errors = getattr(item, "console_errors", None)
+    if errors:
+        raise AssertionError(f"{len(errors)} errors in the browser console:\n" + "\n".join(errors[:20]))
+    return result

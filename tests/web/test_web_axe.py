@@ -52,6 +52,7 @@ def test_the_replay_viewer_has_no_serious_violation(sized, server, game):
     gid, _ = api_game(server, game)
     sized.goto(f"{server}/replay?game={gid}")
     sized.wait_for_function(f"{BODY}.loaded === 'true'")
+    sized.click("[data-testid=by-decision]")
     for _ in range(10):
         sized.keyboard.press("ArrowRight")
     sized.wait_for_function(f"{BODY}.step === '10'")

@@ -88,9 +88,10 @@ def test_whole_two_player_garum_game_against_a_bot_by_clicking(page, server, scr
     page.goto(f"{server}/replay?game={game_id}")
     page.wait_for_function(f"{BODY}.step === '0'")
     page.wait_for_selector("#board svg")
+    page.click("[data-testid=by-decision]")  # a decision at a time (a turn is the default)
     page.click("[data-testid=next]")
     page.wait_for_function(f"{BODY}.step === '1'")
-    assert record["actions"][0] in page.inner_text("[data-testid=step]")
+    assert page.locator("#log li.log-step.current").get_attribute("data-step") == "1"
     page.keyboard.press("End")
     page.wait_for_function(f"{BODY}.step === '{len(record['actions'])}'")
     page.click("[data-testid=prev]")
@@ -99,6 +100,7 @@ def test_whole_two_player_garum_game_against_a_bot_by_clicking(page, server, scr
     page.goto(f"{server}/replay")
     page.set_input_files("[data-testid=record-file]", str(saved))
     page.wait_for_function(f"{BODY}.step === '0'")
+    page.click("[data-testid=by-decision]")
     page.keyboard.press("ArrowRight")
     page.wait_for_function(f"{BODY}.step === '1'")
     assert not page.js_errors

@@ -1,9 +1,9 @@
 """Garum played only by clicking the board and the panels (never the move list), at desktop and
 phone widths: the panels (projected score, workers and pile left, every worker's line) follow each
 move; the picked tile narrows the move list and is previewed once, with the bonuses it covers;
-the keyboard stays on the board and the page does not scroll after a move; on a 390-px phone the
-row and column targets are at least 44 px; the bot's last tile is marked; axe-core finds nothing
-serious. Screenshots go to
+the keyboard stays on the board and the page does not scroll after a move; a 390-px phone opens
+the board fitted to its width, every row and column target at least 24 px (44 px once zoomed); the
+bot's last tile is marked; axe-core finds nothing serious. Screenshots go to
 screenshots/garum-board-*.png."""
 
 from __future__ import annotations
@@ -152,14 +152,19 @@ def _place(page, rng: random.Random, shots: dict[str, str] | None) -> None:
     _board_kept(page, scroll)
 
 
-def _worker(page, rng: random.Random, phone: bool, shots: dict[str, str] | None) -> None:
+# each row or column target: the side of the largest square one of its rectangles holds, in pixels
+TARGET_SIZES = """(gs) => gs.map((g) => [g.dataset.boardAction, Math.max(...[...g.querySelectorAll('rect')].map((r) => {
+  const b = r.getBoundingClientRect();
+  return Math.min(b.width, b.height); }))])"""
+
+
+def _worker(page, rng: random.Random, minimum: int | None, shots: dict[str, str] | None) -> None:
+    """One worker decision; every row and column target at least ``minimum`` px (24 on a phone's
+    fitted board, a finger's 44 on the zoomed one)."""
     lines = page.locator(TARGETS)
-    if phone:  # every row and column target is a finger wide on the zoomed phone board
-        sizes = lines.evaluate_all("""(gs) => gs.map((g) => [g.dataset.boardAction.split(' ')[1][0],
-            Math.max(...[...g.querySelectorAll('rect')].map((r) => {
-              const b = r.getBoundingClientRect();
-              return g.dataset.boardAction.split(' ')[1][0] === 'h' ? b.height : b.width; }))])""")
-        assert sizes and all(size >= 44 for _, size in sizes), sizes
+    if minimum:
+        sizes = lines.evaluate_all(TARGET_SIZES)
+        assert sizes and all(size >= minimum for _, size in sizes), sizes
     if shots is not None and "worker" not in shots and lines.count():
         shots["worker"] = "taken"
         page.screenshot(path=shots["path"].format("worker"), full_page=False)
@@ -201,9 +206,8 @@ def test_whole_garum_game_by_board_and_panel_clicks(browser, server, screenshots
     page.wait_for_selector("#board svg")
     page.wait_for_selector("[data-testid=garum-panels]")
     phone = size == "phone"
-    if phone:
-        assert page.evaluate("document.body.classList.contains('garum-zoom')")
-        # the zoomed board scrolls inside its section: the page never grows sideways
+    if phone:  # the board opens fitted to the screen: the page never grows sideways
+        assert not page.evaluate("document.body.classList.contains('garum-zoom')")
         assert page.evaluate("document.documentElement.scrollWidth") <= SIZES[size]["width"]
     shots = {"path": str(screenshots / f"garum-board-{size}-{{}}.png")}
     rng = random.Random(23)
@@ -220,7 +224,7 @@ def test_whole_garum_game_by_board_and_panel_clicks(browser, server, screenshots
             marks += _check_last_move(page, board)
             _place(page, rng, shots)
         elif phase == "worker":
-            _worker(page, rng, phone, shots)
+            _worker(page, rng, 24 if phone else None, shots)
         else:
             raise AssertionError(f"unexpected phase {phase}")
         clicked.add(phase)
@@ -272,7 +276,8 @@ def test_tooltips_on_the_garum_board_and_panels(page, server):
 
 def test_emperor_choice_and_ghost_tile_by_clicks_on_the_zoomed_phone_board(browser, server):
     """Troia, 3 players, Emperor: the round's cetarium chosen on the board, the ghost's tile placed
-    by the same clicks as one's own; every cetarium target a finger wide on the phone."""
+    by the same clicks as one's own; with the board zoomed (the toggle), every cetarium, row and
+    column target a finger wide on the phone, the page itself never wider than the screen."""
     ctx = browser.new_context(viewport=SIZES["phone"], bypass_csp=True)
     ctx.set_default_timeout(15_000)
     page = ctx.new_page()
@@ -289,6 +294,10 @@ def test_emperor_choice_and_ghost_tile_by_clicks_on_the_zoomed_phone_board(brows
     token = next(s["token"] for s in created["seats"] if s["seat"] == 0)
     page.goto(f"{server}/games/{created['id']}#token={token}")
     page.wait_for_selector("[data-testid=garum-panels]")
+    page.click("[data-testid=zoom]")
+    assert page.evaluate("document.body.classList.contains('garum-zoom')")
+    assert page.get_attribute("[data-testid=zoom]", "aria-pressed") == "true"
+    assert page.evaluate("document.documentElement.scrollWidth") <= SIZES["phone"]["width"]
     rng = random.Random(5)
     done = set()
     for _ in range(80):
@@ -301,7 +310,7 @@ def test_emperor_choice_and_ghost_tile_by_clicks_on_the_zoomed_phone_board(brows
                 assert page.locator("#controls [data-tile]").count() == 1  # the ghost's one tile
             _place(page, rng, None)
         elif phase == "worker":
-            _worker(page, rng, True, None)
+            _worker(page, rng, 44, None)
         elif phase == "choose":
             cetaria = page.locator(TARGETS)
             sizes = cetaria.evaluate_all(

@@ -10,18 +10,14 @@ from __future__ import annotations
 import random
 import re
 import secrets
-import socket
 import threading
 import time
 from collections.abc import Iterator
-from email import message_from_bytes
-from email.message import Message
-from typing import Any
 
 import httpx
 import pytest
-from aiosmtpd.controller import Controller
 from browser_helpers import BODY, click_random_legal, poll, wait_turn, wait_version_after
+from smtp_helpers import Inbox, free_port, smtp_server, text_of
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -29,36 +25,6 @@ PASSWORD = "correct horse battery"
 DESKTOP = {"width": 1400, "height": 900}
 PHONE = {"width": 390, "height": 844}
 WIDTHS = {"desktop": DESKTOP, "phone": PHONE}
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-class Inbox:
-    """An aiosmtpd handler that keeps every message it is handed (in the controller's thread)."""
-
-    def __init__(self) -> None:
-        self.messages: list[Message] = []
-
-    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
-        self.messages.append(message_from_bytes(envelope.content))
-        return "250 OK"
-
-    def wait(self, to: str, subject: str, link: str, timeout: float = 30.0) -> Message:
-        """The first message to ``to`` whose subject ends with ``subject`` and whose text holds ``link``."""
-        deadline = time.monotonic() + timeout
-        while True:
-            for mail in list(self.messages):
-                text = mail.get_payload(decode=True).decode()
-                if to in mail["To"] and mail["Subject"].endswith(subject) and link in text.split():
-                    return mail
-            if time.monotonic() > deadline:
-                seen = [(m["To"], m["Subject"]) for m in self.messages]
-                raise AssertionError(f"no mail to {to} ({subject}, {link}) after {timeout} s: {seen}")
-            time.sleep(0.1)
 
 
 @pytest.fixture(scope="module")
@@ -70,37 +36,33 @@ def home(tmp_path_factory) -> Iterator[tuple[str, Inbox]]:
     from ludus.server.settings import Settings
     from ludus.web import mount
 
-    inbox, smtp_port = Inbox(), _free_port()
-    controller = Controller(inbox, hostname="127.0.0.1", port=smtp_port)
-    controller.start()
-    port = _free_port()
-    url = f"http://127.0.0.1:{port}"
-    settings = Settings(
-        smtp=f"smtp://127.0.0.1:{smtp_port}",
-        mail_from="ludus@example.org",
-        public_url=url,
-        bot_seconds=0.2,
-        create_rate="10000/minute",
-        join_rate="10000/minute",
-        ws_per_client=10000,
-        lobby_per_host=10000,
-    )
-    app = create_app(f"sqlite:///{tmp_path_factory.mktemp('home') / 'ludus.db'}", settings=settings)
-    if not any(getattr(route, "path", None) == "/games/{game_id}" for route in app.routes):
-        mount(app)
-    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not srv.started:
-        if time.monotonic() > deadline or not thread.is_alive():
-            controller.stop()
-            raise RuntimeError("the test server did not start")
-        time.sleep(0.05)
-    yield url, inbox
-    srv.should_exit = True
-    thread.join(timeout=10)
-    controller.stop()
+    with smtp_server() as (inbox, smtp_port):
+        port = free_port()
+        url = f"http://127.0.0.1:{port}"
+        settings = Settings(
+            smtp=f"smtp://127.0.0.1:{smtp_port}",
+            mail_from="ludus@example.org",
+            public_url=url,
+            bot_seconds=0.2,
+            create_rate="10000/minute",
+            join_rate="10000/minute",
+            ws_per_client=10000,
+            lobby_per_host=10000,
+        )
+        app = create_app(f"sqlite:///{tmp_path_factory.mktemp('home') / 'ludus.db'}", settings=settings)
+        if not any(getattr(route, "path", None) == "/games/{game_id}" for route in app.routes):
+            mount(app)
+        srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+        thread = threading.Thread(target=srv.run, daemon=True)
+        thread.start()
+        deadline = time.monotonic() + 20
+        while not srv.started:
+            if time.monotonic() > deadline or not thread.is_alive():
+                raise RuntimeError("the test server did not start")
+            time.sleep(0.05)
+        yield url, inbox
+        srv.should_exit = True
+        thread.join(timeout=10)
 
 
 def _context(browser, viewport=DESKTOP):
@@ -182,6 +144,7 @@ def _rated(server: str, names: set[str], timeout: float = 30.0) -> dict[str, dic
     return rows
 
 
+@pytest.mark.clean_console  # a whole game: no page or console error but a guest's 401 (conftest.py)
 def test_two_friends_play_a_rated_turn_based_game_by_name_over_devices_with_mail_chat_ratings_and_rematch(
     browser, home, screenshots
 ):
@@ -217,7 +180,7 @@ def test_two_friends_play_a_rated_turn_based_game_by_name_over_devices_with_mail
         poll(a, f"{BODY}.waiting === 'true'")
         assert httpx.get(f"{server}/api/games/{gid}/ratings").json()["rated"] is True
         assert _current(server, gid)["options"]["board"] == "baelo_claudia"
-        inbox.wait(bob, "an invitation", link)
+        inbox.wait_for(bob, "an invitation", link)
 
         # Bob accepts from My games
         _my_games(b, server)
@@ -237,8 +200,8 @@ def test_two_friends_play_a_rated_turn_based_game_by_name_over_devices_with_mail
             _click_turn(pages[mover], [pages[1 - mover]], rng)
             moved += 1
             assert moved < 60, "Bob's turn never came"
-        turn_mail = inbox.wait(bob, "your turn", link)
-        assert "24 hours to move" in turn_mail.get_payload(decode=True).decode()
+        turn_mail = inbox.wait_for(bob, "your turn", link)
+        assert "24 hours to move" in text_of(turn_mail)
 
         # Bob on another device: signs in, goes on from My games, then by the e-mail's link
         c = third.new_page()
@@ -272,7 +235,7 @@ def test_two_friends_play_a_rated_turn_based_game_by_name_over_devices_with_mail
         for http in players.values():
             http.close()
         for name in (ann, bob):
-            inbox.wait(name, "game over", link)
+            inbox.wait_for(name, "game over", link)
         rows = _rated(server, {ann, bob})
         assert rows[ann]["games"] == rows[bob]["games"] == 1
         assert rows[ann]["rating"] != rows[bob]["rating"]  # one won: the ratings parted
@@ -301,7 +264,7 @@ def test_two_friends_play_a_rated_turn_based_game_by_name_over_devices_with_mail
         _my_games(c, server)
         assert c.locator(f"tr[data-game='{rematch}']").get_attribute("data-status") == "invited"
         c.get_by_test_id(f"accept-{rematch}").wait_for()
-        inbox.wait(bob, "an invitation", f"{server}/games/{rematch}")
+        inbox.wait_for(bob, "an invitation", f"{server}/games/{rematch}")
         assert errors == []
     finally:
         for context in (first, second, third):

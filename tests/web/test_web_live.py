@@ -183,6 +183,8 @@ def test_leaving_hands_the_seat_to_a_bot(page, server):
 def test_a_seat_bot_and_its_strength_are_chosen_in_the_lobby(page, server):
     page.goto(server + "/")
     page.check("[data-testid=game-garum]")
+    page.click("#advanced > summary")  # the bots by program wait under "Advanced"
+    page.wait_for_selector("#seat-1 option[value=random]", state="attached")
     values = page.eval_on_selector_all("#seat-1 option", "options => options.map(o => o.value)")
     assert values[0] == "human" and {
         "random",

@@ -1,5 +1,6 @@
-"""The lobby: options a configuration allows, Create straight into the seat, display names, strength
-levels in the seat chooser, the hints option, joining by name; screenshots at desktop and phone widths."""
+"""The lobby: options a configuration allows, in words, Create straight into the seat, display names,
+strength levels in the seat chooser, the hints option, joining by name; screenshots at desktop and phone
+widths. The game cards, the colour order and the "Advanced" part: test_web_lobby_words.py."""
 
 from __future__ import annotations
 
@@ -29,16 +30,22 @@ def _lobby(page, server, game="garum"):
 
 
 def _form(page, server, game, players, seat1, name=None):
-    """The lobby filled in: game, player count, the second seat and your name."""
+    """The lobby filled in: game, player count, the second seat (a bot by program through
+    "Advanced") and your name."""
     _lobby(page, server, game)
     if name is not None:
         page.fill("[data-testid=my-name]", name)
     page.select_option("#opt-players", label=str(players))
+    if seat1 not in ("human", *LEVELS):
+        page.click("#advanced > summary")
     page.select_option("#seat-1", value=seat1)
 
 
 def _options(page):
-    return page.eval_on_selector_all("#options select", "ss => ss.map(s => s.name)")
+    """The options offered, the "Advanced" ones included."""
+    return page.eval_on_selector_all(
+        "#new-game [id^=opt-][name], .order-picker", "ss => ss.map(s => s.name || s.id.slice(4))"
+    )
 
 
 def test_celtae_offers_solo_options_only_with_one_player(strict_page, server):
@@ -46,11 +53,15 @@ def test_celtae_offers_solo_options_only_with_one_player(strict_page, server):
     _lobby(page, server, "celtae")
     page.select_option("#opt-players", label="2")
     assert "difficulty" not in _options(page) and "solo_adjacent" not in _options(page)
-    page.select_option("#opt-players", label="1")
+    page.select_option("#opt-players", label="1 — solo against Solitairix")
     assert {"difficulty", "solo_adjacent"} <= set(_options(page))
     labels = page.eval_on_selector_all("#opt-difficulty option", "os => os.map(o => o.textContent)")
-    assert {"easy", "normal", "hard"} <= set(labels)
-    page.select_option("#opt-difficulty", label="hard")
+    # the target each sets, once each (no difficulty is the Normal one, and stands for it)
+    assert labels == ["Easy — beat 25 points", "Normal — beat 30 points", "Hard — beat 35 points"]
+    assert page.eval_on_selector("#opt-difficulty", "s => s.selectedOptions[0].textContent").startswith(
+        "Normal"
+    )
+    page.select_option("#opt-difficulty", label="Hard — beat 35 points")
     page.select_option("#opt-players", label="3")
     assert "difficulty" not in _options(page)
     assert page.locator("#seats select").count() == 3
@@ -63,8 +74,6 @@ def test_garum_offers_shared_workers_only_to_two_players(strict_page, server):
     assert "two_player_workers" not in _options(page)
     page.select_option("#opt-players", label="2")
     assert "two_player_workers" in _options(page)
-    colours = page.eval_on_selector_all("#opt-colours option", "os => os.map(o => o.textContent)")
-    assert all(c == "none" or len(c.split(",")) == 4 for c in colours)  # 2 players choose 4 colours
 
 
 def test_create_takes_you_into_your_seat_with_names_and_invites(strict_page, server):
@@ -101,9 +110,11 @@ def test_a_level_chosen_for_a_seat_is_the_seats_bot(strict_page, server):
     _lobby(page, server, "garum")
     page.select_option("#opt-players", label="2")
     values = page.eval_on_selector_all("#seat-1 option", "os => os.map(o => o.value)")
-    assert list(LEVELS) == [v for v in values if v in LEVELS]  # every level, weakest first
+    assert values == ["human", *LEVELS]  # a person, or a bot by level, weakest first: nothing else
+    words = page.eval_on_selector_all("#seat-1 option", "os => os.map(o => o.textContent)")
+    assert words == ["Person", *(f"Bot — {level}" for level in LEVELS)]
     page.select_option("#seat-1", value="club")
-    assert LEVELS["club"].doc in page.inner_text("#level-help")
+    assert "club: looks ahead" in page.inner_text("#level-help")
     page.click("[data-testid=create]")
     page.wait_for_url("**/games/**")
     poll(page, f"{BODY}.version !== undefined")
@@ -149,7 +160,7 @@ def test_join_from_the_lobby_with_a_name(strict_page, server):
     ]
 
 
-@pytest.mark.parametrize("width,height,tag", [(1366, 850, "desktop"), (390, 844, "phone")])
+@pytest.mark.parametrize("width,height,tag", [(1400, 900, "desktop"), (390, 844, "phone")])
 def test_lobby_screenshots(browser, server, screenshots, width, height, tag):
     context = browser.new_context(viewport={"width": width, "height": height})
     try:
@@ -159,10 +170,27 @@ def test_lobby_screenshots(browser, server, screenshots, width, height, tag):
         page.check("[data-testid=game-celtae]")
         page.select_option("#opt-players", label="2")
         page.select_option("#seat-1", value="expert")
+        poll(
+            page,
+            "[...document.querySelectorAll('.game-preview')].every((i) => i.complete && i.naturalWidth > 0)",
+        )
         width_used = page.evaluate("document.documentElement.scrollWidth")
         assert width_used <= width  # nothing wider than the screen
         assert serious_violations(page) == []
         page.screenshot(path=str(screenshots / f"lobby-{tag}.png"), full_page=True)
+        page.select_option("#opt-players", label="1 — solo against Solitairix")
+        page.screenshot(path=str(screenshots / f"lobby-solo-{tag}.png"), full_page=True)
+        page.check("[data-testid=game-garum]")
+        page.select_option("#opt-players", label="3")
+        page.click("[data-item=red]")
+        page.click("[data-item=blue]")
+        page.click("#advanced > summary")
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        assert serious_violations(page) == []
+        page.screenshot(path=str(screenshots / f"lobby-garum-{tag}.png"), full_page=True)
+        page.locator("[data-testid=order-colours]").screenshot(
+            path=str(screenshots / f"lobby-colours-{tag}.png")
+        )
     finally:
         context.close()
 
@@ -188,7 +216,7 @@ def test_switching_games_starts_from_the_new_games_defaults(strict_page, server)
     assert (
         page.eval_on_selector("#opt-players", "s => s.selectedOptions[0].textContent") == "2"
     )  # Celtae's default
-    page.select_option("#opt-players", label="1")
+    page.select_option("#opt-players", label="1 — solo against Solitairix")
     page.check("[data-testid=game-garum]")
     assert (
         page.eval_on_selector("#opt-players", "s => s.selectedOptions[0].textContent") == "4"

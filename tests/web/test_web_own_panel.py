@@ -88,7 +88,7 @@ def click_a_target(page, rng: random.Random) -> None:
         done.nth(rng.randrange(done.count())).click()
 
 
-@pytest.mark.parametrize("width,height,phone", [(1366, 768, False), (390, 844, True)])
+@pytest.mark.parametrize("width,height,phone", [(1366, 768, False), (1440, 900, False), (390, 844, True)])
 def test_own_panel_stays_in_view_and_no_target_is_covered(browser, server, screenshots, width, height, phone):
     context = browser.new_context(viewport={"width": width, "height": height}, bypass_csp=True)
     context.set_default_timeout(15_000)

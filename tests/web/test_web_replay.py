@@ -1,6 +1,7 @@
 """The replay viewer loads the record once, then asks the server for each step it shows, once:
 stepping back, jumping to a step it holds or playing again asks nothing; autoplay fetches the
-next step ahead and stops at the end; a refusal for now (429, 503) is waited out."""
+next step ahead and stops at the end; a refusal for now (429, 503) is waited out. These step by
+decision (stepping by turn: test_web_replay_turns.py)."""
 
 import json
 import random
@@ -33,6 +34,12 @@ def asked_steps(asked: list[str]) -> Counter:
     return Counter(int(m.group(1)) for url in asked if (m := STEP.search(url)))
 
 
+def by_decision(page) -> None:
+    """Step by decision (a turn is the default unit)."""
+    page.click("[data-testid=by-decision]")
+    page.wait_for_function(f"{BODY}.unit === 'decision'")
+
+
 def press_to(page, key: str, step: int) -> None:
     page.keyboard.press(key)
     page.wait_for_function(f"{BODY}.step === '{step}'")
@@ -45,9 +52,11 @@ def test_each_step_is_asked_once_and_going_back_asks_nothing(page, server, scree
     asked = step_requests(page)
     page.goto(f"{server}/replay?game={gid}")
     page.wait_for_function(f"{BODY}.loaded === 'true' && {BODY}.step === '0'")
+    by_decision(page)
     for step in (1, 2, 3):
         press_to(page, "ArrowRight", step)
-    assert record["actions"][2] in page.inner_text("[data-testid=step]")
+    assert page.inner_text("[data-testid=step]").startswith("Step 3 of")
+    assert page.locator("#log li.log-step.current").get_attribute("data-step") == "3"
     press_to(page, "ArrowLeft", 2)
     press_to(page, "End", n)
     final = ludus.replay(record)
@@ -58,7 +67,7 @@ def test_each_step_is_asked_once_and_going_back_asks_nothing(page, server, scree
     press_to(page, "Home", 0)
     for step in (1, 2, 3):
         press_to(page, "ArrowRight", step)
-    page.click(f"#log a[data-step='{n}']")
+    page.click("#log a.log-turn >> nth=-1")  # the last turn's sentence: the board after it
     page.wait_for_function(f"{BODY}.step === '{n}'")
     assert asked[held:] == []  # every step shown again came from memory
     steps = asked_steps(asked)
@@ -75,6 +84,7 @@ def test_autoplay_fetches_ahead_pauses_resumes_and_stops_at_the_end(page, server
     page.clock.install()  # the page's timers run as usual, and can be run on at once (run_for)
     page.goto(f"{server}/replay?game={gid}")
     page.wait_for_function(f"{BODY}.loaded === 'true'")
+    by_decision(page)
     page.select_option("[data-testid=speed]", value="120")
     page.click("[data-testid=play]")
     page.wait_for_function(f"Number({BODY}.step) >= 4")
@@ -131,6 +141,7 @@ def test_a_step_the_server_refuses_for_now_is_asked_again_after_retry_after(page
     page.route(re.compile(r".*/replay\?step=2&.*"), once_too_many)
     page.goto(f"{server}/replay?game={gid}")
     page.wait_for_function(f"{BODY}.loaded === 'true'")
+    by_decision(page)
     press_to(page, "ArrowRight", 1)
     page.keyboard.press("ArrowRight")
     page.wait_for_function("document.getElementById('message').textContent.includes('busy')")
@@ -139,7 +150,7 @@ def test_a_step_the_server_refuses_for_now_is_asked_again_after_retry_after(page
     assert not page.js_errors
 
 
-@pytest.mark.parametrize(("width", "height", "name"), [(1366, 850, "desktop"), (390, 844, "phone")])
+@pytest.mark.parametrize(("width", "height", "name"), [(1400, 900, "desktop"), (390, 844, "phone")])
 def test_replay_screenshots(browser, server, screenshots, width, height, name):
     gid, _ = finished_game(server, "garum", seed=4)
     ctx = browser.new_context(viewport={"width": width, "height": height})
@@ -147,6 +158,7 @@ def test_replay_screenshots(browser, server, screenshots, width, height, name):
         page = ctx.new_page()
         page.goto(f"{server}/replay?game={gid}")
         page.wait_for_selector("body[data-loaded=true]")
+        page.click("[data-testid=by-decision]")
         for _ in range(30):
             page.keyboard.press("ArrowRight")
         page.wait_for_selector("body[data-step='30']")

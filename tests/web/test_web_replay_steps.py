@@ -41,7 +41,9 @@ def longest(game, **options):
 def test_no_replay_answer_of_a_long_4_player_game_exceeds_1_mb(client, game, options):
     record = longest(game, **options)
     n = len(record["actions"])
-    sizes = []
+    told = client.post("/api/replay", json={"record": record, "step": 0, "turns": True})
+    assert told.status_code == 200, told.text
+    sizes = [len(told.content)]  # the first step with the record told by turns
     for step in [*range(n + 1), "all"]:
         answer = client.post("/api/replay", json={"record": record, "step": step})
         assert answer.status_code == 200 or step == "all", answer.text
@@ -129,23 +131,24 @@ RECORDS = [
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     asks=st.lists(
-        st.tuples(st.integers(0, len(RECORDS) - 1), st.integers(-2, 62), st.booleans()), max_size=25
+        st.tuples(st.integers(0, len(RECORDS) - 1), st.integers(-2, 62), st.booleans(), st.booleans()),
+        max_size=25,
     ),
     size=st.integers(0, 6),
     every=st.integers(1, 30),
 )
 def test_stepping_from_kept_states_answers_exactly_as_a_fresh_replay(asks, size, every):
     states = ReplayStates(size=size, every=every)
-    for which, step, svg in asks:
+    for which, step, svg, turns in asks:
         record = RECORDS[which]
         try:
-            fresh = orjson.dumps(replay_step(record, step, svg, None), option=orjson.OPT_NON_STR_KEYS)
+            fresh = orjson.dumps(replay_step(record, step, svg, None, turns), option=orjson.OPT_NON_STR_KEYS)
         except ValueError as exc:
             with pytest.raises(ValueError) as kept_error:
-                replay_step(record, step, svg, states)
+                replay_step(record, step, svg, states, turns)
             assert str(kept_error.value) == str(exc)
             continue
-        kept = orjson.dumps(replay_step(record, step, svg, states), option=orjson.OPT_NON_STR_KEYS)
+        kept = orjson.dumps(replay_step(record, step, svg, states, turns), option=orjson.OPT_NON_STR_KEYS)
         assert kept == fresh, (which, step)
 
 
@@ -163,4 +166,4 @@ def test_kept_states_are_bounded_and_a_step_on_applies_one_action(monkeypatch):
     assert applied == [10, 11]  # back from the state kept at step 10
     for seed in range(6):
         states.replay(played("garum", seed, moves=5, players=2), 5)
-    assert len(states._states) <= 8 and len(states._actors) <= 8
+    assert len(states._states) <= 8 and len(states._facts) <= 8

@@ -10,7 +10,15 @@ import click
 from ludus import bots as bot_registry
 from ludus.cli import files
 from ludus.cli.errors import CLIError, one_line
-from ludus.cli.options import bot_specs, data_option, jobs_option, load
+from ludus.cli.options import (
+    bot_specs,
+    bots_option,
+    data_option,
+    games_option,
+    jobs_option,
+    load,
+    seed_option,
+)
 
 from .solo_arena import DIFFICULTIES
 
@@ -18,11 +26,10 @@ _RUN_ERRORS = (ValueError, RuntimeError, TimeoutError, ConnectionError)
 
 
 @click.command("solo-challenge")
-@click.option(
-    "--bot",
-    default="ismcts",
-    show_default=True,
-    help="Bot spec playing the human seat (name or name:key=value:...), e.g. ismcts:iterations=300.",
+@bots_option(
+    "ismcts",
+    "Bot spec playing the human seat (name or name:key=value:...), e.g. ismcts:iterations=300.",
+    flag="--bot",
 )
 @click.option(
     "--difficulty",
@@ -31,18 +38,9 @@ _RUN_ERRORS = (ValueError, RuntimeError, TimeoutError, ConnectionError)
     type=click.Choice(DIFFICULTIES),
     help="Difficulties to play (repeatable; default all three).",
 )
-@click.option(
-    "--games",
-    "-n",
-    type=click.IntRange(min=1),
-    default=20,
-    show_default=True,
-    help="Games to play in all (split between the difficulties).",
-)
+@games_option(20, "Games to play in all (split between the difficulties).")
 @jobs_option
-@click.option(
-    "--seed", type=int, default=0, show_default=True, help="Master seed (the same deals at every difficulty)."
-)
+@seed_option(0, "Master seed (the same deals at every difficulty).")
 @click.option(
     "--one-run/--per-difficulty",
     default=False,

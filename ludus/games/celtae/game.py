@@ -26,24 +26,51 @@ class CeltaeGame(Game):
     title = "Celtae"
     tagline = "Lead a Celtic tribe round the rondel: swap workers, build, battle, recruit; 1 to 4 players."
     options: ClassVar[tuple[Option, ...]] = (
-        Option("players", (1, 2, 3, 4), 2, "number of seats; 1 plays solo against Solitairix"),
+        Option(
+            "players",
+            (1, 2, 3, 4),
+            2,
+            "number of seats; 1 plays solo against Solitairix",
+            label="Players",
+            choice_labels=("1 — solo against Solitairix", "2", "3", "4"),
+        ),
         Option(
             "difficulty",
             (None, "easy", "normal", "hard"),
             None,
             "solo target: easy 25, normal 30, hard 35 points (solo only)",
+            label="Solo target (the points you must reach to win)",
+            # no difficulty is the rules' Normal Mode: the game plays it as "normal"
+            choice_labels=(
+                "Normal — beat 30 points",
+                "Easy — beat 25 points",
+                "Normal — beat 30 points",
+                "Hard — beat 35 points",
+            ),
         ),
         Option(
             "token_moves_marker",
             (False, True),
             False,
             "ruling 6: with True a token used to act anywhere does not replace the move",
+            label="A token played to act anywhere also moves your marker",
+            choice_labels=(
+                "No — the token takes the place of the marker's move",
+                "Yes — move the marker as well, then act anywhere",
+            ),
+            advanced=True,
         ),
         Option(
             "solo_adjacent",
             (False, True),
             False,
             "ruling 28: with True Solitairix only takes actions beside the marker",
+            label="Solitairix acts only beside the marker",
+            choice_labels=(
+                "No — it takes the first action its tile allows, anywhere",
+                "Yes — only an action beside the marker",
+            ),
+            advanced=True,
         ),
     )
     state_class = CeltaeState

@@ -85,13 +85,15 @@ def _hardest(game: Any) -> Any:
 
 def evaluate(state: Any, seat: int) -> float:
     """Heuristic value of ``state`` for ``seat`` (higher is better)."""
-    return _value(_finished(state, seat), seat)
+    world, value = _finish(state, seat, _value)
+    return _value(world, seat) if value is None else value
 
 
 def evaluate_owned(state: Any, seat: int) -> float:
     """``evaluate`` for a caller's own scratch copy, which it may change (the turn's finish then
     starts on it instead of on a copy): the greedy bot's children are such copies."""
-    return _value(_finished(state, seat, owned=True), seat)
+    world, value = _finish(state, seat, _value, owned=True)
+    return _value(world, seat) if value is None else value
 
 
 def evaluate_all(state: Any) -> list[float]:
@@ -108,7 +110,7 @@ def evaluate_all(state: Any) -> list[float]:
         values = [float(v) for v in world.scores()]
     else:
         pos = position(world)
-        values = [seat_value(world, o, o, pos) for o in range(world.n)]
+        values = [_own(world, o, pos) for o in range(world.n)]
     rival = W["rival"]
     return [v - rival * max(w for o, w in enumerate(values) if o != s) for s, v in enumerate(values)]
 
@@ -117,16 +119,21 @@ def evaluate_all(state: Any) -> list[float]:
 def _finished(state: Any, seat: int, value_of: Any = None, owned: bool = False) -> Any:
     """``state`` with ``seat``'s turn under way played out greedily by ``value_of`` (``_value``);
     ``owned``: ``state`` is the caller's scratch copy and may be played on."""
+    return _finish(state, seat, value_of or _value, owned)[0]
+
+
+def _finish(state: Any, seat: int, value_of: Any, owned: bool = False) -> tuple[Any, float | None]:
+    """``_finished``, and ``value_of`` the position it reached if the walk took a step (else None):
+    the walk valued it already, and the callers value it next."""
     if state.is_terminal() or state.pending or state.phase < _FINISH_PHASE or state.turn != seat:
-        return state
-    value_of = value_of or _value
+        return state, None
     world = canonical(state, seat, owned)
-    turn, stage, left = world.turn, world.stage, world.turns_left
+    clock = world.turn, world.stage, world.turns_left
+    best_value = None
     while (
-        not world.is_terminal()
-        and world.current_player() == seat
+        world.current_player() == seat  # never TERMINAL: a seat is >= 0
         and world.phase != 2
-        and (world.turn, world.stage, world.turns_left) == (turn, stage, left)
+        and (world.turn, world.stage, world.turns_left) == clock
     ):
         legal = world.legal_actions()
         best, best_value = None, float("-inf")
@@ -138,14 +145,41 @@ def _finished(state: Any, seat: int, value_of: Any = None, owned: bool = False) 
             if value > best_value:
                 best, best_value = child, value
         world = best
-    return world
+    return world, best_value
 
 
 def _own_value(state: Any, seat: int) -> float:
     """The seat's own value without its rivals': the cheap guide of the finish in ``evaluate_all``."""
     if state.is_terminal():
         return float(state.scores()[seat])
-    return seat_value(state, seat, seat, position(state))
+    return _own(state, seat, position(state))
+
+
+_OWN: dict[tuple, float] = {}
+_OWN_MAX = 2_000  # as many as the positions kept (``heuristic_means._POSITIONS_MAX``): each key holds one
+
+
+def _own(state: Any, seat: int, pos: Position) -> float:
+    """``seat_value`` of ``seat`` seen by itself, memoised on what it reads beyond the position (the
+    finish's sibling moves and the search's iterations meet the same figures again and again)."""
+    key = (
+        pos,
+        seat,
+        state.strength[seat],
+        state.tokens[seat],
+        state.leaders[seat],
+        state.leader_side[seat],
+        state.flip_choice[seat],
+        state.flip_revealed,
+        *state.hands[seat],
+        *state.active[seat],
+    )
+    value = _OWN.get(key)
+    if value is None:
+        if len(_OWN) >= _OWN_MAX:
+            _OWN.clear()
+        value = _OWN[key] = seat_value(state, seat, seat, pos)
+    return value
 
 
 def canonical(state: Any, seat: int, owned: bool = False) -> Any:
@@ -273,6 +307,7 @@ def forget() -> None:
     so a caller that changes a weight must call this before valuing again."""
     _VALUES.clear()
     _RIVALS.clear()
+    _OWN.clear()
     _forget_positions()
 
 

@@ -77,11 +77,11 @@ def render_text(observation: dict[str, Any], color: bool = True) -> str:
     out = []
     cur = o["current_player"]
     title = "Celtae solo" if o["solo"] else f"Celtae, {o['players']} players"
-    doing = "game over" if cur < 0 else f"seat {cur} to {o['phase']}"
+    doing = "game over" if cur < 0 else f"seat {cur + 1} to {o['phase']}"
     out.append(_paint(f"{title} -- {doing}", "bold", color))
     out.append(
         f"marker {o['marker']}  track {o['track']} markers left  final: {o['final']}"
-        + (f"  Teutates: seat {o['teutates']}" if o["teutates"] is not None else "")
+        + (f"  Teutates: seat {o['teutates'] + 1}" if o["teutates"] is not None else "")
     )
     if o.get("action"):
         out.append(f"current action: {o['action']}")
@@ -141,7 +141,7 @@ def render_text(observation: dict[str, Any], color: bool = True) -> str:
             else f"{pl['hand_size']} cards"
         )
         out.append(
-            _paint(f"seat {s}", "bold", color) + f": score {o['scores'][s]}  str {pl['strength']}"
+            _paint(f"seat {s + 1}", "bold", color) + f": score {o['scores'][s]}  str {pl['strength']}"
             f"  tokens {pl['tokens']}  active [{_workers(pl['active'], color)}]  tribe "
             + " ".join(f"{k}{v}" for k, v in pl["tribe"].items())
             + f"  discs {pl['discs_placed']} (next {pl['next_disc_cost']})  cubes {pl['cubes_placed']}"

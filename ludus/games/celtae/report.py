@@ -14,9 +14,10 @@ import statistics
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
+from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any, cast
 
-from ludus.arena.report import _interval, _plt, plot_bars, save_plot, section
+from ludus.arena.report import FLAG, _interval, _plt, flagged, plot_bars, save_plot, section
 
 from .observe import progress_text
 from .scoring import CATEGORIES, leader_holds, meets
@@ -244,12 +245,15 @@ def celtae_sections(
     seed: int,
     solo_games: int | None = None,
     data: Any = None,
+    side_studies: bool = True,
 ) -> list[str]:
     """Markdown lines (and PNG files in ``out``) of the Celtae sections, from results with facts;
-    ``data``: the data files the games were played with (None: the package's)."""
+    ``data``: the data files the games were played with (None: the package's); ``side_studies``: also
+    play the solo challenge (a balance study plays solo as a configuration of its own)."""
     from ludus.engine import load_game
 
-    kinds = cast("CeltaeGame", load_game("celtae", data=data, **config)).data.bonus_kinds
+    tables = cast("CeltaeGame", load_game("celtae", data=data, **config)).data
+    kinds = tables.bonus_kinds
     players = config["players"]
     fair = 1 / players if players > 1 else None
     lines: list[str] = []
@@ -435,8 +439,88 @@ def celtae_sections(
         "![categories](celtae_categories.png)",
     )
 
-    lines += solo_section(bots, solo_games or games, jobs, seed, out, data)
+    lines += component_checks(results, tables)
+    if side_studies:
+        lines += solo_section(bots, solo_games or games, jobs, seed, out, data)
     return lines
+
+
+def _checked(
+    rows: Sequence[tuple[str, str, list[float]]], reference: float
+) -> list[tuple[str, str, int, float, float]]:
+    """(component, where, seats, win rate, half-width) of each component with seats."""
+    out = []
+    for name, where, wins in rows:
+        if wins:
+            rate = statistics.fmean(wins)
+            out.append((name, where, len(wins), rate, _interval(rate, len(wins))))
+    return out
+
+
+def component_checks(results: Sequence[dict[str, Any]], d: Any) -> list[str]:
+    """Each reconstructed component's win rate with its interval against its reference, the data file and
+    key it lives in, and a flagged line for each whose interval leaves the reference out.
+
+    Leaders against the win rate of all seats (the fair share); a progress card against the seats meeting
+    any card; a bonus tile against the seats holding any tile: a component that stands out among its kind."""
+    seats = list(_seat_games(results))
+    if not seats:
+        return []
+    everyone = statistics.fmean(ret for _, ret, _ in seats)
+    names = [leader["name"] for leader in d.leaders]
+    leaders = [
+        (n, f"leaders.json, `leaders[{i}]`", [ret for seat, ret, _ in seats if seat["leader"] == n])
+        for i, n in enumerate(names)
+    ]
+    texts: dict[str, list[int]] = {}
+    tables = cast(Any, SimpleNamespace(data=d))  # progress_text reads only the state's data
+    for k in range(len(d.progress_cards)):
+        texts.setdefault(progress_text(tables, k), []).append(k)
+    met = [(text, ret) for seat, ret, _ in seats for text in seat["progress_cards_met"]]
+    cards = [
+        (t, "progress.json, " + ", ".join(f"`cards[{k}]`" for k in ks), [r for x, r in met if x == t])
+        for t, ks in texts.items()
+    ]
+    held = [(kind, ret) for seat, ret, _ in seats for kind in set(seat["bonus_tiles"])]
+    tiles = [
+        (k, f"bonus.json, `kinds[{i}]`", [r for x, r in held if x == k]) for i, k in enumerate(d.bonus_kinds)
+    ]
+    groups = [
+        ("leader", "all seats", everyone, _checked(leaders, everyone)),
+        ("progress card", "seats meeting any card", _mean([r for _, r in met]), None),
+        ("bonus tile", "seats holding any tile", _mean([r for _, r in held]), None),
+    ]
+    rows, flags = [], []
+    for (kind, against, ref, done), source in zip(groups, (leaders, cards, tiles), strict=True):
+        if ref is None:
+            continue
+        for name, where, n, rate, half in done or _checked(source, ref):
+            bad = flagged(rate, n, ref)
+            rows.append(
+                [
+                    f"{name} ({kind})",
+                    n,
+                    f"{100 * rate:.1f}% ± {100 * half:.1f}",
+                    f"{100 * ref:.1f}% ({against})",
+                    where,
+                    FLAG if bad else "",
+                ]
+            )
+            if bad:
+                flags.append(
+                    f"- {FLAG} **{name}** ({kind}): win rate {100 * rate:.1f}% ± {100 * half:.1f} over {n} seats "
+                    f"against {100 * ref:.1f}% for {against}; in {where}"
+                )
+    return section(
+        "Components to check",
+        "Each reconstructed component's win rate (seats that played the leader, met the progress card, "
+        "held the bonus tile) with its 95 % interval, against the rate of its kind; flagged "
+        f"{FLAG} where the interval leaves that rate out, with the data file and key that holds it.",
+        ("component", "seats", "win rate", "reference", "data", "flag"),
+        "lrrlll",
+        rows,
+        "\n".join(flags) if flags else "No component stands out beyond its interval.",
+    )
 
 
 def solo_section(

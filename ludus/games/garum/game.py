@@ -62,20 +62,50 @@ class GarumGame(Game):
         learned="ludus.games.garum.learned",
     )
     options = (
-        Option("players", (2, 3, 4), 4, "2 players play two colours each; 3 players add the ghost colour"),
-        Option("board", BOARDS, "troia", "Troia (16 rounds) or Baelo Claudia (12 rounds, hand of 3)"),
+        Option(
+            "players",
+            (2, 3, 4),
+            4,
+            "2 players play two colours each; 3 players add the ghost colour",
+            label="Players",
+        ),
+        Option(
+            "board",
+            BOARDS,
+            "troia",
+            "Troia (16 rounds) or Baelo Claudia (12 rounds, hand of 3)",
+            label="Board",
+            choice_labels=("Troia (16 rounds)", "Baelo Claudia (12 rounds, hand of 3)"),
+        ),
         Option(
             "variant",
             ("standard", "emperor", "haruspex"),
             "standard",
             "Emperor: the first player chooses each round's cetarium; Haruspex: the aureus order is public",
+            label="Variant",
+            choice_labels=(
+                "Standard",
+                "Emperor — the first player chooses each round's cetarium",
+                "Haruspex — the order the cetaria fill is known from the start",
+            ),
         ),
-        Option("rotation", (True, False), True, "tiles may be turned before placing (ruling 3)"),
+        Option(
+            "rotation",
+            (True, False),
+            True,
+            "tiles may be turned before placing (ruling 3)",
+            label="Tiles may be turned before they are placed",
+            choice_labels=("Yes, turn a tile any way", "No, place a tile as it is drawn"),
+            advanced=True,
+        ),
         Option(
             "species_bonus",
             ("any", "own"),
             "any",
             "who gains a species bonus: any placer covering it with its species, or only that species' colour",
+            label="Who gains a species bonus",
+            choice_labels=("Whoever covers it with that species", "Only the player of that species' colour"),
+            advanced=True,
         ),
         Option(
             "colours",
@@ -84,12 +114,23 @@ class GarumGame(Game):
             "the colours chosen, clockwise from seat 1 (2 players: A1, B1, A2, B2, player A playing the first "
             "and third); with 3 players the colour nobody chose is the ghost. None: seat order "
             + ", ".join(_COLOURS),
+            label="Colour order (clockwise from seat 1; with 3 players the colour left over is the ghost's)",
+            choice_labels=tuple(
+                f"Default order: {', '.join(_COLOURS)}" if c is None else c.replace(",", ", ")
+                for c in COLOUR_CHOICES
+            ),
         ),
         Option(
             "two_player_workers",
             ("per_colour", "shared"),
             "per_colour",
             "2 players: a worker set per colour, or one set per player for both colours (ruling 15)",
+            label="Workers with 2 players",
+            choice_labels=(
+                "A set of workers for each colour",
+                "One set of workers per player for both colours",
+            ),
+            advanced=True,
         ),
     )
 

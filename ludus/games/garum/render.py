@@ -258,7 +258,7 @@ def _info_lines(obs: GarumObservationLike, color: bool) -> list[str]:
             "choose": "chooses the round's cetarium",
         }.get(phase, phase)
         colour_text = f" ({_colour_tag(col, color)} {SPECIES_NAMES.get(col, '')})" if col else ""
-        out.append(f"To play: seat {who}{colour_text} {doing}; amphora: seat {obs.get('amphora')}")
+        out.append(f"To play: {_seat(who)}{colour_text} {doing}; amphora: {_seat(obs.get('amphora'))}")
         closed = obs.get("closed") or {}
         shut = [name for axis, name in (("h", "rows"), ("v", "columns")) if closed.get(axis)]
         if shut:
@@ -288,7 +288,7 @@ def _info_lines(obs: GarumObservationLike, color: bool) -> list[str]:
     letters = {c["name"]: c["colour"] for c in obs.get("colours", [])}
     for c in obs.get("colours", []):
         letter = c["colour"]
-        seat = "ghost" if c.get("ghost") else str(c.get("player"))
+        seat = "ghost" if c.get("ghost") else _seat(c.get("player")).removeprefix("seat ")
         hand = c.get("hand")
         if c.get("ghost") or (hand is not None and not hand):
             hand_text = "-"
@@ -310,7 +310,7 @@ def _info_lines(obs: GarumObservationLike, color: bool) -> list[str]:
         )
     out.append("")
     scores = obs.get("scores", [])
-    out.append("Scores: " + ", ".join(f"seat {s} {v}" for s, v in enumerate(scores)))
+    out.append("Scores: " + ", ".join(f"{_seat(s)} {v}" for s, v in enumerate(scores)))
     if over:
         for c in obs.get("colours", []):
             mine = [ln for ln in obs.get("lines", []) if ln["colour"] == c["colour"]]
@@ -322,7 +322,7 @@ def _info_lines(obs: GarumObservationLike, color: bool) -> list[str]:
                     )
                 )
         winners = obs.get("winners", [])
-        out.append("Winner: " + (" and ".join(f"seat {s}" for s in winners) or "-"))
+        out.append("Winner: " + (" and ".join(_seat(s) for s in winners) or "-"))
     out.append(
         _paint(
             "Fish: B tuna, G mackerel, Y mollusc, R shellfish; b g y r = bonus spaces still empty, "
@@ -341,3 +341,8 @@ def _fish_text(fish: str, color: bool) -> str:
 def render_text(observation: GarumObservationLike, color: bool = True) -> str:
     """The board and the table of colours, as lines for a terminal (ANSI colours if ``color``)."""
     return "\n".join(_board_lines(observation, color) + [""] + _info_lines(observation, color))
+
+
+def _seat(s: Any) -> str:
+    """A seat as people count it, from 1 (the observation and the notation count from 0)."""
+    return f"seat {s + 1}" if isinstance(s, int) else "-"

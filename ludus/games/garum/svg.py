@@ -63,6 +63,8 @@ def _placers(obs: GarumObservationLike) -> dict[tuple[int, int], dict[str, Any]]
 FILL = {"B": "#2b5fb8", "G": "#2e8b3e", "Y": "#e3b51c", "R": "#c8372d"}
 INK = {"B": "#ffffff", "G": "#ffffff", "Y": "#1d1d1d", "R": "#ffffff"}
 _U = 10  # SVG units per fish cell
+LABEL = 5.8  # font size of the rows', columns' and cetaria's numbers: 11 px at the 374 px of a phone's board
+LETTER = 3.8  # the h / v before a line's number
 
 
 def _a(value: Any) -> str:
@@ -112,8 +114,8 @@ def _worker_svg(worker: WorkerOnLine, cx: float, cy: float) -> str:
     r = 4.6 if kind == "D" else 3.6
     ring = ' stroke="#1d1d1d" stroke-width="1.4"' if kind == "D" else ' stroke="#1d1d1d" stroke-width="0.5"'
     return (
-        f'<g class="worker" data-line="{_a(worker["line"])}" data-colour="{_a(colour)}" data-kind="{_a(kind)}" '
-        f'data-tip="{_a(_worker_tip(worker))}">'
+        f'<g class="worker" data-piece="worker {_a(worker["line"])}" data-line="{_a(worker["line"])}" '
+        f'data-colour="{_a(colour)}" data-kind="{_a(kind)}" data-tip="{_a(_worker_tip(worker))}">'
         f'<circle cx="{_n(cx)}" cy="{_n(cy)}" r="{_n(r)}" fill="{_a(FILL.get(colour, "#888"))}"{ring}/>'
         f'<text x="{_n(cx)}" y="{_n(cy + 1.3)}" font-size="{"3.6" if kind == "D" else "3.2"}" '
         f'text-anchor="middle" fill="{_a(INK.get(colour, "#000"))}" font-weight="bold">{escape(f"{colour}{kind}")}</text></g>'
@@ -173,15 +175,7 @@ def render_svg(
         out += _highlight_svg(obs, f, highlight)
     out += _dividers_svg(obs, f)
     if show_coordinates:
-        for i in range(n):
-            out.append(
-                f'<text class="coordinate" x="{_n(f.left - 1.5)}" y="{_n(f.y(i + 0.5) + 1.4)}" font-size="3.8" '
-                f'text-anchor="end" fill="#3d3528">h{i + 1}</text>'
-            )
-            out.append(
-                f'<text class="coordinate" x="{_n(f.x(i + 0.5))}" y="{_n(f.top - 3)}" font-size="3.8" '
-                f'text-anchor="middle" fill="#3d3528">v{i + 1}</text>'
-            )
+        out += _coordinates_svg(f)
     # workers beside their lines: rows at the right edge, columns along the bottom
     workers = {w["line"]: w for w in obs.get("workers", [])}
     for name in sorted(workers, key=lambda s: (s[0], int(s[1:]))):
@@ -216,11 +210,13 @@ def _cetaria_svg(obs: GarumObservationLike, f: _Frame) -> list[str]:
 
 
 def _cells_svg(obs: GarumObservationLike, f: _Frame, show_bonuses: bool) -> list[str]:
-    """The fish, each with who placed it, and the bonus spaces still empty."""
+    """The fish, each with who placed it, and the bonus spaces still empty. The fish of one tile are
+    one piece (``data-piece="tile c<cetarium>.<slot>"``): the browser animates a tile as it comes."""
     fish = obs["fish"]
     bonus = {tuple(b["cell"]): b["kind"] for b in obs.get("bonuses", [])}
     placers = _placers(obs)
     out = []
+    tiles: dict[int, list[str]] = {}
     for r in range(f.n):
         for c in range(f.n):
             ch = fish[r][c]
@@ -232,14 +228,23 @@ def _cells_svg(obs: GarumObservationLike, f: _Frame, show_bonuses: bool) -> list
                 if show_bonuses and kind is not None:
                     out.append(_bonus_svg(obs, kind, r, c, cx, cy))
                 continue
-            out.append(
+            placed = placers.get((r, c))
+            cell = (
                 f'<g class="fish" data-cell="{r},{c}" data-species="{_a(ch)}" '
-                f'data-tip="{_a(_fish_tip(ch, placers.get((r, c)), bonus.get((r, c))))}">'
+                f'data-tip="{_a(_fish_tip(ch, placed, bonus.get((r, c))))}">'
                 f'<rect x="{_n(f.x(c) + 0.5)}" y="{_n(f.y(r) + 0.5)}" width="{_n(_U - 1)}" height="{_n(_U - 1)}" '
                 f'rx="1.5" fill="{_a(FILL.get(ch, "#888"))}"/>'
                 f'<text x="{_n(cx)}" y="{_n(cy + 1.9)}" font-size="5.4" text-anchor="middle" '
                 f'fill="{_a(INK.get(ch, "#000"))}" font-weight="bold">{escape(str(ch))}</text></g>'
             )
+            if placed:
+                tiles.setdefault(placed["number"], []).append(cell)
+            else:
+                out.append(cell)
+    for number, cells in tiles.items():
+        entry = obs["placed"][number - 1]
+        key = f"tile c{entry['cetarium']}.{entry['slot']}"
+        out.append(f'<g class="tile" data-piece="{_a(key)}">' + "".join(cells) + "</g>")
     return out
 
 
@@ -298,14 +303,35 @@ def _dividers_svg(obs: GarumObservationLike, f: _Frame) -> list[str]:
                     f'<line class="slot" x1="{_n(x0)}" y1="{_n(y0 + k * _U)}" x2="{_n(x0 + side)}" '
                     f'y2="{_n(y0 + k * _U)}" stroke="#3d3528" stroke-width="0.5" stroke-dasharray="1.5 1.5"/>'
                 )
-            wide = 4.4 if number > 9 else 2.9
+            # at the cetarium's centre, where the four slots meet: readable (11 px and more on a phone)
+            # and clear of every fish's letter
+            wide = 9.2 if number > 9 else 5.8
+            cx, cy = x0 + side / 2, y0 + side / 2
             here = " (this round's cetarium)" if number == obs.get("cetarium") else ""
             out.append(
                 f'<g class="cetarium-number" data-cetarium="{_a(number)}" '
                 f'data-tip="{_a(f"Cetarium {number}{here}: slots 1 2 / 3 4")}">'
-                f'<rect x="{_n(x0 + 0.2)}" y="{_n(y0 + 0.2)}" width="{_n(wide)}" '
-                f'height="3.4" rx="0.6" fill="#3d3528" opacity="0.9"/>'
-                f'<text x="{_n(x0 + 0.2 + wide / 2)}" y="{_n(y0 + 2.85)}" font-size="3" '
+                f'<rect x="{_n(cx - wide / 2)}" y="{_n(cy - 3.7)}" width="{_n(wide)}" '
+                f'height="7.4" rx="1" fill="#3d3528" opacity="0.9"/>'
+                f'<text x="{_n(cx)}" y="{_n(cy + 2.1)}" font-size="{_n(LABEL)}" font-weight="bold" '
                 f'text-anchor="middle" fill="#ffffff">{escape(str(number))}</text></g>'
             )
+    return out
+
+
+def _coordinates_svg(f: _Frame) -> list[str]:
+    """The rows' names (h1 ...) left of the board and the columns' (v1 ...) above it, as the notation
+    writes them: the number at ``LABEL`` units (11 px and more on a 390-px phone), the letter smaller
+    so that "v16" fits its column."""
+    out = []
+    for i in range(f.n):
+        out.append(
+            f'<text class="coordinate" x="{_n(f.left - 1.2)}" y="{_n(f.y(i + 0.5) + 2.1)}" '
+            f'font-size="{_n(LABEL)}" text-anchor="end" fill="#3d3528">'
+            f'<tspan font-size="{_n(LETTER)}">h</tspan>{i + 1}</text>'
+        )
+        out.append(
+            f'<text class="coordinate" x="{_n(f.x(i + 0.5))}" y="{_n(f.top - 3)}" font-size="{_n(LABEL)}" '
+            f'text-anchor="middle" fill="#3d3528"><tspan font-size="{_n(LETTER)}">v</tspan>{i + 1}</text>'
+        )
     return out

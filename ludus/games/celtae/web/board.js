@@ -48,21 +48,28 @@ function piece(key, cls, label, ...children) {
 
 function cardFace(c, key, extra = "") {
   const label = `${cardName(c)} card (${c})`;
-  return piece(key, `cb-card col-${c[0]} ${extra}`, label,
+  const card = piece(key, `cb-card col-${c[0]} ${extra}`, label,
     el("span", {class: "cb-card-col"}, c[0]), icon(ICONS[c[1]]), el("span", {class: "cb-card-word"}, ICONS[c[1]]));
+  // a card travels from the market to the hand (motion.js pairs it by its face)
+  Object.assign(card.dataset, {piece: `card ${c}`, place: key});
+  return card;
 }
 
-function worker(w, key = null, extra = "") {
+/** A worker in its space: `place` names the space for motion.js (its key, or the seat's row and index). */
+function worker(w, key = null, extra = "", place = key) {
   const label = w ? WORKERS[w] : "empty space";
-  const body = el("span", {class: `cb-worker w-${w || "none"}`, "aria-hidden": "true"}, w || "");
+  const body = el("span", {class: `cb-worker w-${w || "none"}`, "aria-hidden": "true",
+    "data-piece": w && place ? `worker ${w}` : null, "data-place": w && place ? place : null}, w || "");
   if (!key) return el("span", {class: `cb-worker-slot ${extra}`, title: label}, body);
   return piece(key, `cb-worker-slot ${extra}`, label, body);
 }
 
-function disc(owner, label = null) {
+/** A disc; on a space of the board (`place`), a piece motion.js brings in when it is new there. */
+function disc(owner, label = null, place = null) {
   if (owner === null || owner === undefined) return el("span", {class: "cb-disc empty", title: "free space"});
   if (owner === "neutral") return el("span", {class: "cb-disc seat-n", title: "neutral"}, "×");
-  return el("span", {class: `cb-disc seat-${owner}`, title: label || seatNo(owner)}, String(owner + 1));
+  return el("span", {class: `cb-disc seat-${owner}`, title: label || seatNo(owner),
+    "data-piece": place ? `disc ${owner}` : null, "data-place": place}, String(owner + 1));
 }
 
 // -- the board -------------------------------------------------------------------------------
@@ -98,7 +105,8 @@ function rondel(obs) {
   const corner = (name) => {
     const here = obs.marker === name;
     return piece(`corner-${name}`, `cb-corner ${here ? "here" : ""}`, `corner ${name}${here ? " (the marker is here)" : ""}`,
-      el("span", {class: "cb-corner-name"}, name), here ? el("span", {class: "cb-marker"}, "marker") : null);
+      el("span", {class: "cb-corner-name"}, name),
+      here ? el("span", {class: "cb-marker", "data-piece": "marker", "data-place": `corner-${name}`}, "marker") : null);
   };
   const area = (i, cls) => {
     const a = AREAS[i];
@@ -150,7 +158,7 @@ function citadels(obs) {
         const C = COLOUR_LETTER[c.colour];
         return piece(`citadel-${R}-${C}`, `cb-citadel col-${C}`, `${c.colour} citadel in the ${REGION[R]}`,
           el("span", {class: "cb-cit-name"}, `${cap(c.colour)}`),
-          el("span", {class: "cb-row cb-spaces"}, c.spaces.map((o) => disc(o))),
+          el("span", {class: "cb-row cb-spaces"}, c.spaces.map((o, k) => disc(o, null, `citadel-${R}-${C}-${k}`))),
           el("span", {class: "cb-small"}, c.bonus_owner === null ? `bonus: ${c.bonus}`
             : `bonus ${c.bonus}: ${seatNo(c.bonus_owner)}`));
       })))));
@@ -172,7 +180,7 @@ function stacks(obs) {
         el("div", {class: "cb-garrison", "data-key": `garrison-${R}`}, el("span", {class: "cb-small"}, "Garrison"),
           el("span", {class: "cb-row"}, obs.garrison[r].map((o, i) => piece(`garrison-${R}-${i}`,
             `cb-gspace icon-${ICON_LETTER[icons[i]]}`, `garrison space (${icons[i]}) ${REGION[R]}`,
-            icon(icons[i]), disc(o)))))));
+            icon(icons[i]), disc(o, null, `garrison-${R}-${i}`)))))));
   }));
 }
 
@@ -194,9 +202,9 @@ function seatPanel(obs, p, s) {
         piece("leader-flip", "cb-act", "Flip your leader to side B", `Flip to B: ${LEADERS[p.leader]?.[1] || ""}`),
         piece("leader-keep", "cb-act", "Keep your leader on side A", "Keep side A")) : null)
     : el("div", {class: "cb-leader"}, "no leader yet");
-  const active = p.active.map((w, i) => worker(w, mine ? `active-${w}` : null, `i${i}`));
+  const active = p.active.map((w, i) => worker(w, mine ? `active-${w}` : null, `i${i}`, `seat-${s}-active-${i}`));
   const tribe = Object.entries(p.tribe).map(([w, n]) => el("span", {class: "cb-tribe"},
-    mine ? worker(w, `tribe-${w}`) : worker(w), `×${n}`));
+    worker(w, mine ? `tribe-${w}` : null, "", `seat-${s}-tribe-${w}`), `×${n}`));
   const hand = p.hand
     ? Object.entries(p.hand).flatMap(([c, n]) => Array.from({length: n}, () => cardFace(c, `hand-${c}`)))
     : [el("span", {}, `${plural(p.hand_size, "card")} in hand`),

@@ -7,6 +7,7 @@
 // line hN is fish row N, vN fish column N.
 
 import {meta} from "/static/js/api.js";
+import {comesFrom} from "/static/js/motion.js";
 import {logLine, notationToggle, seatTitle} from "/static/js/log.js";
 import {installTooltips, tip} from "/static/js/tooltip.js";
 import {chip, el, fill, svg} from "/static/js/util.js";
@@ -27,7 +28,7 @@ export const overlays = true; // moves are also clicked on the board
 let help = null; // the server's rules help for Garum (charts, bonus points), from /api/meta
 meta().then((m) => { help = m.games?.find((g) => g.name === "garum")?.help || null; }).catch(() => {});
 let projected = null; // the latest view's panels: each line and seat as if the game ended now
-let zoom = typeof matchMedia === "function" && matchMedia("(max-width: 600px)").matches; // phones: cells >= 44 px
+let zoom = false; // the board opens fitted to the screen; zoomed (a toggle), its cells are 44 px and more
 let zoomedOn = null; // the cetarium the zoomed board was last scrolled to
 installTooltips();
 
@@ -262,7 +263,8 @@ export function interaction(ctx) {
     controls.append(
       el("h3", {}, `${who} (colour `, chip(obs.current_colour), ")"),
       el("p", {class: "hint", id: "garum-step"},
-        chosen === null ? "Step 1: pick a tile (keys 1–4)." : "Step 2: click a highlighted quarter of the cetarium, R turns the tile, Esc cancels."),
+        ...(chosen === null ? ["Step 1: pick a tile", el("span", {class: "kbd-help"}, " (keys 1–4)"), "."] // no keys on touch
+          : ["Step 2: click a highlighted quarter of the cetarium", el("span", {class: "kbd-help"}, "; R turns the tile, Esc cancels"), "."])),
       el("div", {class: "hand", role: "group", "aria-label": "tiles in hand"}, tiles.map((f, i) =>
         tip(el("button", {type: "button", class: "tile-btn", "data-tile": i, "data-board-select": `tile-${i + 1}`,
           "aria-pressed": String(chosen === i),
@@ -303,6 +305,11 @@ export function interaction(ctx) {
         const [x, y] = slotOrigin(obs, cet, slot);
         const hit = svg("rect", {x, y, width: 2, height: 2, class: "hit", tabindex: 0, role: "button",
           "data-board-action": action, "aria-label": `place ${fish} in cetarium ${cet}, quarter ${slot}`});
+        // the tile, once drawn on the board, comes from the hand (motion.js)
+        const fromHand = () => comesFrom(`tile c${cet}.${slot}`,
+          controls.querySelector(`[data-tile="${chosen}"] svg`)?.getBoundingClientRect());
+        hit.addEventListener("click", fromHand);
+        hit.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") fromHand(); });
         hit.addEventListener("pointerenter", () => { hovered = hit; follow(); });
         hit.addEventListener("pointerleave", () => { hovered = null; follow(); });
         hit.addEventListener("focus", follow);
@@ -344,14 +351,18 @@ export function interaction(ctx) {
       const label = `${kind === "V" ? "vilicus" : "dominus"} on ${m[2] === "h" ? "row" : "column"} ${m[2]}${n + 1}`;
       const g = svg("g", {class: "hit line", tabindex: 0, role: "button", "data-board-action": action, "aria-label": label,
         "data-tip": `${label}: ${fishNow} ${SPECIES[obs.current_colour]?.name || ""} on it now`});
-      // a whole cell thick, beyond the cetarium on both sides: 44 px and more on a zoomed phone board
-      if (m[2] === "h") {
-        g.append(svg("rect", {x: -1.3, y: n + 0.02, width: gc * 4 + 1.3, height: 0.96}),
-          svg("rect", {x: gc * 4 + 4, y: n + 0.02, width: 13.3 - gc * 4, height: 0.96}));
-      } else {
-        g.append(svg("rect", {x: n + 0.02, y: -1.3, width: 0.96, height: gr * 4 + 1.3}),
-          svg("rect", {x: n + 0.02, y: gr * 4 + 4, width: 0.96, height: 13.3 - gr * 4}));
-      }
+      // a whole cell thick across the board but the cetarium (44 px and more on the zoomed board), and a
+      // tab two cells long in the margin, even lines' on the left (top), odd lines' on the right (bottom):
+      // 24 px and more even on a phone's fitted board, never overlapping a neighbour's tab
+      const tab = n % 2 === 0 ? -1.3 : 16;
+      const [before, after] = m[2] === "h" ? [gc * 4, 12 - gc * 4] : [gr * 4, 12 - gr * 4];
+      const strip = (from, long) => (m[2] === "h" ? {x: from, y: n + 0.02, width: long, height: 0.96}
+        : {x: n + 0.02, y: from, width: 0.96, height: long});
+      const [t0, t1] = [Math.max(0, n - 0.48), Math.min(16, n + 1.48)]; // a row's tab clear of the corners
+      g.append(svg("rect", {class: "tab", ...(m[2] === "h" ? {x: tab, y: t0, width: 1.3, height: t1 - t0}
+        : {x: n - 0.48, y: tab, width: 1.96, height: 1.3})}));
+      if (before > 0) g.append(svg("rect", strip(0, before)));
+      if (after > 0) g.append(svg("rect", strip(16 - after, after)));
       overlay.append(g);
     }
     onKey = (e) => {
@@ -541,6 +552,11 @@ export function logItem(entry) {
   return entry.seat === undefined ? [entry.text] : logLine(entry);
 }
 
+/** A board's name as people write it: "baelo_claudia" is Baelo Claudia. */
+export function boardName(board) {
+  return String(board ?? "").split("_").map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join(" ");
+}
+
 export function fillSummary(node, obs) {
   const order = obs.aureus?.order;
   const toggle = el("button", {type: "button", class: "garum-zoom-toggle", "data-testid": "zoom",
@@ -549,13 +565,13 @@ export function fillSummary(node, obs) {
   tip(toggle, "Zoomed: every row and column a finger wide, the board scrolling sideways; off: the whole board");
   fill(node,
     el("div", {class: "row"}, toggle,
-      el("span", {}, `Board: ${obs.board} · round ${obs.round}/${obs.rounds} · revealed aureus: ${obs.aureus.revealed.join(", ") || "—"}`)),
+      el("span", {}, `Board: ${boardName(obs.board)} · round ${obs.round}/${obs.rounds} · revealed aureus: ${obs.aureus.revealed.join(", ") || "—"}`)),
     order ? el("div", {}, `Aureus order (Haruspex): ${order.join(", ")}`) : null);
   applyZoom(obs);
 }
 
 /**
- * The zoomed board (phones): cells of 44 px and more, the board scrolling sideways inside its
+ * The zoomed board (the toggle, for bigger cells): 44 px and more, the board scrolling sideways inside its
  * section, brought to the round's cetarium whenever that changes; the page itself never moves.
  */
 function applyZoom(obs) {

@@ -46,16 +46,20 @@ export async function apiText(method, path, {body, token} = {}) {
 
 /**
  * The SVG of the board as the server shows it to this seat (the spectator without a token), for
- * the view at `version`. Null when the game has no SVG renderer or has moved on meanwhile (a
- * newer view is on its way). The server draws only views it made: no observation is posted.
+ * the view this page holds (`view`: its `version` and `ply`). The server draws that view even when
+ * the game has moved on since (bots playing at once), so the page asks only for what it holds and
+ * meets no error; null when the game has no SVG renderer, or when that view was undone meanwhile
+ * (a newer view is on its way). The server draws only views it made: no observation is posted.
  * With `held` ({version, text}: the board this page last drew) the server may answer only the
  * lines that changed since it.
  */
-export async function boardSvg(gameId, token, version, held = null) {
+export async function boardSvg(gameId, token, view, held = null) {
   const headers = {Accept: "image/svg+xml, application/json"};
   if (token) headers.Authorization = `Bearer ${token}`;
   const since = held ? `&since=${held.version}` : "";
-  const response = await fetch(`/api/games/${encodeURIComponent(gameId)}/svg?version=${version}${since}`, {headers});
+  const ply = Number.isInteger(view.ply) ? `&ply=${view.ply}` : "";
+  const path = `/api/games/${encodeURIComponent(gameId)}/svg?version=${view.version}${ply}${since}`;
+  const response = await fetch(path, {headers});
   if (response.status === 404 || response.status === 409) return null;
   if (!response.ok) {
     const body = await response.json().catch(() => null);
@@ -64,7 +68,7 @@ export async function boardSvg(gameId, token, version, held = null) {
   if ((response.headers.get("content-type") || "").startsWith("application/json")) {
     // line edits of the board this page holds (`held`), [start, count, lines], from the last to the first
     const {base, splices} = await response.json();
-    if (!held || base !== held.version) return boardSvg(gameId, token, version);
+    if (!held || base !== held.version) return boardSvg(gameId, token, view);
     const lines = held.text.split("\n");
     for (let i = splices.length - 1; i >= 0; i--) lines.splice(splices[i][0], splices[i][1], ...splices[i][2]);
     return lines.join("\n");

@@ -3,6 +3,7 @@
 
 import {meta} from "./api.js";
 import * as generic from "./generic.js";
+import {settle, snapshot} from "./motion.js";
 import {svg} from "./util.js";
 
 /**
@@ -40,8 +41,16 @@ export function parseSvg(text) {
  * Put a board into `wrap`: `svgText` from the server if given (or its parseSvg() element), else
  * the module's own drawing.
  * Returns {root, box}: box is where overlays go ([x, y, w, h] in the root's units) or null.
+ * The pieces that changed place travel from where they were (motion.js).
  */
 export function showBoard(wrap, module, obs, svgText) {
+  const before = snapshot(wrap);
+  const board = drawInto(wrap, module, obs, svgText);
+  settle(wrap, before);
+  return board;
+}
+
+function drawInto(wrap, module, obs, svgText) {
   const holder = document.createElement("div");
   holder.className = "board-svg";
   wrap.replaceChildren(holder);

@@ -7,6 +7,7 @@
 
 import {api, ApiError, applyPatch, boardSvg, dropToken, gameUrl, meta, takeToken, tokens, wsUrl} from "./api.js";
 import {gameModule, setOverlay, showBoard} from "./board.js";
+import {maybeSignedIn} from "./account.js";
 import {chatMessage, initChat} from "./chat.js";
 import {initHints} from "./hint.js";
 import {initSeatName} from "./seatname.js";
@@ -211,7 +212,7 @@ function renderInteraction() {
   $("play-panel").hidden = view.seat === null && !view.terminal;
   fill($("legal"), (part.narrow ? legal.filter(part.narrow) : legal).map((action) => el("button", {type: "button", "data-action": action,
     onclick: () => play(action)}, action)));
-  $("moves").hidden = view.seat === null || view.terminal;
+  $("moves").hidden = view.seat === null || view.terminal || !legal.length; // no empty box: the controls say who moves
   $("typed").hidden = !legal.length;
   page.overlayGroup = part.overlay;
   placeOverlay();
@@ -247,7 +248,7 @@ async function renderBoard(view) {
   let text = null;
   if (page.hasSvg) {
     try {
-      text = await boardSvg(gameId, token, view.version, page.heldSvg);
+      text = await boardSvg(gameId, token, view, page.heldSvg);
       if (text !== null) page.heldSvg = {version: view.version, text};
     } catch (exc) {
       message(`The board could not be drawn by the server (${exc.message}); showing a plain drawing.`);
@@ -483,7 +484,19 @@ function connect() {
 }
 
 // -- seat links -------------------------------------------------------------------------------
-/** Your own seat's link (to go on from another device) and, for the creator, each invite link. */
+/** Whether the signed-in account's session opens the seat this page's token opens (a guest's token, or
+ * one of another seat, is still the key). */
+async function heldBySession(view) {
+  if (!token || view.seat === null || !maybeSignedIn()) return false;
+  try {
+    return (await api("GET", `/api/games/${encodeURIComponent(gameId)}`)).seat === view.seat;
+  } catch {
+    return false;
+  }
+}
+
+/** A guest's own seat's link (to go on from another device; a signed-in player's session is that key) and,
+ * for the creator, each invite link. */
 function renderInvites() {
   const invites = Object.entries(tokens.load(gameId).invites || {});
   if (!token && !invites.length) return;
@@ -542,6 +555,11 @@ async function start() {
     $("turn").textContent = "Cannot open this game";
     message(exc instanceof ApiError && exc.status === 404 ? `No game "${gameId}".` : `Cannot load the game: ${exc.message}`);
     return;
+  }
+  if (await heldBySession(view)) {
+    token = null; // the session is the key to this seat: no token kept, linked or shown
+    dropToken(gameId);
+    if (tokens.load(gameId).mine) tokens.save(gameId, {mine: undefined, seat: undefined});
   }
   if (token) tokens.save(gameId, {mine: token});
   $("rules").append(rulesButton(view.game, page.title));

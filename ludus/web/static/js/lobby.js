@@ -3,7 +3,9 @@
 // link" waits in the game page's waiting room, whose link (with its Copy button) takes it.
 
 import {api, gameUrl, meta, tokens} from "./api.js";
+import {maybeSignedIn} from "./account.js";
 import {rulesButton} from "./rules.js";
+import {orderPicker, orderedItems} from "./order-picker.js";
 import {el, fill, say, seatName} from "./util.js";
 
 const $ = (id) => document.getElementById(id);
@@ -12,9 +14,17 @@ const MAX_NAME = 32; // the server's schemas.MAX_NAME_LENGTH
 const BOT_STRENGTH = {random: "weakest", greedy: "one move ahead", ismcts: "searches 1 s a move"};
 // A searching bot's strength is its thinking time a move (the server accepts 0.1 to 10 s).
 const SEARCH_LEVELS = {ismcts: [["quick, 0.3 s a move", "seconds=0.3"], ["strongest, 3 s a move", "seconds=3"]]};
+// The levels in a player's words (the server's own description, about its bots, is the fallback).
+const LEVEL_WORDS = {
+  beginner: "plays sensible moves, often not the best one",
+  casual: "plays the move that looks best right now, at once",
+  club: "looks ahead a moment before each decision",
+  expert: "looks ahead longest: the strongest",
+};
 
 let info = null;
 let shownGame = null; // the game whose options the form shows
+const picks = {}; // the things clicked so far in each order picker, by "game:option"
 
 function message(text, kind = "error") {
   say($("message"), text, kind);
@@ -42,50 +52,90 @@ function validChoices(option, players) {
 function chosenOptions(game) {
   const out = {};
   for (const o of game.options) {
-    const select = $(`opt-${o.name}`);
-    if (select) out[o.name] = o.choices[Number(select.value)];
+    const input = $(`opt-${o.name}`);
+    if (!input) continue;
+    out[o.name] = input.tagName === "SELECT" ? o.choices[Number(input.value)] : JSON.parse(input.dataset.value);
   }
   return out;
 }
 
-function display(value) {
+/** A value as a person reads it: the game's words for it (a listed game's options, a plugin's own). */
+function words(game, name, value) {
+  const o = game?.options.find((x) => x.name === name);
+  const i = o ? o.choices.findIndex((c) => JSON.stringify(c) === JSON.stringify(value)) : -1;
+  if (i >= 0) return o.choice_labels[i];
   if (value === null || value === undefined) return "none";
-  if (value === true) return "yes";
-  if (value === false) return "no";
+  if (typeof value === "boolean") return value ? "yes" : "no";
   return String(value).replaceAll("_", " ");
+}
+
+/** The choices a select offers for this player count: the valid ones, those with the same words as
+ * one (the last kept, which the default then stands for: e.g. no solo target is the Normal one). */
+function offered(o, players) {
+  const kept = new Map();
+  for (const i of validChoices(o, players)) {
+    kept.delete(o.choice_labels[i]);
+    kept.set(o.choice_labels[i], i);
+  }
+  return kept;
+}
+
+function optionSelect(o, players, previous) {
+  const kept = offered(o, players);
+  const valid = [...kept.values()];
+  const byDefault = kept.get(o.choice_labels[o.choices.indexOf(o.default)]);
+  const fallback = byDefault !== undefined ? byDefault : valid[0];
+  const keep = previous[o.name] !== undefined && valid.includes(Number(previous[o.name]));
+  const selected = keep ? Number(previous[o.name]) : fallback;
+  return el("label", {},
+    el("span", {id: `opt-${o.name}-label`}, o.label),
+    el("select", {id: `opt-${o.name}`, name: o.name, onchange: o.name === "players" ? renderOptions : null},
+      valid.map((i) => el("option", {value: i, selected: i === selected, "data-value": words(null, o.name, o.choices[i])},
+        o.choice_labels[i] + (o.advanced && i === fallback ? " (default)" : "")))));
+}
+
+function optionPicker(o, players, items) {
+  const game = currentGame();
+  picks[`${game.name}:${o.name}`] ||= [];
+  return el("div", {class: "order-option"},
+    el("span", {id: `opt-${o.name}-label`}, o.label),
+    orderPicker(o, items, validChoices(o, players), players, picks[`${game.name}:${o.name}`]));
 }
 
 function renderOptions() {
   const game = currentGame();
   // choices are kept by their index, which means something only within the same game
   const previous = shownGame !== game.name ? {}
-    : Object.fromEntries([...document.querySelectorAll("#options select")].map((s) => [s.name, s.value]));
+    : Object.fromEntries([...document.querySelectorAll("#new-game select[name]")].map((s) => [s.name, s.value]));
   shownGame = game.name;
   const players = playerCount(game);
-  const shown = game.options.filter((o) => validChoices(o, players).length > 1);
-  fill($("options"), shown.map((o) => {
-    const valid = validChoices(o, players);
-    const fallback = valid.includes(o.choices.indexOf(o.default)) ? o.choices.indexOf(o.default) : valid[0];
-    const keep = previous[o.name] !== undefined && valid.includes(Number(previous[o.name]));
-    const selected = keep ? Number(previous[o.name]) : fallback;
-    return el("label", {},
-      el("span", {}, o.name.replaceAll("_", " ")),
-      el("select", {id: `opt-${o.name}`, name: o.name, onchange: o.name === "players" ? renderOptions : null},
-        valid.map((i) => el("option", {value: i, selected: i === selected}, display(o.choices[i])))),
-      o.doc ? el("span", {class: "hint"}, o.doc) : null);
-  }));
+  const shown = game.options.filter((o) => offered(o, players).size > 1);
+  const field = (o) => {
+    const items = orderedItems(o);
+    return items ? optionPicker(o, players, items) : optionSelect(o, players, previous);
+  };
+  fill($("options"), shown.filter((o) => !o.advanced).map(field));
+  const advanced = shown.filter((o) => o.advanced);
+  fill($("advanced-options"), advanced.map(field));
+  $("advanced-rules").hidden = !advanced.length;
   renderSeats();
 }
 
+/** A seat's choices: a person or a bot by level; with "Advanced" open, also the bots by their spec. */
 function seatChoices() {
   const levels = (info.levels || []).map((lv) =>
-    el("option", {value: lv.name, title: lv.doc}, `bot: ${lv.name}`));
+    el("option", {value: lv.name, title: levelWords(lv)}, `Bot — ${lv.name}`));
   const bots = info.bots.flatMap((b) => [
-    el("option", {value: b}, `bot: ${b}${BOT_STRENGTH[b] ? ` (${BOT_STRENGTH[b]})` : ""}`),
-    ...(SEARCH_LEVELS[b] || []).map(([label, param]) => el("option", {value: `${b}:${param}`}, `bot: ${b} (${label})`))]);
-  return [el("option", {value: "human"}, "person"),
-    levels.length ? el("optgroup", {label: "Bots by strength, weakest first"}, levels) : null,
-    el("optgroup", {label: "Bots by name"}, bots)];
+    el("option", {value: b}, `${b}${BOT_STRENGTH[b] ? ` (${BOT_STRENGTH[b]})` : ""}`),
+    ...(SEARCH_LEVELS[b] || []).map(([label, param]) => el("option", {value: `${b}:${param}`}, `${b}:${param} (${label})`))]);
+  const specs = $("advanced").open || !levels.length;
+  return [el("option", {value: "human"}, "Person"),
+    levels.length ? el("optgroup", {label: "Bots, weakest first"}, levels) : null,
+    specs ? el("optgroup", {label: "Bots by program (advanced)"}, bots) : null];
+}
+
+function levelWords(lv) {
+  return LEVEL_WORDS[lv.name] || lv.doc;
 }
 
 function renderSeats() {
@@ -106,7 +156,9 @@ function renderSeats() {
         "data-testid": `seat-name-${i}`})),
     offerChooser(i, offers[i]))));
   for (let i = 0; i < n; i++) {
-    $(`seat-${i}`).value = previous[i] || (i === 0 ? "human" : fallbackBot || "human");
+    const select = $(`seat-${i}`);
+    select.value = previous[i] || (i === 0 ? "human" : fallbackBot || "human");
+    if (!select.value) select.value = fallbackBot || "human"; // a bot by program, with "Advanced" closed
   }
   seatKindChanged();
   describeLevels();
@@ -164,7 +216,9 @@ function seatBody(kind, i, yours) {
 function describeLevels() {
   const chosen = new Set([...document.querySelectorAll("#seats select.seat-kind")].map((s) => s.value));
   const used = (info.levels || []).filter((lv) => chosen.has(lv.name));
-  fill($("level-help"), used.map((lv) => el("li", {}, el("strong", {}, lv.name), `: ${lv.doc}`)));
+  const spec = $("advanced").open;
+  fill($("level-help"), used.map((lv) =>
+    el("li", {}, el("strong", {}, lv.name), `: ${levelWords(lv)}`, spec ? ` (${lv.spec})` : "")));
 }
 
 /** A display name as the server stores it, or an error saying what is wrong (null: none given). */
@@ -221,24 +275,37 @@ async function create(event) {
     }
     if (names.some((x) => x)) body.names = names;
     const created = await api("POST", "/api/games", {body});
-    enterSeat(created);
+    await enterSeat(created);
   } catch (exc) {
     message(`The game was not created: ${exc.message}`);
     $("create").disabled = false;
   }
 }
 
-/** Straight into the creator's seat (the first person's); the seats offered wait in its waiting room. */
-function enterSeat(created) {
+/** Straight into the creator's seat (the first person's); the seats offered wait in its waiting room. A
+ * signed-in creator's session is the key to their seat: no token in the link, none kept in this browser. */
+async function enterSeat(created) {
   const humans = created.seats.filter((s) => s.token);
   const mine = humans[0];
   const invites = Object.fromEntries(humans.slice(1).map((s) => [s.seat, s.token]));
-  tokens.save(created.id, {mine: mine?.token, seat: mine?.seat, game: created.game, invites, created: Date.now()});
-  location.assign(gameUrl(created.id, mine?.token));
+  const bySession = mine !== undefined && await heldBySession(created.id, mine.seat);
+  const own = bySession ? {} : {mine: mine?.token, seat: mine?.seat};
+  tokens.save(created.id, {...own, game: created.game, invites, created: Date.now()});
+  location.assign(gameUrl(created.id, bySession ? null : mine?.token));
+}
+
+/** Whether this browser's session (not a token) opens that seat of the game. */
+async function heldBySession(gameId, seat) {
+  if (!maybeSignedIn()) return false;
+  try {
+    return (await api("GET", `/api/games/${encodeURIComponent(gameId)}`)).seat === seat;
+  } catch {
+    return false;
+  }
 }
 
 function seatText(s) {
-  const who = s.name ? `${s.name}` : s.bot ? `bot ${s.bot}` : s.free ? "open" : "taken";
+  const who = s.name ? `${s.name}` : s.bot ? `Bot — ${s.bot}` : s.free ? "open" : "taken";
   return `${seatName(s.seat)}: ${who}`;
 }
 
@@ -253,8 +320,8 @@ async function loadOpenGames() {
     fill($("open-games"), el("table", {class: "open-games"},
       el("thead", {}, el("tr", {}, ["Game", "Options", "Seats", ""].map((h) => el("th", {}, h)))),
       el("tbody", {}, games.map((g) => el("tr", {"data-game": g.id},
-        el("td", {}, g.game, el("div", {class: "hint"}, g.id)),
-        el("td", {}, Object.entries(g.options || {}).map(([k, v]) => `${k.replaceAll("_", " ")}: ${display(v)}`).join(" · ")),
+        el("td", {}, gameOf(g.game)?.title || g.game, el("div", {class: "hint"}, g.id)),
+        el("td", {}, optionWords(g)),
         el("td", {}, (g.seats || []).map(seatText).join(" · ")),
         el("td", {class: "row"},
           el("button", {type: "button", class: "primary", "data-testid": `join-${g.id}`, onclick: () => join(g.id)}, "Join"),
@@ -262,6 +329,21 @@ async function loadOpenGames() {
   } catch (exc) {
     fill($("open-games"), el("p", {class: "hint"}, `Cannot list games: ${exc.message}`));
   }
+}
+
+function gameOf(name) {
+  return info.games.find((x) => x.name === name);
+}
+
+/** A listed game's options in its own words ("Players: 2 · Board: Baelo Claudia (12 rounds, hand of 3)"):
+ * the player count and every option not at its default. */
+function optionWords(g) {
+  const game = gameOf(g.game);
+  const byDefault = (k, v) => game?.options.some((o) => o.name === k && JSON.stringify(o.default) === JSON.stringify(v));
+  return Object.entries(g.options || {}).filter(([k, v]) => k === "players" || !byDefault(k, v)).map(([k, v]) => {
+    const label = game?.options.find((o) => o.name === k)?.label || k.replaceAll("_", " ");
+    return `${label}: ${words(game, k, v)}`;
+  }).join(" · ");
 }
 
 async function join(id) {
@@ -288,9 +370,22 @@ function renderMyGames() {
   mine.sort((a, b) => (b.created || 0) - (a.created || 0));
   fill($("my-games"), mine.length
     ? el("ul", {}, mine.slice(0, 20).map((g) => el("li", {},
-      el("a", {href: gameUrl(g.id, g.mine)}, `${g.game || "game"} ${g.id}`),
+      el("a", {href: gameUrl(g.id, g.mine)}, `${gameOf(g.game)?.title || g.game || "game"} ${g.id}`),
       g.seat !== undefined ? ` (${seatName(g.seat)})` : "")))
     : el("p", {class: "hint"}, "None yet."));
+}
+
+/** An installed game as a card: a radio button (one click chooses it), its name, its pitch and a
+ * drawing of a fresh board (none for a game that draws none). */
+function gameCard(g, i) {
+  const title = g.title || g.name;
+  return el("label", {class: "game-card", "data-game": g.name},
+    g.preview ? el("img", {class: "game-preview", src: g.preview, alt: "", loading: "lazy", width: 160, height: 120,
+      onerror: (e) => e.target.remove()}) : el("span", {class: "game-preview none", "aria-hidden": "true"}, title[0]),
+    el("span", {class: "game-name row"},
+      el("input", {type: "radio", name: "game", value: g.name, checked: i === 0, "data-testid": `game-${g.name}`,
+        onchange: renderOptions}), title),
+    el("span", {class: "hint"}, g.tagline || g.doc));
 }
 
 /** The installed games' titles, as people list them: "A", "A and B", "A, B and C". */
@@ -308,12 +403,8 @@ async function start() {
   }
   $("tagline").textContent = `${titles(info.games)}, online`;
   try { $("my-name").value = localStorage.getItem(NAME_KEY) || ""; } catch { /* private mode */ }
-  fill($("games").querySelector("legend").parentNode, el("legend", {}, "Game"),
-    info.games.map((g, i) => el("label", {class: "row game-choice"},
-      el("span", {class: "row"}, el("input", {type: "radio", name: "game", value: g.name, checked: i === 0,
-        "data-testid": `game-${g.name}`, onchange: renderOptions}), g.title || g.name),
-      el("span", {class: "hint"}, g.tagline || g.doc))));
-  $("level-names").textContent = (info.levels || []).map((lv) => lv.name).join(", ") || info.bots.join(", ");
+  fill($("games"), el("legend", {}, "Game"), el("div", {class: "game-cards"}, info.games.map(gameCard)));
+  $("advanced").addEventListener("toggle", renderSeats);
   const rules = $("rules");
   for (const g of info.games) rules.append(rulesButton(g.name, g.title || g.name), " ");
   renderOptions();

@@ -10,34 +10,69 @@ import {el, fill, say} from "./util.js";
 const $ = (id) => document.getElementById(id);
 const STATUS = {your_turn: "Your turn", invited: "Invitation", waiting: "Waiting for others",
   open: "Your table: waiting for players", finished: "Finished"};
-let titles = {};
+let games = {}; // the installed games by name (/api/meta): titles and options in a player's words
 
 function when(seconds) {
   return new Date(seconds * 1000).toLocaleString([], {dateStyle: "medium", timeStyle: "short"});
 }
 
-function players(game) {
-  return game.seats.map((s) => {
-    const who = s.name || (s.bot ? `bot ${s.bot}` : s.free ? "open seat" : `Seat ${s.seat + 1}`);
-    return s.seat === game.seat ? `${who} (you)` : who;
-  }).join(", ");
+/** A choice's words, short: the game's label before its explanation ("Emperor — the first …" → "Emperor"). */
+function shortWords(option, value) {
+  const i = option.choices.findIndex((c) => JSON.stringify(c) === JSON.stringify(value));
+  const label = i >= 0 ? option.choice_labels[i] : String(value ?? "none").replaceAll("_", " ");
+  return label.split(" — ")[0].split(" (")[0];
+}
+
+/** "2 players · Baelo Claudia · Emperor · 24 hours to move": the player count, each main option with a
+ * value of its own (board, variant) and any option changed from its default, a turn-based table's time
+ * to move. */
+function optionWords(g) {
+  const info = games[g.game];
+  const players = g.options.players ?? g.seats.length;
+  const bits = [`${players} ${players === 1 ? "player" : "players"}`];
+  for (const o of info?.options || []) {
+    if (o.name === "players" || !(o.name in g.options)) continue;
+    const value = g.options[o.name];
+    const choices = o.valid ? o.valid[String(players)] || [] : o.choices;
+    const changed = JSON.stringify(value) !== JSON.stringify(o.default);
+    if (changed || (!o.advanced && o.default !== null && choices.length > 1)) bits.push(shortWords(o, value));
+  }
+  if (g.turn_hours) bits.push(`${hours(g.turn_hours)} to move`);
+  else if (g.options.turn_seconds) bits.push(`${g.options.turn_seconds} seconds a turn`);
+  return bits.join(" · ");
+}
+
+function hours(h) {
+  if (h >= 48 && h % 24 === 0) return `${h / 24} days`;
+  return h === 1 ? "1 hour" : `${h} hours`;
+}
+
+/** Who else is at the table; an invitation says who invites you first. */
+function players(g) {
+  if (g.status !== "invited") return g.opponents.length ? g.opponents.join(", ") : "nobody else";
+  const host = g.host || "A player";
+  const others = [...g.opponents];
+  const at = others.indexOf(g.host);
+  if (at >= 0) others.splice(at, 1);
+  return others.length ? `${host} invites you, with ${others.join(", ")}` : `${host} invites you`;
 }
 
 async function loadGames() {
   try {
-    const games = await api("GET", "/api/me/games");
-    if (!games.length) {
+    const mine = await api("GET", "/api/me/games");
+    if (!mine.length) {
       fill($("my-games"), el("p", {class: "hint"}, "No games yet: create one in the ", el("a", {href: "/"}, "lobby"), "."));
       return;
     }
     fill($("my-games"), el("table", {class: "my-games"},
       el("thead", {}, el("tr", {}, ["Game", "Status", "Players", "Last move"].map((h) => el("th", {scope: "col"}, h)))),
-      el("tbody", {}, games.map((g) => el("tr", {"data-game": g.id, "data-status": g.status},
+      el("tbody", {}, mine.map((g) => el("tr", {"data-game": g.id, "data-status": g.status},
         el("td", {}, el("a", {href: `/games/${encodeURIComponent(g.id)}`, "data-testid": `my-game-${g.id}`},
-          `${titles[g.game] || g.game} ${g.id}`)),
+          `${games[g.game]?.title || g.game} ${g.id}`),
+        el("div", {class: "hint", "data-testid": `my-game-options-${g.id}`}, optionWords(g))),
         el("td", {class: `status ${g.status}`}, STATUS[g.status] || g.status,
           g.status === "invited" ? invitationButtons(g) : null),
-        el("td", {}, players(g)),
+        el("td", {"data-testid": `my-game-players-${g.id}`}, players(g)),
         el("td", {}, when(g.updated_at)))))));
   } catch (exc) {
     fill($("my-games"), el("p", {class: "hint"}, `Cannot list your games: ${exc.message}`));
@@ -117,7 +152,7 @@ async function start() {
   fill($("who"), "Signed in as ", el("strong", {}, me.name), me.email ? ` (${me.email})` : "");
   showNotices(me);
   try {
-    titles = Object.fromEntries((await meta()).games.map((g) => [g.name, g.title || g.name]));
+    games = Object.fromEntries((await meta()).games.map((g) => [g.name, g]));
   } catch { /* names as they are */ }
   await loadGames();
   document.body.dataset.ready = "true";

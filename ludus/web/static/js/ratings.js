@@ -54,17 +54,17 @@ async function leaderboard(games) {
 }
 
 // -- a player's page -------------------------------------------------------------------------------------
-/** An SVG line of the ratings after each rated game of one game, from 0 (before the first). */
+/** An SVG line of the ratings after each rated game of one game, from 0 (before the first). Drawn in CSS
+ * pixels, as wide as its place (a phone's is narrow) and never scaled, so that its labels keep their size. */
 function chart(points, label, width) {
-  // as wide as its place (a phone's is narrow), so that its labels keep their size
-  const W = Math.round(Math.max(300, Math.min(640, width || 600))), H = 200, left = 44, right = 12, top = 12, bottom = 24;
+  const W = Math.round(Math.max(200, Math.min(640, width || 600))), H = 200, left = 44, right = 12, top = 12, bottom = 24;
   const values = [0, ...points.map((p) => p.rating)];
   let lo = Math.min(...values), hi = Math.max(...values);
   if (hi - lo < 2) { hi += 1; lo -= 1; }
   const x = (i) => left + (values.length === 1 ? 0 : (i * (W - left - right)) / (values.length - 1));
   const y = (v) => top + ((hi - v) * (H - top - bottom)) / (hi - lo);
   const line = values.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" ");
-  return svg("svg", {class: "rating-chart", viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": label},
+  return svg("svg", {class: "rating-chart", width: W, height: H, viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": label},
     svg("line", {class: "axis", x1: left, x2: W - right, y1: y(0), y2: y(0)}),
     svg("line", {class: "axis", x1: left, x2: left, y1: top, y2: H - bottom}),
     svg("text", {x: left - 6, y: y(hi) + 4, "text-anchor": "end"}, Math.round(hi)),
@@ -76,11 +76,16 @@ function chart(points, label, width) {
       svg("title", {}, `${when(points[i].at)}: ${ordinal(points[i].place)} of ${points[i].players}, rating ${Math.round(v)}`))));
 }
 
+let drawn = null; // the chart shown: {history, game, width}, drawn again when its place changes width
+
 function renderChart(history, game) {
   const points = history.filter((h) => h.game === game);
   const title = titles[game] || game;
-  $("rating-chart").dataset.game = game;
-  fill($("rating-chart"), chart(points, `${title} rating after each of ${points.length} rated games`, $("rating-chart").clientWidth));
+  const place = $("rating-chart");
+  place.dataset.game = game;
+  fill(place); // measured empty: the place's own width, not the last chart's
+  drawn = {history, game, width: place.clientWidth};
+  fill(place, chart(points, `${title} rating after each of ${points.length} rated games`, drawn.width));
   document.querySelectorAll("#player-ratings [aria-pressed]").forEach((b) => b.setAttribute("aria-pressed", String(b.dataset.game === game)));
 }
 
@@ -137,4 +142,7 @@ async function start() {
   document.body.dataset.ready = "true";
 }
 
+addEventListener("resize", () => {
+  if (drawn && $("rating-chart").clientWidth !== drawn.width) renderChart(drawn.history, drawn.game);
+});
 start();

@@ -1,0 +1,88 @@
+"""``ludus balance``: every configuration of a game played between equal bots into one page, resumed from
+its results, and a component made obviously strong in a data folder flagged with its file and key."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+
+import ludus
+from ludus.arena.balance import Study, config_label, configurations, play
+from ludus.arena.balance_page import write_page
+from ludus.cli import main
+
+
+def run(args):
+    return CliRunner().invoke(main, [str(a) for a in args], prog_name="ludus")
+
+
+def test_configurations_are_every_player_count_and_compared_choice_once():
+    labels = [config_label(c) for c in configurations("celtae")]
+    assert labels == [
+        "players=1 difficulty=normal",
+        "players=1 difficulty=easy",
+        "players=1 difficulty=hard",
+        "players=2",
+        "players=3",
+        "players=4",
+    ]
+    assert len(configurations("garum")) == 3 * 2 * 3  # players × boards × variants
+
+
+def test_balance_writes_every_configurations_section_and_a_second_run_plays_nothing(tmp_path):
+    args = ["balance", "garum", "--games", "2", "--search-bot", "random", "--search-games", "2"]
+    args += ["--jobs", "1", "--out", tmp_path / "docs", "--results", tmp_path / "results"]
+    first = run(args)
+    assert first.exit_code == 0, first.output
+    assert "garum: 42 games played" in first.output  # 18 configurations × 2, and 3 default setups × 2
+    page = (tmp_path / "docs" / "balance.md").read_text()
+    assert page.splitlines()[6].startswith("ludus balance garum --games 2 --bot greedy")
+    for config in configurations("garum"):
+        assert f"| `{config_label(config)}` | 2 of 2 |" in page
+    assert "### By board, on the same deals (4 players)" in page
+    assert "### Checked by the search bot (random)" in page
+    for link in [line.split("](")[1].rstrip(")") for line in page.splitlines() if line.startswith("![")]:
+        assert (tmp_path / "docs" / link).is_file(), link
+    again = run(args)
+    assert again.exit_code == 0 and "garum: 0 games played" in again.output
+    assert (tmp_path / "docs" / "balance.md").read_text() == page
+
+
+def test_no_play_writes_the_page_from_the_games_finished_with_their_true_count(tmp_path):
+    study = Study(
+        "celtae", games=2, search_games=0, results=tmp_path / "results", configs=configurations("celtae")[3:4]
+    )
+    assert play([study], jobs=1, rounds=(1.0,)) == {"celtae": 2}
+    longer = Study("celtae", games=5, search_games=0, results=tmp_path / "results", configs=study.configs)
+    text = write_page([longer], tmp_path, "ludus balance celtae --games 5").read_text()
+    assert "| `players=2` | 2 of 5 |" in text and "did not reach it everywhere yet" in text
+    assert "#### Leaders" in text and "#### Components to check" in text
+
+
+def test_a_leader_made_obviously_strong_in_a_data_folder_is_flagged_with_its_file_and_key(tmp_path):
+    folder = tmp_path / "mine"
+    assert run(["data", "export", "celtae", folder]).exit_code == 0
+    path = folder / "leaders.json"
+    raw = json.loads(path.read_text())
+    index = next(i for i, x in enumerate(raw["leaders"]["value"]) if x["name"] == "Vercingetorix")
+    for side in ("A", "B"):
+        raw["leaders"]["value"][index][side] |= {"need": [0, 0], "points": 25}
+    path.write_text(json.dumps(raw, indent=1))
+    files = ludus.load_game("celtae", data=folder).data_files
+    two = [c for c in configurations("celtae", files) if c["players"] == 2]
+    study = Study("celtae", games=40, search_games=0, results=tmp_path / "results", data=files, configs=two)
+    play([study], jobs=2, rounds=(1.0,))
+    text = write_page([study], Path(tmp_path / "docs"), "ludus balance celtae --data mine").read_text()
+    top = text.split("## Celtae")[0]
+    line = next(x for x in top.splitlines() if "**Vercingetorix** (leader)" in x)
+    assert line.startswith("- ⚑") and f"leaders.json, `leaders[{index}]`" in line
+    rate, reference = (float(x.split("%")[0].split()[-1]) for x in line.split("against"))
+    assert rate > 90 and reference == 50.0  # strong, against the fair share of two players
+
+
+def test_a_data_folder_needs_one_game_named(tmp_path):
+    refused = run(["balance", "--data", tmp_path, "--out", tmp_path / "docs"])
+    assert refused.exit_code == 2 and "--data belongs to one game" in refused.output
+    assert not (tmp_path / "docs").exists()
