@@ -172,3 +172,25 @@ def signed_up(page, server: str, prefix: str) -> str:
     page.wait_for_load_state()
     poll(page, f"{BODY}.account === 'signed-in'")
     return name
+
+
+def own_panel_share(page) -> float:
+    """The part of [data-own-panel] inside the viewport (0 when there is none)."""
+    return page.evaluate("""() => {
+      const p = document.querySelector('[data-own-panel]');
+      if (!p) return 0;
+      const r = p.getBoundingClientRect();
+      const h = Math.max(0, Math.min(r.bottom, innerHeight) - Math.max(r.top, 0));
+      const w = Math.max(0, Math.min(r.right, innerWidth) - Math.max(r.left, 0));
+      return r.width && r.height ? (h * w) / (r.width * r.height) : 0;
+    }""")
+
+
+def count_piece_clicks(page) -> None:
+    """Count, in the page, every click on a board or panel piece (``piece_clicks`` reads the count)."""
+    page.evaluate("""() => { window.pieceClicks = 0; document.addEventListener('click', (e) => {
+      if (e.target.closest('[data-board-action], [data-board-select]')) window.pieceClicks++; }, true); }""")
+
+
+def piece_clicks(page) -> int:
+    return int(page.evaluate("window.pieceClicks"))

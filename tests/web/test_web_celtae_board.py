@@ -10,7 +10,7 @@ import statistics
 
 import httpx
 import pytest
-from browser_helpers import create_in_lobby
+from browser_helpers import create_in_lobby, own_panel_share
 from browser_helpers import poll as browser_poll
 from turn_log import check_turn_log
 
@@ -142,13 +142,14 @@ def test_whole_celtae_game_by_board_clicks(browser, server, screenshots, width, 
         page.screenshot(path=str(screenshots / f"celtae-board-{tag}-leaders.png"), full_page=False)
         rng = random.Random({"desktop": 12, "phone": 13, "solo": 14}[tag])
         shot_at = 25
-        decisions = marked = 0
+        decisions = marked = in_view = 0
         clicks: list[int] = []
         audited = set() if tag in ("desktop", "solo") else None
         while wait_turn(page) == "mine":
-            d, m = play_by_board_steps(page, rng, tag == "phone", shot_at - decisions, clicks, audited)
+            d, m, v = play_by_board_steps(page, rng, tag == "phone", shot_at - decisions, clicks, audited)
             decisions += d
             marked += m
+            in_view += v
             assert page.evaluate("document.documentElement.scrollWidth") <= width, "the page scrolls sideways"
             if decisions >= shot_at and shot_at:
                 page.screenshot(path=str(screenshots / f"celtae-board-{tag}-mid.png"), full_page=True)
@@ -157,6 +158,7 @@ def test_whole_celtae_game_by_board_clicks(browser, server, screenshots, width, 
                     page.screenshot(path=str(screenshots / "celtae-board-phone-own-panel.png"))
                 shot_at = 0
         assert decisions > 20
+        assert in_view >= 0.9 * decisions, f"your own pieces in view at {in_view} of {decisions} decisions"
         assert audited is None or len(audited) > 5
         print(
             f"\n{tag}: {decisions} decisions, clicks per turn median {statistics.median(clicks)}, "
@@ -202,8 +204,9 @@ def serious_violations(page) -> list[str]:
 
 def play_by_board_steps(page, rng, phone, steps, clicks, audited=None):
     """Up to ``steps`` decisions (all of them when steps <= 0) by board clicks; ``audited``: the
-    phases already put to axe-core (each new one is, when a set is given)."""
-    decisions = marked = 0
+    phases already put to axe-core (each new one is, when a set is given). Returns the decisions, those
+    with the other seat's last move marked, and those with the own panel at least half on screen."""
+    decisions = marked = in_view = 0
     while wait_turn(page) == "mine" and (steps <= 0 or decisions < steps):
         before = version(page)
         poll(page, f"Number({BODY}.boardVersion) === {before}")
@@ -218,6 +221,7 @@ def play_by_board_steps(page, rng, phone, steps, clicks, audited=None):
             assert smallest_text_px(page) >= 12, "board text under 12 px"
         if page.locator("#board [data-last-move='1']").count():
             marked += 1
+        in_view += own_panel_share(page) >= 0.5
         # a question with one answer is never put to the person: the server played it
         assert len(page.evaluate("window.ludusGame.view.legal_actions")) != 1
         past = page.evaluate("window.ludusGame.view.after_skip")
@@ -230,7 +234,7 @@ def play_by_board_steps(page, rng, phone, steps, clicks, audited=None):
         poll(page, f"Number({BODY}.version) > {before}")
         decisions += 1
         assert decisions < 800, "the game does not end"
-    return decisions, marked
+    return decisions, marked, in_view
 
 
 def _played(players: int, plies: int = 80):

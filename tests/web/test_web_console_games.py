@@ -1,6 +1,7 @@
 """Whole browser games of the configurations the games' own browser tests leave out, with a clean
 console (conftest's ``console_errors``: no page error, no console error): Garum with 3 and 4 players
-and the Emperor variant, Celtae with 3 and 4 players. The page plays one seat by clicks on the board;
+and the Emperor variant, and with 3 players on a phone (each with its clicks per turn), Celtae with 3 and
+4 players. The page plays one seat by clicks on the board;
 the other seats are random bots that move at once, so the page often asks for the board of a view
 the game has already moved on from.
 
@@ -8,16 +9,26 @@ With the other whole games (Garum 2 players on both boards, standard and Haruspe
 2 players) every value of these options is played to the end in a browser."""
 
 import random
+import statistics
 
 import httpx
 import pytest
-from browser_helpers import BODY, garum_decision_by_board, version, wait_board_turn, wait_version_after
+from browser_helpers import (
+    BODY,
+    count_piece_clicks,
+    garum_decision_by_board,
+    piece_clicks,
+    version,
+    wait_board_turn,
+    wait_version_after,
+)
 
 import ludus
 
 GARUM = [
-    {"players": 3, "board": "baelo_claudia", "variant": "emperor"},
-    {"players": 4, "board": "baelo_claudia", "variant": "emperor"},
+    ({"players": 3, "board": "baelo_claudia", "variant": "emperor"}, (1366, 850)),
+    ({"players": 3, "board": "troia", "variant": "standard"}, (390, 844)),  # a phone
+    ({"players": 4, "board": "baelo_claudia", "variant": "emperor"}, (1366, 850)),
 ]
 
 
@@ -44,21 +55,41 @@ def _check_end(page, server, game_id) -> ludus.engine.State:
     return final
 
 
-@pytest.mark.parametrize("options", GARUM, ids=lambda o: f"{o['players']}p-{o['variant']}")
-def test_whole_garum_game_with_more_players_by_board_clicks(browser, server, options):
-    ctx, page, game_id = _open(browser, server, "garum", options)
+@pytest.mark.parametrize(
+    ("options", "size"),
+    GARUM,
+    ids=lambda o: f"{o['players']}p-{o['variant']}" if isinstance(o, dict) else str(o[0]),
+)
+def test_whole_garum_game_with_more_players_by_board_clicks(browser, server, options, size):
+    """To the end by board clicks, the clicks of each turn (a tile and its place, then a worker)
+    counted and printed."""
+    ctx, page, game_id = _open(browser, server, "garum", options, size)
     try:
         page.wait_for_selector("#board svg")
+        count_piece_clicks(page)
         rng = random.Random(options["players"])
         phases = set()
+        per_turn, started = [], None
         while wait_board_turn(page) == "mine":
             before = version(page)
-            phases.add(page.evaluate(f"{BODY}.phase"))
+            phase = page.evaluate(f"{BODY}.phase")
+            phases.add(phase)
+            if phase == "place":  # a turn starts with placing one's own tile
+                clicks = piece_clicks(page)
+                if started is not None:
+                    per_turn.append(clicks - started)
+                started = clicks
             garum_decision_by_board(page, rng)
             wait_version_after(page, before)
             assert len(phases) < 10 and before < 2_000, "the game does not end"
         final = _check_end(page, server, game_id)
         assert final.game.num_players == options["players"] and "place" in phases
+        assert per_turn and min(per_turn) >= 2  # a tile and its place at least
+        print(
+            f"\nGarum {options} at {size[0]} px: clicks per turn median {statistics.median(per_turn)}, "
+            f"90th percentile {statistics.quantiles(per_turn, n=10)[-1]:.1f}, mean {statistics.mean(per_turn):.2f} "
+            f"over {len(per_turn)} turns"
+        )
         assert page.locator("#board svg").count() == 1
     finally:
         ctx.close()
@@ -71,7 +102,7 @@ def test_whole_celtae_game_with_more_players_by_board_clicks(browser, server, pl
     ctx, page, game_id = _open(browser, server, "celtae", {"players": players})
     try:
         page.wait_for_selector("#board .cb")
-        decisions, _ = play_by_board_steps(page, random.Random(players), False, 0, [])
+        decisions, _, _ = play_by_board_steps(page, random.Random(players), False, 0, [])
         assert decisions > 10
         final = _check_end(page, server, game_id)
         assert page.locator("#board .cb-seat").count() == players == final.game.num_players

@@ -10,7 +10,7 @@ import functools
 import random
 
 import pytest
-from browser_helpers import create_in_lobby
+from browser_helpers import create_in_lobby, own_panel_share
 from browser_helpers import poll as browser_poll
 
 pytestmark = [pytest.mark.browser]
@@ -26,18 +26,6 @@ def wait_turn(page) -> str:
         return "over"
     poll(page, f"Number({BODY}.boardVersion) === Number({BODY}.version)")
     return "mine"
-
-
-def own_panel_share(page) -> float:
-    """The part of [data-own-panel] inside the viewport (0 when there is none)."""
-    return page.evaluate("""() => {
-      const p = document.querySelector('[data-own-panel]');
-      if (!p) return 0;
-      const r = p.getBoundingClientRect();
-      const h = Math.max(0, Math.min(r.bottom, innerHeight) - Math.max(r.top, 0));
-      const w = Math.max(0, Math.min(r.right, innerWidth) - Math.max(r.left, 0));
-      return r.width && r.height ? (h * w) / (r.width * r.height) : 0;
-    }""")
 
 
 def covered_targets(page) -> list[str]:

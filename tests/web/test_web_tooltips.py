@@ -95,3 +95,41 @@ def test_no_tooltip_ever_covers_a_live_target(page, server, screenshots):
         poll(page, f"{BODY}.myTurn === 'true' && {BODY}.boardVersion === {BODY}.version", timeout=30)
     assert shown >= 6
     assert not page.js_errors
+
+
+def _touch(page, selector: str, kind: str, dx: float = 0) -> None:
+    """A touch pointer event of ``kind`` on the middle of a piece (moved ``dx`` pixels sideways)."""
+    page.evaluate(
+        """([selector, kind, dx]) => {
+          const piece = document.querySelector(selector);
+          const r = piece.getBoundingClientRect();
+          piece.dispatchEvent(new PointerEvent(kind, {pointerType: "touch", bubbles: true, isPrimary: true,
+            clientX: r.left + r.width / 2 + dx, clientY: r.top + r.height / 2}));
+        }""",
+        [selector, kind, dx],
+    )
+
+
+def test_a_long_press_shows_a_tooltip_and_a_tap_or_a_swipe_does_not(page, server):
+    """On a touch screen a bubble shows after a long press (~0.5 s), goes with the next touch, and a
+    short tap or a press that moves (a swipe) shows none."""
+    _celtae(page, server)
+    card = "[data-key^=market-][data-tip]"
+    page.locator(card).first.scroll_into_view_if_needed()
+    _touch(page, card, "pointerdown")
+    _touch(page, card, "pointerup")  # a tap
+    page.wait_for_timeout(800)
+    assert page.evaluate(GONE)
+    _touch(page, card, "pointerdown")
+    _touch(page, card, "pointermove", dx=40)  # a swipe
+    page.wait_for_timeout(800)
+    assert page.evaluate(GONE)
+    _touch(page, card, "pointerup")
+    _touch(page, card, "pointerdown")  # a long press
+    poll(page, SHOWN)
+    assert "card: pays for" in page.inner_text("#ludus-tooltip")
+    assert page.evaluate(COVERED) == []
+    _touch(page, card, "pointerup")
+    _touch(page, card, "pointerdown")  # the next touch
+    poll(page, GONE)
+    assert not page.js_errors

@@ -34,7 +34,7 @@ def test_whole_celtae_solo_game_by_board_clicks_on_a_phone(browser, server, scre
         decisions = marked = wheres = 0
         while wait_turn(page) == "mine":
             # each decision: every legal action on the board, targets >= 44 px, no one-answer question
-            d, m = play_by_board_steps(page, rng, True, 10, [])
+            d, m, _ = play_by_board_steps(page, rng, True, 10, [])
             decisions += d
             marked += m
             assert page.evaluate("document.documentElement.scrollWidth") <= 390, "the page scrolls sideways"
@@ -71,7 +71,7 @@ def test_whole_celtae_solo_game_by_board_clicks_on_a_phone(browser, server, scre
 @pytest.mark.parametrize("size", ["desktop", "phone"])
 def test_whole_garum_game_on_troia_by_board_clicks(browser, server, screenshots, size):
     """Troia's 16 rounds to the end against a greedy bot; the move list never touched."""
-    from browser_helpers import BODY, wait_board_turn
+    from browser_helpers import BODY, count_piece_clicks, piece_clicks, wait_board_turn
     from test_web_garum_board import SIZES, _check_last_move, _check_panels, _place, _worker
 
     options = {"players": 2, "board": "troia"}
@@ -87,14 +87,13 @@ def test_whole_garum_game_on_troia_by_board_clicks(browser, server, screenshots,
         rng = random.Random(41)
         marks = turns = 0
         # every click on a board or panel piece, counted in the page: clicks per turn (tile to worker)
-        page.evaluate("""() => { window.pieceClicks = 0; document.addEventListener('click', (e) => {
-          if (e.target.closest('[data-board-action], [data-board-select]')) window.pieceClicks++; }, true); }""")
+        count_piece_clicks(page)
         per_turn, started = [], None
         while wait_board_turn(page) == "mine":
             _check_panels(page)
             phase = page.evaluate(f"{BODY}.phase")
             if phase == "place":
-                clicks = page.evaluate("window.pieceClicks")
+                clicks = piece_clicks(page)
                 if started is not None:
                     per_turn.append(clicks - started)
                 started = clicks
