@@ -5,13 +5,9 @@ under "Advanced"), and a plugin game without a drawing as a plain card with its 
 
 from __future__ import annotations
 
-import threading
-import time
-
 import httpx
-import pytest
 from browser_helpers import BODY, poll
-from plugins.site import install, on_path
+from test_web_plugins import plugin_server  # noqa: F401  (the live server with the example plugins)
 
 from ludus.bots.levels import LEVELS
 
@@ -108,29 +104,7 @@ def test_seats_offer_one_list_of_bots_by_level_and_the_programs_under_advanced(s
     assert _created_options(page, server)["seats"][1]["bot"] == "random"
 
 
-@pytest.fixture(scope="module")
-def plugin_server(tmp_path_factory):
-    """A live server with the example plugins installed (examples/pig draws no board)."""
-    import uvicorn
-
-    from ludus.server.app import create_app
-    from ludus.server.settings import Settings
-
-    with on_path(install(tmp_path_factory.mktemp("site"))):
-        app = create_app(f"sqlite:///{tmp_path_factory.mktemp('db') / 'ludus.db'}", settings=Settings())
-        server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning"))
-        thread = threading.Thread(target=server.run, daemon=True)
-        thread.start()
-        deadline = time.monotonic() + 30
-        while not server.started:
-            assert time.monotonic() < deadline and thread.is_alive(), "the plugin server did not start"
-            time.sleep(0.05)
-        yield f"http://127.0.0.1:{server.servers[0].sockets[0].getsockname()[1]}"
-        server.should_exit = True
-        thread.join(timeout=10)
-
-
-def test_a_game_without_a_drawing_is_a_plain_card_with_its_options_by_name(strict_page, plugin_server):
+def test_a_game_without_a_drawing_is_a_plain_card_with_its_options_by_name(strict_page, plugin_server):  # noqa: F811 (the imported fixture)
     page = strict_page
     _lobby(page, plugin_server, "pig")
     card = page.locator(".game-card[data-game=pig]")
