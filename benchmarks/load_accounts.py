@@ -2,7 +2,8 @@
 
 Each simulated client signs up one account per seat of its tables (names distinct across the run),
 before the measured run starts: Argon2id hashes are a sign-up's cost, not a move's. Its host account
-creates each table signed in (``claim: [0]``, rated), the others join it signed in, and every seat
+creates each table signed in (``claim: [0]``, rated) inviting the others by name, as friends set up a
+table; they accept signed in, and every seat
 then plays by its session cookie, sent with this site's ``Origin`` as a browser's page sends it (a
 change made with the cookie from anywhere else is refused 403), over HTTP and on the WebSocket's
 handshake, instead of a seat token. The benchmark's server takes sign-ups from its one address at
@@ -37,15 +38,16 @@ class Credential:
     headers: dict[str, str]
     ws_headers: dict[str, str]
     hello: str | None
+    name: str | None = None  # the account's name (an invitation's address)
 
 
 def token_credential(token: str) -> Credential:
     return Credential({"Authorization": f"Bearer {token}"}, {}, json.dumps({"token": token}))
 
 
-def session_credential(session: str, origin: str) -> Credential:
+def session_credential(session: str, origin: str, name: str) -> Credential:
     headers = {"Cookie": f"{COOKIE}={session}", "Origin": origin}
-    return Credential(headers, headers, None)
+    return Credential(headers, headers, None, name)
 
 
 def _pct(values: list[float], p: float) -> float:
@@ -79,7 +81,7 @@ async def sign_up_all(
         if r.status_code != 201 or session is None:
             errors[f"sign-up {r.status_code}"] += 1
             return None
-        return session_credential(session, base)
+        return session_credential(session, base, name)
 
     started = time.monotonic()
     made = await asyncio.gather(
@@ -99,9 +101,9 @@ async def sign_up_all(
 async def signed_in_table(
     request: Request, base: str, game: str, players: list[Credential], errors: Any
 ) -> tuple[str, dict[int, Credential]] | None:
-    """A table made by ``players[0]`` signed in (its seat 0, rated) and joined signed in by the others;
-    its id and each seat's credential, or None (counted in ``errors``)."""
-    seats = ["human"] * len(players)
+    """A table made by ``players[0]`` signed in (its seat 0, rated) that invites the others by name, who
+    accept it signed in; its id and each seat's credential, or None (counted in ``errors``)."""
+    seats: list[Any] = ["human"] + [{"kind": "human", "invite": p.name} for p in players[1:]]
     body = {"game": game, "seats": seats, "claim": [0], "rated": True}
     r = await request("POST", f"{base}/api/games", False, json=body, headers=players[0].headers)
     if r is None or r.status_code != 201:
@@ -109,15 +111,13 @@ async def signed_in_table(
             errors[f"create {r.status_code}"] += 1
         return None
     gid = r.json()["id"]
-    creds = {0: players[0]}
     for player in players[1:]:
-        r = await request("POST", f"{base}/api/games/{gid}/join", False, headers=player.headers)
+        r = await request("POST", f"{base}/api/games/{gid}/accept", False, headers=player.headers)
         if r is None or r.status_code != 200:
             if r is not None:
-                errors[f"join {r.status_code}"] += 1
+                errors[f"accept {r.status_code}"] += 1
             return None
-        creds[r.json()["seat"]] = player
-    return gid, creds
+    return gid, dict(enumerate(players))
 
 
 def side_by_side(runs: dict[str, dict[str, float]]) -> None:

@@ -96,6 +96,11 @@ def report(
         f"clients' CPU {time.process_time() - clients_cpu:.1f} s, "
         f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores"
     )
+    if stats.seated and args.duration is not None:  # arrivals that run into the window load it as well
+        print(
+            f"  arrivals         the last of {len(stats.seated)} tables had its views {max(stats.seated):.1f} s "
+            f"into the run (latencies from {args.warmup:g} s)"
+        )
     if stats.timeline and args.duration is not None:  # where in the window the slow ones were
         step = 5.0
         spans: dict[int, list[float]] = {}

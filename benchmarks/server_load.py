@@ -17,7 +17,8 @@ players thinking 1 s, p99 < 150 ms on SQLite; a SIGKILL mid-load loses no acknow
 think]); without it every client plays as fast as it can, which measures throughput (latency
 then grows with the number of clients). ``--duration`` measures a fixed window instead of whole
 games, ``--ramp`` lets the players arrive over some seconds and ``--warmup`` leaves their
-arrival out of the latencies. Server CPU counts from the end of start-up, per acknowledged
+arrival out of the latencies. When the window ends, a player sends nothing more, and keeps its sockets
+open until every action sent has its answer (their closing is not part of the load). Server CPU counts from the end of start-up, per acknowledged
 action. The clients run on the same machine: their CPU is printed beside the server's, and the
 machine's speed of the moment beside both (OpenSpiel's hearts, as in bots_speed.py: a shared
 machine's speed varies by two from one hour to the next, so CPU figures compare only beside it).
@@ -101,6 +102,8 @@ class Stats:
     timeline: list[tuple[float, float]] = field(default_factory=list)  # (s into the window, latency)
     window: list[tuple[float, int]] = field(default_factory=list)  # (server CPU s, actions) at its ends
     stopping: bool = False  # --duration: the window is over, clients stop where they are
+    in_flight: int = 0  # WebSocket actions sent and not yet answered
+    seated: list[float] = field(default_factory=list)  # s after the start when each table's seats had views
     began: float = 0.0  # monotonic, and the servers' CPU, when the clients started (after any sign-ups)
     cpu_at_start: float = 0.0
 
@@ -113,6 +116,14 @@ class Stats:
         if time.monotonic() >= self.measure_from:
             self.timeline.append((time.monotonic() - self.measure_from, seconds))
             self.by_via[via].append(seconds)
+
+    async def answered(self, seconds: float = 30.0) -> None:
+        """Wait (up to ``seconds``) until every action sent has its answer: a client that stops closes
+        its sockets only then, so the last actions' latencies are not those of two thousand sockets
+        closing at once."""
+        until = time.monotonic() + seconds
+        while self.in_flight > 0 and time.monotonic() < until:
+            await asyncio.sleep(0.05)
 
     def view_latency(self, seconds: float) -> None:
         if time.monotonic() >= self.measure_from:
@@ -220,6 +231,8 @@ class Client:
                 break
             seat = view["seat"]
             await self.think()
+            if self.stats.stopping:  # the window ended while the player thought
+                break
             action = self.rng.choice(view["legal_actions"])
             started = time.perf_counter()
             got = await self.request(
@@ -262,6 +275,7 @@ class Client:
                         for seat, cred in creds.items()
                     }
                     latest = {seat: await self.first_view(sock, creds[seat]) for seat, sock in socks.items()}
+                    self.stats.seated.append(time.monotonic() - self.stats.began)
                     while time.monotonic() < self.deadline:
                         newest = max(latest.values(), key=lambda v: v.get("version", -1))
                         if newest.get("terminal"):
@@ -274,21 +288,30 @@ class Client:
                             latest[mover] = orjson.loads(await recv(socks[mover]))
                         view = latest[mover]
                         await self.think()
+                        if self.stats.stopping:  # the window ended while the player thought
+                            break
                         action = self.rng.choice(view["legal_actions"])
                         started = time.perf_counter()
-                        await socks[mover].send(json.dumps({"action": action, "version": view["version"]}))
-                        while True:
-                            message = orjson.loads(await recv(socks[mover]))
-                            self.stats.pushes[gid] += 1
-                            if "error" in message:
-                                self.stats.errors[f"ws action {message['error']['status']}"] += 1
-                                latest[mover] = await self.reread(server, gid, socks[mover], creds[mover])
-                                break
-                            latest[mover] = message
-                            if message["version"] > view["version"]:
-                                self.stats.latency("ws", time.perf_counter() - started)
-                                self.stats.acks.append((gid, view["ply"], action))
-                                break
+                        self.stats.in_flight += 1
+                        try:
+                            await socks[mover].send(
+                                json.dumps({"action": action, "version": view["version"]})
+                            )
+                            while True:
+                                message = orjson.loads(await recv(socks[mover]))
+                                self.stats.pushes[gid] += 1
+                                if "error" in message:
+                                    self.stats.errors[f"ws action {message['error']['status']}"] += 1
+                                    latest[mover] = await self.reread(server, gid, socks[mover], creds[mover])
+                                    break
+                                latest[mover] = message
+                                if message["version"] > view["version"]:
+                                    self.stats.latency("ws", time.perf_counter() - started)
+                                    self.stats.acks.append((gid, view["ply"], action))
+                                    break
+                        finally:
+                            self.stats.in_flight -= 1
+                    await self.stats.answered()  # the window is over: the others' last answers first
             except (OSError, TimeoutError, websockets.exceptions.WebSocketException):
                 self.stats.errors["websocket reconnect attempts"] += 1
                 await asyncio.sleep(0.2)

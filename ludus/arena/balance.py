@@ -11,7 +11,8 @@ rounds of growing size over all games and configurations (a hundredth of the tar
 fortieth, ...),
 so that a study stopped at any time has comparable counts everywhere, and a second run with the same
 seed reads back the games already played and plays only the rest. ``finished`` reads what a journal
-holds without playing (the page is written from it).
+holds without playing (the page is written from it; ``with_facts`` replays a game journaled before its
+game reported facts, for them).
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from ..engine import load_game
 from ..engine.data import DataFiles
 from ..engine.errors import OptionError
 from ..engine.hooks import hook
+from ..engine.record import replay
 from ..engine.registry import game_class
 from .report import COMPARED, journal_name
 from .simulate import lineup, simulate
@@ -169,6 +171,15 @@ def load_all(study: Study) -> dict[tuple[str, str], list[dict[str, Any]]]:
         for bot, target, configs in study.runs()
         for config in configs
     }
+
+
+def with_facts(game: str, records: Iterable[dict[str, Any]], data: DataFiles | None) -> list[dict[str, Any]]:
+    """The records, each with ``facts`` where the game reports them (its ``report_facts`` hook): a record
+    from a journal made before the game had the hook gets them from its final state, replayed."""
+    facts = hook(game, "report_facts")
+    if facts is None:
+        return list(records)
+    return [r if "facts" in r else {**r, "facts": facts(replay(r, data=data))} for r in records]
 
 
 def with_first(game: str, records: Iterable[dict[str, Any]], data: DataFiles | None) -> list[dict[str, Any]]:

@@ -21,7 +21,7 @@ from typing import Any
 
 from ..engine.hooks import hook
 from ..engine.registry import game_class
-from .balance import Study, config_label, finished, slug, with_first
+from .balance import Study, config_label, finished, slug, with_facts, with_first
 from .compare import plot_differences
 from .compare_stats import Table, deal_figures, figure_row
 from .report import COMPARED, FLAG, _interval, _plt, flagged, save_plot, section
@@ -164,7 +164,8 @@ def _game(page: Page, study: Study) -> None:
         for bot, target, configs in study.runs()
     }
     records = {
-        bot: {k: with_first(game, v, study.data) for k, v in by.items() if v} for bot, by in runs.items()
+        bot: {k: with_first(game, with_facts(game, v, study.data), study.data) for k, v in by.items() if v}
+        for bot, by in runs.items()
     }
     greedy = records[study.bot]
     page.add([f"## {title}", ""])

@@ -75,6 +75,21 @@ def check_writable(folder: Path) -> None:
         raise ValueError(f"cannot write to {folder}: {exc.strerror or exc}") from None
 
 
+def mean_or_none(xs: Sequence[float]) -> float | None:
+    """The mean of ``xs``, None for none (a table cell then reads "–")."""
+    return statistics.fmean(xs) if xs else None
+
+
+def pct(x: float | None) -> str:
+    """A share as a table cell: "12.3%", or "–" for none."""
+    return "–" if x is None else f"{100 * x:.1f}%"
+
+
+def num(x: float | None) -> str:
+    """A mean as a table cell: "1.23", or "–" for none."""
+    return "–" if x is None else f"{x:.2f}"
+
+
 def _interval(p: float, n: int) -> float:
     """Half-width of a 95 % normal interval for a proportion."""
     return 1.96 * math.sqrt(max(p * (1 - p), 1e-9) / n) if n else 0.0

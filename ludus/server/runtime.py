@@ -38,6 +38,7 @@ class Runtime:
     )  # per ply: it was the only legal action (played for the seat)
     log_details: Any = None  # views.log_details' cache: (the game's epoch, every ply's details)
     public_log: Any = None  # views._public_log's cache: (its epoch, plies, the log as JSON text)
+    public_turns: Any = None  # views._public_turns' cache: [epoch, fold, final turns, count, text]
     panels: Any = None  # views.public_panels' cache: (version, the panels) — the same for every seat
     idle_seat: int | None = None  # a human seat whose turn timer ran out: a bot plays its turn
     bot_seeds: dict[tuple[int, str], int] = field(default_factory=dict)  # (seat, kind) -> drawn once

@@ -40,36 +40,62 @@ def group_turns(entries: list[dict[str, Any]], names: Mapping[int, str | None]) 
     [first, end)}`` (indexes into ``entries``), with ``round`` on the first turn of each round (the
     game's own ``round`` where its entries carry one, else each time the seat that opened the first
     turn opens one) and ``timed_out`` when a stand-in played a step of it."""
-    turns: list[dict[str, Any]] = []
-    opener: int | None = None  # the seat that opened the first marked turn: its turns open rounds
-    rounds = 0
-    last_round = None
-    for i, entry in enumerate(entries):
+    fold = TurnFold(names)
+    fold.feed(entries)
+    return [fold.turn(i) for i in range(fold.count)]
+
+
+class TurnFold:
+    """``group_turns`` that goes on as the log grows: ``feed`` it the entries after those it has, read
+    ``turn(i)``. Only the last turn can still change (a later entry joins it, or a game's own turn
+    puts its clause first); every earlier one is final, so a server that keeps the fold words each
+    finished turn once instead of the whole log at every move."""
+
+    def __init__(self, names: Mapping[int, str | None]) -> None:
+        self.names = names
+        self.entries = 0  # the entries fed so far
+        self._turns: list[dict[str, Any]] = []  # with the working keys _asked, _clauses and _first
+        self._opener: int | None = None  # the seat that opened the first marked turn: its turns open rounds
+        self._rounds = 0
+        self._last_round: Any = None
+
+    @property
+    def count(self) -> int:
+        """The turns so far (the last may still grow)."""
+        return len(self._turns)
+
+    def feed(self, entries: list[dict[str, Any]]) -> None:
+        """Go on with ``entries``, the log's entries after those already fed."""
+        for i, entry in enumerate(entries, self.entries):
+            self._add(i, entry)
+        self.entries += len(entries)
+
+    def _add(self, i: int, entry: dict[str, Any]) -> None:
         seat = entry.get("owner", entry["seat"])
-        current = turns[-1] if turns else None
+        current = self._turns[-1] if self._turns else None
         automaton = "after" in entry
         if automaton:
             joins = current is not None and current["seat"] == seat and current["_asked"]
         else:
             joins = current is not None and current["seat"] == seat and not entry.get("turn")
-        if not joins:
+        if current is None or not joins:
             current = {
                 "seat": seat,
                 "name": entry.get("name") if automaton else entry.get("owner_name"),
                 "steps": [i, i],
                 "_asked": not automaton and not entry.get("turn") and entry["seat"] != seat,
                 "_clauses": [],
+                "_first": entry.get("text") or _played(entry["action"]),
             }
-            turns.append(current)
+            self._turns.append(current)
             if "round" in entry:
-                if entry["round"] != last_round:
-                    current["round"] = last_round = entry["round"]
+                if entry["round"] != self._last_round:
+                    current["round"] = self._last_round = entry["round"]
             elif entry.get("turn"):
-                opener = seat if opener is None else opener
-                if seat == opener:
-                    rounds += 1
-                    current["round"] = rounds
-        assert current is not None
+                self._opener = seat if self._opener is None else self._opener
+                if seat == self._opener:
+                    self._rounds += 1
+                    current["round"] = self._rounds
         current["steps"][1] = i + 1
         if automaton:
             current["name"] = current["name"] or entry.get("name")
@@ -78,17 +104,19 @@ def group_turns(entries: list[dict[str, Any]], names: Mapping[int, str | None]) 
             current["timed_out"] = True
         clause = entry.get("summary", entry.get("text") or _played(entry["action"]))
         if clause and entry["seat"] != seat and not automaton:
-            clause = f"{seat_title(entry['seat'], names)} {clause}"
+            clause = f"{seat_title(entry['seat'], self.names)} {clause}"
         # a game's own turn first, then the decisions it asked for (placed before it in the log)
         current["_clauses"].insert(0 if automaton else len(current["_clauses"]), clause)
-    for turn in turns:
-        clauses = turn.pop("_clauses")
-        del turn["_asked"]
-        turn["name"] = turn["name"] or seat_title(turn["seat"], names)
-        kept = _merge_played([c for c in clauses if c])
-        said = kept or [entries[turn["steps"][0]].get("text") or _played(entries[turn["steps"][0]]["action"])]
-        turn["text"] = name_seats("; ".join(said), names)
-    return turns
+
+    def turn(self, i: int) -> dict[str, Any]:
+        """Turn ``i`` as the view shows it: a new dictionary, worded."""
+        work = self._turns[i]
+        turn = {k: v for k, v in work.items() if not k.startswith("_")}
+        turn["steps"] = list(work["steps"])
+        turn["name"] = turn["name"] or seat_title(turn["seat"], self.names)
+        said = _merge_played([c for c in work["_clauses"] if c]) or [work["_first"]]
+        turn["text"] = name_seats("; ".join(said), self.names)
+        return turn
 
 
 PLAYED = "played "

@@ -14,7 +14,7 @@ from ludus.engine.hooks import hook
 from .runtime import Runtime
 from .shortcuts import ahead, optional_skip, skip_targets
 from .table_state import table_view, waiting
-from .turnlog import group_turns, name_seats, with_game_turns
+from .turnlog import TurnFold, group_turns, name_seats, with_game_turns
 
 
 def skipped_plies(rt: Runtime, start: int, end: int) -> set[int]:
@@ -135,19 +135,49 @@ def seat_names(rt: Runtime) -> dict[int, str | None]:
     return {s["seat"]: s["name"] for s in seats_summary(rt)}
 
 
-def log_turns(rt: Runtime, log: list[dict[str, Any]] | orjson.Fragment) -> list[dict[str, Any]]:
+def log_turns(
+    rt: Runtime, log: list[dict[str, Any]] | orjson.Fragment
+) -> list[dict[str, Any]] | orjson.Fragment:
     """The view's ``log`` told by turns (``turnlog.group_turns``): one entry per turn of a seat, in a
-    sentence with its name, indexing the steps of ``log`` it groups. A log kept as JSON text is the
-    record's actions with their details, one entry each (no turn played by the game itself)."""
+    sentence with its name, indexing the steps of ``log`` it groups. A log kept as JSON text (the same
+    for every seat) is told once for all seats, a move adding only its own actions (``_public_turns``)."""
     if isinstance(log, orjson.Fragment):
+        return _public_turns(rt)
+    return group_turns(log, seat_names(rt))
+
+
+def _public_turns(rt: Runtime) -> orjson.Fragment:
+    """The turns of the log every seat sees alike (``_public_log``), as JSON text kept on the runtime
+    with the ``TurnFold`` that made it: a move feeds it its new actions and words the turns it
+    finished once, where telling the whole log again at every move cost most of a view late in a
+    game. Made again on the same epochs as the log (an undo, a stand-in's move, a seat's new name)."""
+    plies = len(rt.owners)
+    epoch = (rt.version - plies, len(rt.timeouts), rt.row.meta_version)
+    cached = rt.public_turns
+    if cached is None or cached[0] != epoch or cached[1].entries > plies:
+        cached = rt.public_turns = [epoch, TurnFold(seat_names(rt)), b"", 0, None]
+    _, fold, done, finished, text = cached
+    if fold.entries < plies or text is None:
         details = log_details(rt) or []
         history = rt.state.history()
-        log = [
-            {"seat": seat, "action": history[ply], **(details[ply] if ply < len(details) else {})}
-            | ({"timed_out": True} if ply in rt.timeouts else {})
-            for ply, seat in enumerate(rt.owners)
-        ]
-    return group_turns(log, seat_names(rt))
+        fold.feed(
+            [
+                {
+                    "seat": rt.owners[ply],
+                    "action": history[ply],
+                    **(details[ply] if ply < len(details) else {}),
+                }
+                | ({"timed_out": True} if ply in rt.timeouts else {})
+                for ply in range(fold.entries, plies)
+            ]
+        )
+        for i in range(finished, fold.count - 1):  # final: worded once, kept as text
+            done += (b"," if done else b"") + orjson.dumps(fold.turn(i))
+        finished = max(finished, fold.count - 1)
+        last = orjson.dumps(fold.turn(fold.count - 1)) if fold.count else b""
+        text = b"[" + done + (b"," if done and last else b"") + last + b"]"
+        cached[2:] = [done, finished, text]
+    return orjson.Fragment(text)
 
 
 def game_turns(state: State) -> list[dict[str, Any]]:

@@ -9,7 +9,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 import ludus
-from ludus.arena.balance import Study, config_label, configurations, play
+from ludus.arena.balance import Study, config_label, configurations, finished, play, with_facts
 from ludus.arena.balance_page import write_page
 from ludus.cli import main
 
@@ -80,6 +80,25 @@ def test_a_leader_made_obviously_strong_in_a_data_folder_is_flagged_with_its_fil
     assert line.startswith("- ⚑") and f"leaders.json, `leaders[{index}]`" in line
     rate, reference = (float(x.split("%")[0].split()[-1]) for x in line.split("against"))
     assert rate > 90 and reference == 50.0  # strong, against the fair share of two players
+
+
+def test_a_journal_record_without_facts_gets_them_by_replay(tmp_path):
+    config = dict(ludus.load_game("garum", players=3).config)
+    study = Study(
+        "garum", bot="random", games=2, search_games=0, results=tmp_path / "results", configs=[config]
+    )
+    play([study], jobs=1, rounds=(1.0,))
+    journal = study.journal("random", config)
+    played = sorted(map(json.loads, journal.read_text().splitlines()), key=lambda r: r["index"])
+    assert all(r["facts"]["seats"] for r in played)
+    journal.write_text(
+        "".join(json.dumps({k: v for k, v in r.items() if k != "facts"}) + "\n" for r in played)
+    )
+    before = finished(study, "random", 2, config)
+    assert len(before) == 2 and not any("facts" in r for r in before)
+    assert [r["facts"] for r in with_facts("garum", before, None)] == [r["facts"] for r in played]
+    text = write_page([study], tmp_path / "docs", "ludus balance garum --no-play").read_text()
+    assert "#### Bonus spaces" in text
 
 
 def test_a_data_folder_needs_one_game_named(tmp_path):

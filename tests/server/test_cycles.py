@@ -102,13 +102,23 @@ assert gc.get_freeze_count() > frozen_before, "the survivors were not frozen"
 late = weakref.ref(kept)
 del kept  # a cycle frozen while alive, garbage now: only a full collection finds it
 if full_seconds == 0:  # no full collection: a young cycle goes at the next young one, a frozen one stays
+    import threading
+    stop = threading.Event()
+
+    def litter():  # a program that keeps making garbage cycles: every tick collects again
+        while not stop.is_set():
+            cycle()
+            time.sleep(0.002)
+
+    threading.Thread(target=litter, daemon=True).start()
     freed = 0
-    for _ in range(5):  # a cycle made between a collection and its freeze is frozen: the design's race
+    for _ in range(50):  # a cycle made between a collection and its freeze is frozen: the design's race
         young = weakref.ref(cycle())
         young_collections(1)
         freed += young() is None
         if freed:
             break
+    stop.set()
     assert freed, "no young cycle was freed by the young collections"
     young_collections(3)
     assert late() is not None, "frozen objects were collected without a full collection"
@@ -134,3 +144,84 @@ def test_tune_gc_collects_young_cycles_by_time_and_freezes_what_survives(full_se
         [sys.executable, "-c", _GC_PROBE, str(full_seconds)], capture_output=True, text=True, timeout=300
     )
     assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr
+
+
+def test_quiet_young_collections_run_one_tick_in_n_until_one_finds_garbage():
+    """Two young collections in a row that found nothing: then only one tick in ``quiet_every``
+    collects; a collection that finds garbage (``quiet`` back to 0) brings one every tick again."""
+    from ludus.server import young_due
+
+    assert [young_due(t, 0, 8) for t in range(1, 9)] == [True] * 8
+    assert [young_due(t, 1, 8) for t in range(1, 9)] == [True] * 8
+    assert [t for t in range(1, 25) if young_due(t, 2, 8)] == [8, 16, 24]
+    assert [t for t in range(1, 25) if young_due(t, 5, 1)] == list(range(1, 25))
+
+
+def test_the_servers_collector_skips_quiet_ticks_and_collects_every_tick_while_garbage_comes():
+    """``_collections`` over ticks whose collections find garbage or not (the collector and the clock
+    replaced): quiet ticks collect one in ``quiet_every``, garbage makes every tick collect again, and
+    every tick freezes."""
+    import ludus.server as server
+
+    found = iter([0, 0, 0, 5, 0, 0, 0, 0, 0, 0])  # what each collection finds, in turn
+    calls: list[str] = []
+
+    class Collector:
+        def collect(self, generation=2):
+            calls.append(f"collect{generation}")
+            return next(found)
+
+        def freeze(self):
+            calls.append("freeze")
+
+        def unfreeze(self):
+            calls.append("unfreeze")
+
+    class Stop(Exception):
+        pass
+
+    ticks = iter(range(20))
+
+    class Clock:
+        @staticmethod
+        def sleep(_seconds):
+            if next(ticks) == 19:
+                raise Stop
+
+        @staticmethod
+        def monotonic():
+            return 0.0
+
+    import sys
+
+    saved = sys.modules["gc"], sys.modules["time"]
+    sys.modules["gc"], sys.modules["time"] = Collector(), Clock()  # what _collections imports
+    try:
+        with pytest.raises(Stop):
+            server._collections(0.25, 0, 4)
+    finally:
+        sys.modules["gc"], sys.modules["time"] = saved
+    per_tick = " ".join(calls).replace("collect0 freeze", "C").replace("freeze", "-").split()
+    # ticks 1-2 collect (quiet 0, 1), then ticks 4 and 8 only; tick 8's finds garbage: 9, 10 collect,
+    # then quiet again: 12, 16 only
+    assert per_tick == [
+        "C",
+        "C",
+        "-",
+        "C",
+        "-",
+        "-",
+        "-",
+        "C",
+        "C",
+        "C",
+        "-",
+        "C",
+        "-",
+        "-",
+        "-",
+        "C",
+        "-",
+        "-",
+        "-",
+    ]

@@ -10,7 +10,8 @@ import pytest
 
 import ludus
 from ludus.engine.hooks import hook
-from ludus.server.turnlog import group_turns, name_seats, with_game_turns
+from ludus.server.errors import Unprocessable
+from ludus.server.turnlog import TurnFold, group_turns, name_seats, with_game_turns
 from ludus.server.views import game_turns
 
 GARUM = [
@@ -161,3 +162,43 @@ def test_a_game_without_words_says_each_turn_as_what_the_seat_played():
         ("Seat 1", "played roll, roll and hold", [0, 3]),
         ("Ann", "played bid 2x2", [3, 4]),
     ]
+
+
+@pytest.mark.parametrize(("game", "options"), CONFIGS, ids=lambda x: x if isinstance(x, str) else repr(x))
+def test_a_fold_fed_piece_by_piece_tells_the_turns_of_the_whole_log(game, options):
+    """The server words a growing log by feeding a ``TurnFold`` each move's entries: at every length its
+    turns are those of the log so far, and every turn but the last is already as the whole log tells it."""
+    entries = play(game, options, seed=5)
+    whole = group_turns(entries, {1: "Ann"})
+    fold = TurnFold({1: "Ann"})
+    rng = random.Random(5)
+    while fold.entries < len(entries):
+        fold.feed(entries[fold.entries : fold.entries + rng.randint(1, 4)])
+        so_far = [fold.turn(i) for i in range(fold.count)]
+        assert so_far == group_turns(entries[: fold.entries], {1: "Ann"})
+        assert so_far[:-1] == whole[: fold.count - 1]
+    assert [fold.turn(i) for i in range(fold.count)] == whole
+
+
+def test_the_views_turns_are_the_turns_of_its_log_after_moves_and_an_undo(service):
+    """Kept between moves (views._public_turns), a view's turns are still its log's, told afresh,
+    through moves of both seats and an undo that takes a move back."""
+    created = service.lobby.create("garum", {"players": 2}, ["human", "human"])
+    gid, tokens = created["id"], {s["seat"]: s["token"] for s in created["seats"]}
+    rng = random.Random(3)
+    undos = 0
+    for step in range(60):
+        seat = service.view(gid, None)["current_player"]
+        view = service.view(gid, tokens[seat])
+        assert view["turns"] == group_turns(view["log"], {0: None, 1: None}), step
+        played = service.moves.act(gid, tokens[seat], rng.choice(view["legal_actions"]), view["version"])
+        if played["current_player"] == seat and undos < 3:  # a move that left the turn open: taken back
+            before = len(played["log"])
+            try:
+                undone = service.moves.undo(gid, tokens[seat], played["version"])
+            except Unprocessable:  # settled: something new was seen
+                continue
+            assert len(undone["log"]) < before
+            assert undone["turns"] == group_turns(undone["log"], {0: None, 1: None})
+            undos += 1
+    assert undos >= 2

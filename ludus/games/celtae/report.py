@@ -17,7 +17,18 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any, cast
 
-from ludus.arena.report import FLAG, _interval, _plt, flagged, plot_bars, save_plot, section
+from ludus.arena.report import (
+    FLAG,
+    _interval,
+    _plt,
+    flagged,
+    mean_or_none,
+    num,
+    pct,
+    plot_bars,
+    save_plot,
+    section,
+)
 
 from .observe import progress_text
 from .scoring import CATEGORIES, leader_holds, meets
@@ -68,10 +79,6 @@ def celtae_facts(state: Any) -> dict[str, Any]:
     return {"seats": seats, "progress": progress}
 
 
-def _mean(xs: Sequence[float]) -> float | None:
-    return statistics.fmean(xs) if xs else None
-
-
 def _seat_games(results: Sequence[dict[str, Any]]):
     """(facts of the seat, its return, its score) for every seat of every game."""
     for r in results:
@@ -99,8 +106,8 @@ def leader_stats(results: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
                 "ci": _interval(rate, len(rows)),
                 "points": statistics.fmean(s["breakdown"]["K"] for s, _ in rows),
                 "flipped": len(b) / len(rows),
-                "a_success": _mean(a),
-                "b_success": _mean(b),
+                "a_success": mean_or_none(a),
+                "b_success": mean_or_none(b),
             }
         )
     return out
@@ -131,9 +138,9 @@ def progress_stats(results: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
                 "marks": statistics.fmean(row["marks"]),
                 "scored": statistics.fmean(row["scored"]),
                 "met_rate": len(row["met"]) / seats,
-                "points_when_met": _mean(row["met_points"]),
-                "win_met": _mean(row["met"]),
-                "win_unmet": _mean(row["unmet"]),
+                "points_when_met": mean_or_none(row["met_points"]),
+                "win_met": mean_or_none(row["met"]),
+                "win_unmet": mean_or_none(row["unmet"]),
             }
         )
     out.sort(key=lambda x: (-x["games"], x["card"]))
@@ -159,14 +166,14 @@ def bonus_stats(results: Sequence[dict[str, Any]], kinds: Sequence[str]) -> list
                 "kind": kind,
                 "tile_seats": len(tile),
                 "tiles": sum(seat["bonus_tiles"].count(kind) for seat, _, _ in rows),
-                "tile_win": _mean([x[0] for x in tile]),
-                "tile_score": _mean([x[1] for x in tile]),
-                "no_tile_win": _mean(no_tile),
+                "tile_win": mean_or_none([x[0] for x in tile]),
+                "tile_score": mean_or_none([x[1] for x in tile]),
+                "no_tile_win": mean_or_none(no_tile),
                 "build_seats": len(built),
                 "builds": sum(x[2] for x in built),
                 "build_per_seat": sum(x[2] for x in built) / len(rows) if rows else 0.0,
-                "build_win": _mean([x[0] for x in built]),
-                "build_score": _mean([x[1] for x in built]),
+                "build_win": mean_or_none([x[0] for x in built]),
+                "build_score": mean_or_none([x[1] for x in built]),
             }
         )
     return out
@@ -181,8 +188,8 @@ def category_stats(results: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
         {
             "category": c,
             "mean": statistics.fmean(seat["breakdown"][c] for seat, _, _ in rows),
-            "winners": _mean([seat["breakdown"][c] for seat in won]),
-            "others": _mean([seat["breakdown"][c] for seat in lost]),
+            "winners": mean_or_none([seat["breakdown"][c] for seat in won]),
+            "others": mean_or_none([seat["breakdown"][c] for seat in lost]),
         }
         for c in CATEGORIES
     ]
@@ -205,14 +212,6 @@ def solo_stats(scores: Sequence[int], targets: dict[str, int]) -> list[dict[str,
             }
         )
     return out
-
-
-def _pct(x: float | None) -> str:
-    return "–" if x is None else f"{100 * x:.1f}%"
-
-
-def _num(x: float | None) -> str:
-    return "–" if x is None else f"{x:.2f}"
 
 
 def plot_solo(scores_by_bot: dict[str, list[int]], targets: dict[str, int], path: Path, title: str) -> None:
@@ -291,12 +290,12 @@ def celtae_sections(
             [
                 x["leader"],
                 x["games"],
-                _pct(x["win_rate"]),
+                pct(x["win_rate"]),
                 f"±{100 * x['ci']:.1f}",
                 f"{x['points']:.2f}",
-                _pct(x["flipped"]),
-                _pct(x["a_success"]),
-                _pct(x["b_success"]),
+                pct(x["flipped"]),
+                pct(x["a_success"]),
+                pct(x["b_success"]),
             ]
             for x in leaders
         ),
@@ -339,11 +338,11 @@ def celtae_sections(
                 x["card"],
                 x["games"],
                 f"{x['marks']:.2f}",
-                _pct(x["scored"]),
-                _pct(x["met_rate"]),
-                _num(x["points_when_met"]),
-                _pct(x["win_met"]),
-                _pct(x["win_unmet"]),
+                pct(x["scored"]),
+                pct(x["met_rate"]),
+                num(x["points_when_met"]),
+                pct(x["win_met"]),
+                pct(x["win_unmet"]),
             ]
             for x in progress
         ),
@@ -388,13 +387,13 @@ def celtae_sections(
                 x["kind"],
                 x["tiles"],
                 x["tile_seats"],
-                _pct(x["tile_win"]),
-                _num(x["tile_score"]),
-                _pct(x["no_tile_win"]),
+                pct(x["tile_win"]),
+                num(x["tile_score"]),
+                pct(x["no_tile_win"]),
                 f"{x['build_per_seat']:.2f}",
                 x["build_seats"],
-                _pct(x["build_win"]),
-                _num(x["build_score"]),
+                pct(x["build_win"]),
+                num(x["build_score"]),
             ]
             for x in bonus
         ),
@@ -433,7 +432,7 @@ def celtae_sections(
         ("category", "", "all seats", "winners", "others"),
         "llrrr",
         (
-            [x["category"], n, f"{x['mean']:.2f}", _num(x["winners"]), _num(x["others"])]
+            [x["category"], n, f"{x['mean']:.2f}", num(x["winners"]), num(x["others"])]
             for x, n in zip(cats, names, strict=True)
         ),
         "![categories](celtae_categories.png)",
@@ -487,8 +486,8 @@ def component_checks(results: Sequence[dict[str, Any]], d: Any) -> list[str]:
     ]
     groups = [
         ("leader", "all seats", everyone, _checked(leaders, everyone)),
-        ("progress card", "seats meeting any card", _mean([r for _, r in met]), None),
-        ("bonus tile", "seats holding any tile", _mean([r for _, r in held]), None),
+        ("progress card", "seats meeting any card", mean_or_none([r for _, r in met]), None),
+        ("bonus tile", "seats holding any tile", mean_or_none([r for _, r in held]), None),
     ]
     rows, flags = [], []
     for (kind, against, ref, done), source in zip(groups, (leaders, cards, tiles), strict=True):
@@ -546,7 +545,7 @@ def solo_section(
                     row["difficulty"],
                     row["target"],
                     f"{row['wins']}/{row['games']}",
-                    _pct(row["win_rate"]),
+                    pct(row["win_rate"]),
                     f"±{100 * row['ci']:.1f}",
                     f"{statistics.fmean(xs):.1f}",
                     f"{sd:.1f}",

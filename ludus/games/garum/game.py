@@ -56,6 +56,8 @@ class GarumGame(Game):
         heuristic="ludus.games.garum.heuristic",
         explainer="ludus.games.garum.explain",
         encoder="ludus.games.garum.encoder:GarumEncoder",
+        report_facts="ludus.games.garum.report:garum_facts",
+        report_sections="ludus.games.garum.report:garum_sections",
         browser="ludus.games.garum:web/board.js",
         styles="ludus.games.garum:web/garum.css",
         rules="ludus.games.garum:web/rules.html",
