@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import random
 import secrets
+import threading
 import time
+from collections.abc import Iterator
 
 BODY = "document.body.dataset"
 # Pages driven by these tests are instant (js/motion.js: no piece travels under automation); a
@@ -129,19 +132,22 @@ def poll(page, expression: str, timeout: float = 15.0) -> object:
 
 
 def api_game(
-    server: str, game: str, players: int = 2, moves: int | None = None, seed: int = 1
+    server: str,
+    game: str,
+    players: int = 2,
+    moves: int | None = None,
+    seed: int = 1,
+    names: list[str] | None = None,
 ) -> tuple[str, dict]:
-    """A game of human seats created through the API and played ``moves`` random moves in (to its
-    end when None) over HTTP: (game id, seat tokens)."""
+    """A game of human seats (named ``names`` if given) created through the API and played ``moves``
+    random moves in (to its end when None) over HTTP: (game id, seat tokens)."""
     import httpx
 
-    created = httpx.post(
-        f"{server}/api/games",
-        json={"game": game, "options": {"players": players}, "seats": ["human"] * players},
-    ).json()
+    body = {"game": game, "options": {"players": players}, "seats": ["human"] * players}
+    created = httpx.post(f"{server}/api/games", json=body | ({"names": names} if names else {})).json()
     gid, tokens = created["id"], {s["seat"]: s["token"] for s in created["seats"] if "token" in s}
     rng = random.Random(seed)
-    with httpx.Client(base_url=server) as http:
+    with httpx.Client(base_url=server, timeout=60) as http:
         while moves is None or moves > 0:
             view = http.get(f"/api/games/{gid}").json()
             if view["terminal"]:
@@ -194,3 +200,42 @@ def count_piece_clicks(page) -> None:
 
 def piece_clicks(page) -> int:
     return int(page.evaluate("window.pieceClicks"))
+
+
+def play_out(server: str, gid: str, players: dict) -> None:
+    """Play game ``gid`` to its end by each seat's first legal move, every seat by its own client
+    (``players``: seat -> an ``httpx.Client`` holding that seat's session)."""
+    import httpx
+
+    for _ in range(2000):
+        view = httpx.get(f"{server}/api/games/{gid}").json()
+        if view["terminal"]:
+            return
+        mine = players[view["current_player"]].get(f"/api/games/{gid}").json()
+        if mine["legal_actions"]:
+            players[mine["seat"]].post(
+                f"/api/games/{gid}/actions",
+                json={"action": mine["legal_actions"][0], "version": mine["version"]},
+            )
+    raise AssertionError("the game did not end")
+
+
+@contextlib.contextmanager
+def serving(app, port: int = 0) -> Iterator[str]:
+    """``app`` served by uvicorn on a loopback port (0: a free one) in a thread of its own: its base URL,
+    the server stopped after."""
+    import uvicorn
+
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not server.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            raise RuntimeError("the test server did not start")
+        time.sleep(0.05)
+    try:
+        yield f"http://127.0.0.1:{server.servers[0].sockets[0].getsockname()[1]}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)

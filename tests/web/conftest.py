@@ -4,12 +4,10 @@ Debian's Chromium driven by Playwright. Never downloads a browser."""
 from __future__ import annotations
 
 import os
-import socket
-import threading
-import time
 from pathlib import Path
 
 import pytest
+from browser_helpers import serving
 from console_watch import watch_console
 
 CHROMIUM = os.environ.get("LUDUS_CHROMIUM", "/usr/bin/chromium")
@@ -37,12 +35,6 @@ def client():
     return TestClient(app)
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def _serving_pages(app) -> bool:
     return any(getattr(route, "path", None) == "/games/{game_id}" for route in app.routes)
 
@@ -50,8 +42,6 @@ def _serving_pages(app) -> bool:
 @pytest.fixture(scope="session")
 def server(tmp_path_factory):
     """Base URL of a live ludus server with the web client mounted."""
-    import uvicorn
-
     from ludus.server.app import create_app
     from ludus.web import mount
 
@@ -73,19 +63,8 @@ def server(tmp_path_factory):
     )
     if not _serving_pages(app):
         mount(app)
-    port = _free_port()
-    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
-    srv = uvicorn.Server(config)
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not srv.started:
-        if time.monotonic() > deadline or not thread.is_alive():
-            raise RuntimeError("the test server did not start")
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    srv.should_exit = True
-    thread.join(timeout=10)
+    with serving(app) as url:
+        yield url
 
 
 @pytest.fixture(scope="session")

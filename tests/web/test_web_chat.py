@@ -11,7 +11,7 @@ import time
 
 import httpx
 from axe_playwright_python.sync_playwright import Axe
-from browser_helpers import BODY, poll
+from browser_helpers import BODY, play_out, poll
 
 DESKTOP = {"width": 1400, "height": 900}
 PHONE = {"width": 390, "height": 844}
@@ -84,20 +84,6 @@ def _account(server: str, name: str) -> httpx.Client:
     return http
 
 
-def _play_out(server: str, gid: str, players: dict[int, httpx.Client]) -> None:
-    for _ in range(2000):
-        view = httpx.get(f"{server}/api/games/{gid}").json()
-        if view["terminal"]:
-            return
-        mine = players[view["current_player"]].get(f"/api/games/{gid}").json()
-        if mine["legal_actions"]:
-            players[mine["seat"]].post(
-                f"/api/games/{gid}/actions",
-                json={"action": mine["legal_actions"][0], "version": mine["version"]},
-            )
-    raise AssertionError("the game did not end")
-
-
 def test_a_finished_rated_game_lists_both_players_on_the_leaderboard_and_their_pages(
     browser, server, screenshots
 ):
@@ -106,7 +92,7 @@ def test_a_finished_rated_game_lists_both_players_on_the_leaderboard_and_their_p
     body = {"game": "garum", "seats": ["human", "human"], "claim": [0], "rated": True}
     gid = alice.post("/api/games", json=body).json()["id"]
     assert bob.post(f"/api/games/{gid}/join").status_code == 200
-    _play_out(server, gid, {0: alice, 1: bob})
+    play_out(server, gid, {0: alice, 1: bob})
     deadline = time.monotonic() + 30
     while {r["name"] for r in httpx.get(f"{server}/api/ratings/garum").json()} < set(names):
         assert time.monotonic() < deadline, "the ratings never moved"

@@ -10,13 +10,12 @@ from __future__ import annotations
 import random
 import re
 import secrets
-import threading
 import time
 from collections.abc import Iterator
 
 import httpx
 import pytest
-from browser_helpers import BODY, click_random_legal, poll, wait_turn, wait_version_after
+from browser_helpers import BODY, click_random_legal, poll, serving, wait_turn, wait_version_after
 from smtp_helpers import Inbox, free_port, smtp_server, text_of
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -30,8 +29,6 @@ WIDTHS = {"desktop": DESKTOP, "phone": PHONE}
 @pytest.fixture(scope="module")
 def home(tmp_path_factory) -> Iterator[tuple[str, Inbox]]:
     """A live server mailing through an aiosmtpd server of its own, its links at its own address."""
-    import uvicorn
-
     from ludus.server.app import create_app
     from ludus.server.settings import Settings
     from ludus.web import mount
@@ -52,17 +49,8 @@ def home(tmp_path_factory) -> Iterator[tuple[str, Inbox]]:
         app = create_app(f"sqlite:///{tmp_path_factory.mktemp('home') / 'ludus.db'}", settings=settings)
         if not any(getattr(route, "path", None) == "/games/{game_id}" for route in app.routes):
             mount(app)
-        srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-        thread = threading.Thread(target=srv.run, daemon=True)
-        thread.start()
-        deadline = time.monotonic() + 20
-        while not srv.started:
-            if time.monotonic() > deadline or not thread.is_alive():
-                raise RuntimeError("the test server did not start")
-            time.sleep(0.05)
-        yield url, inbox
-        srv.should_exit = True
-        thread.join(timeout=10)
+        with serving(app, port):
+            yield url, inbox
 
 
 def _context(browser, viewport=DESKTOP):

@@ -10,7 +10,7 @@ import secrets
 
 import httpx
 import pytest
-from browser_helpers import BODY, PASSWORD, api_game, poll, signed_up
+from browser_helpers import BODY, PASSWORD, api_game, play_out, poll, signed_up
 
 DESKTOP = {"width": 1400, "height": 900}
 PHONE = {"width": 390, "height": 844}
@@ -124,19 +124,7 @@ def _rated_game_played(server: str) -> str:
     )
     gid = created.json()["id"]
     assert bob.post(f"/api/games/{gid}/join").status_code == 200
-    players = {0: ann, 1: bob}
-    for _ in range(2000):
-        view = ann.get(f"/api/games/{gid}").json()
-        if view["terminal"]:
-            break
-        mine = players[view["current_player"]].get(f"/api/games/{gid}").json()
-        if mine["legal_actions"]:
-            players[mine["seat"]].post(
-                f"/api/games/{gid}/actions",
-                json={"action": mine["legal_actions"][0], "version": mine["version"]},
-            )
-    else:
-        raise AssertionError("the game did not end")
+    play_out(server, gid, {0: ann, 1: bob})
     ann.close()
     bob.close()
     return first

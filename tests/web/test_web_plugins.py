@@ -8,12 +8,11 @@ from __future__ import annotations
 
 import random
 import re
-import threading
 import time
 
 import httpx
 import pytest
-from browser_helpers import BODY, click_random_legal, wait_turn
+from browser_helpers import BODY, click_random_legal, serving, wait_turn
 from plugins.site import install, on_path
 from turn_log import check_turn_log
 
@@ -26,25 +25,14 @@ END_SCREEN = r"/api/games/[^/]+/(record|replay\?step=)"  # what the end screen a
 def plugin_server(tmp_path_factory):
     """A live server started once the examples are on the path: its bot workers, spawned with that
     path, find them too."""
-    import uvicorn
-
     from ludus.server.app import create_app
     from ludus.server.settings import Settings
 
     with on_path(install(tmp_path_factory.mktemp("site"))):
         settings = Settings(bot_seconds=0.05, bot_pace=0, create_rate="1000/minute", bot_games_per_host=1000)
         app = create_app(f"sqlite:///{tmp_path_factory.mktemp('db') / 'ludus.db'}", settings=settings)
-        server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning"))
-        thread = threading.Thread(target=server.run, daemon=True)
-        thread.start()
-        deadline = time.monotonic() + 30
-        while not server.started:
-            assert time.monotonic() < deadline and thread.is_alive(), "the plugin server did not start"
-            time.sleep(0.05)
-        port = server.servers[0].sockets[0].getsockname()[1]
-        yield f"http://127.0.0.1:{port}"
-        server.should_exit = True
-        thread.join(timeout=10)
+        with serving(app) as url:
+            yield url
 
 
 @pytest.mark.parametrize("width", WIDTHS)

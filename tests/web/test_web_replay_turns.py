@@ -4,12 +4,11 @@ decisions; a step by turn asks the server only for the turn's last step; no cons
 
 from __future__ import annotations
 
-import random
 import re
 
 import httpx
 import pytest
-from browser_helpers import BODY
+from browser_helpers import BODY, api_game
 
 pytestmark = pytest.mark.clean_console
 
@@ -19,27 +18,8 @@ NAMES = {"garum": ["Ann", "Bo"], "celtae": ["Ann"]}  # Celtae solo: Ann against 
 
 def named_game(server: str, game: str, seed: int = 1) -> tuple[str, dict, list[dict]]:
     """A game of named human seats played to its end by random moves: (id, record, the server's turns)."""
-    names = NAMES[game]
-    created = httpx.post(
-        f"{server}/api/games",
-        json={
-            "game": game,
-            "options": {"players": len(names)},
-            "seats": ["human"] * len(names),
-            "names": names,
-        },
-    ).json()
-    gid, tokens = created["id"], {s["seat"]: s["token"] for s in created["seats"]}
-    rng = random.Random(seed)
+    gid, _ = api_game(server, game, players=len(NAMES[game]), seed=seed, names=NAMES[game])
     with httpx.Client(base_url=server, timeout=60) as http:
-        while not (view := http.get(f"/api/games/{gid}").json())["terminal"]:
-            auth = {"Authorization": f"Bearer {tokens[view['current_player']]}"}
-            legal = http.get(f"/api/games/{gid}", headers=auth).json()["legal_actions"]
-            http.post(
-                f"/api/games/{gid}/actions",
-                json={"action": rng.choice(legal), "version": view["version"]},
-                headers=auth,
-            )
         record = http.get(f"/api/games/{gid}/record").json()
         turns = http.get(f"/api/games/{gid}/replay", params={"svg": "false", "turns": "true"}).json()["turns"]
     return gid, record, turns
