@@ -130,7 +130,7 @@ def test_games_open_to_join_list_their_options_in_words(strict_page, server):
     ).json()
     page = strict_page
     page.goto(server + "/")
-    row = page.locator(f"#open-games tr[data-game={created['id']}]")
+    row = page.locator(f"#open-games tr[data-game='{created['id']}']")
     row.wait_for()
     # the player count and what is not at its default, as the form says them
     assert "Garum" in row.inner_text()
