@@ -46,7 +46,8 @@ def test_an_invitation_by_name_waits_then_starts_when_accepted(browser, server, 
         room = host.locator("[data-testid=waiting-room]")
         assert bob in room.locator("[data-testid=room-seat-1]").inner_text()
         # every seat an account's: a rated table, which this server starts with no bots
-        assert host.locator("[data-testid=rated-no-bots]").is_visible()
+        # once the table's rating is known
+        host.locator("[data-testid=rated-no-bots]").wait_for(state="visible")
         assert host.locator("[data-testid=start-with-bots]").count() == 0
         assert "Waiting for players" in host.locator("[data-testid=turn]").inner_text()
         assert "48 h to move" in host.locator("[data-testid=turn-based]").inner_text()

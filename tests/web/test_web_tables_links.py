@@ -44,7 +44,8 @@ def test_a_guest_opening_the_link_takes_the_seat_and_the_host_sees_it_live(brows
         link = host.input_value("[data-testid=join-link]")
         assert link == f"{server}/games/{game_id}#join"
         assert host.locator("[data-testid=join-link-copy]").inner_text() == "Copy"
-        assert host.locator("[data-testid=start-with-bots]").is_visible()  # an unrated table
+        # an unrated table, once its rating is known
+        host.locator("[data-testid=start-with-bots]").wait_for(state="visible")
         host.screenshot(path=str(screenshots / "tables-link-waiting-room-desktop.png"))
         host.set_viewport_size(PHONE)
         host.screenshot(path=str(screenshots / "tables-link-waiting-room-phone.png"), full_page=True)

@@ -14,7 +14,7 @@ const OFFER = {invite: "invited", link: "anyone with the link", open: "open lobb
 let ctx = null; // {gameId, token: () => token}
 let me = undefined; // the signed-in account (null: signed out), asked once
 let levels = null; // bot levels for "Start with bots"
-let botsAllowed = true; // false: a rated table on a server that rates no game with bots
+let botsAllowed = null; // false: a rated table on a server that rates no game with bots (null: not known yet)
 
 export function initTable(options) {
   ctx = options;
@@ -27,7 +27,10 @@ export function initTable(options) {
   api("GET", path("ratings")).then((answer) => {
     botsAllowed = answer.bots_allowed !== false;
     if (ctx.view()) renderTable(ctx.view());
-  }).catch(() => { /* the host's start answers for itself */ });
+  }).catch(() => {
+    botsAllowed = true; // the host's start answers for itself
+    if (ctx.view()) renderTable(ctx.view());
+  });
 }
 
 /** The link that takes a seat offered to anyone with it (game.js takes the seat on opening). */
@@ -139,7 +142,7 @@ function renderRoom(view) {
   fill(room,
     el("h2", {}, "Waiting room"),
     el("p", {class: "hint"}, "The game starts when every seat is taken",
-      !botsAllowed ? "." : isHost(view) ? ", or when you start it with bots in the empty seats." : " or when the host starts it."),
+      botsAllowed !== true ? "." : isHost(view) ? ", or when you start it with bots in the empty seats." : " or when the host starts it."),
     el("ul", {class: "room-seats"}, rows),
     byLink.length > 0 && view.seat !== null ? [linkRow("Link to join", joinUrl(ctx.gameId), "join-link"),
       el("p", {class: "hint"}, `Send it to the people you play with: whoever opens it takes a seat (${byLink.join(", ")}).`)] : null,
@@ -148,7 +151,7 @@ function renderRoom(view) {
         onclick: () => send("accept", undefined, () => location.reload())}, "Accept"),
       el("button", {type: "button", "data-testid": "decline-invite",
         onclick: () => send("decline", undefined, () => location.assign("/me"))}, "Decline")) : null,
-    isHost(view) ? (botsAllowed ? startForm()
+    isHost(view) && botsAllowed !== null ? (botsAllowed ? startForm()
       : el("p", {class: "hint", "data-testid": "rated-no-bots"}, "A rated table: it starts when every seat is taken (this server rates no game with bots).")) : null);
 }
 
