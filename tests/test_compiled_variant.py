@@ -1,0 +1,33 @@
+"""Which build of the hot modules a run tests: the checkout's pure Python by default, and the copy that
+``benchmarks/mypyc_build.py`` compiles when ``scripts/test`` runs the rules' and bots' tests on it
+(``LUDUS_COMPILED=1``). Neither run may test the other build by mistake: a stale ``.so`` in the
+checkout would shadow its sources, and a compiled run that imported the checkout would prove nothing."""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import os
+import sysconfig
+from pathlib import Path
+
+import pytest
+
+CHECKOUT = Path(__file__).resolve().parent.parent
+_spec = importlib.util.spec_from_file_location("mypyc_build", CHECKOUT / "benchmarks" / "mypyc_build.py")
+assert _spec is not None and _spec.loader is not None
+_build = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_build)
+MODULES: tuple[str, ...] = _build.MODULES
+
+
+@pytest.mark.parametrize("module", MODULES)
+def test_each_hot_module_is_the_build_the_run_tests(module: str) -> None:
+    loaded = Path(
+        str(importlib.import_module("ludus." + module.removesuffix(".py").replace("/", ".")).__file__)
+    )
+    if os.environ.get("LUDUS_COMPILED") == "1":
+        assert loaded.name.endswith(str(sysconfig.get_config_var("EXT_SUFFIX"))), f"{loaded} is not compiled"
+        assert CHECKOUT not in loaded.parents, f"{loaded} is the checkout's, not the compiled copy's"
+    else:
+        assert loaded == CHECKOUT / "ludus" / module, f"{loaded} shadows the checkout's source"
