@@ -121,14 +121,20 @@ def test_a_finished_rated_game_lists_both_players_on_the_leaderboard_and_their_p
             page.screenshot(path=str(screenshots / f"ratings-player-{label}.png"), full_page=True)
         finally:
             context.close()
-    # the game page shows each seat's rating beside its name
+    # the game page shows each seat's rating beside its name, asking the server for them once
     context = _context(browser, DESKTOP)
     try:
         page = context.new_page()
+        asked = []
+        page.on(
+            "request", lambda r: asked.append(r.url) if r.url.endswith(f"/api/games/{gid}/ratings") else None
+        )
         page.goto(f"{server}/games/{gid}")
+        page.wait_for_function(f"{BODY}.live === 'true'")
         page.get_by_test_id("seat-rating-0").wait_for()
         page.get_by_test_id("seat-rating-1").wait_for()
         assert page.locator("#chat-rated").is_visible()
+        assert len(asked) == 1, asked  # the seats list and the waiting room share one answer
         page.locator("#seats").screenshot(path=str(screenshots / "ratings-seats-desktop.png"))
     finally:
         context.close()

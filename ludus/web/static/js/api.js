@@ -84,6 +84,16 @@ export function meta() {
   return metaPromise;
 }
 
+const tableRatingsPromises = new Map();
+
+/** A table's ratings (its seats' ratings, whether it is rated, whether bots may join): fetched once per page. */
+export function tableRatings(gameId) {
+  if (!tableRatingsPromises.has(gameId)) {
+    tableRatingsPromises.set(gameId, api("GET", `/api/games/${encodeURIComponent(gameId)}/ratings`));
+  }
+  return tableRatingsPromises.get(gameId);
+}
+
 /**
  * The web socket address of a game's live views (a seat's token goes in its first message, never
  * the URL). With `patches`, every view after the first comes as a JSON patch (see applyPatch).

@@ -4,7 +4,7 @@
 // the page with textContent (el()), never parsed as markup. Also: the seats' ratings beside their names
 // in the seats list, when the players have some (GET /api/games/{id}/ratings).
 
-import {api, ApiError} from "./api.js";
+import {api, ApiError, tableRatings} from "./api.js";
 import {el, fill, seatName} from "./util.js";
 
 const MAX_LENGTH = 500;
@@ -147,7 +147,7 @@ function markRatings() {
 
 async function loadRatings() {
   try {
-    const answer = await api("GET", `/api/games/${encodeURIComponent(chat.gameId)}/ratings`);
+    const answer = await tableRatings(chat.gameId);
     chat.ratings = Object.fromEntries(answer.seats.map((s) => [s.seat, s]));
     if (answer.rated) $("chat-rated").hidden = false;
     markRatings();

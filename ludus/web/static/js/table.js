@@ -4,7 +4,7 @@
 // rates no game with bots; an invited account's Accept / Decline), a turn-based table's time to move and its hand-over, and at the end
 // "Rematch". game.js calls renderTable(view) after drawing the rest of the view.
 
-import {api, gameUrl, meta, tokens} from "./api.js";
+import {api, gameUrl, meta, tableRatings, tokens} from "./api.js";
 import {whoAmI} from "./account.js";
 import {copyText, el, fill, say, seatName} from "./util.js";
 
@@ -24,7 +24,7 @@ export function initTable(options) {
     if (!levels.length) levels = info.bots;
     if (ctx.view()) renderTable(ctx.view());
   }).catch(() => { levels = []; });
-  api("GET", path("ratings")).then((answer) => {
+  tableRatings(ctx.gameId).then((answer) => {
     botsAllowed = answer.bots_allowed !== false;
     if (ctx.view()) renderTable(ctx.view());
   }).catch(() => {
