@@ -6,7 +6,7 @@ compared on the same deals (paired, ``compare_stats``), the game's own sections 
 hook: components with their intervals and flags), and the seat and group tables repeated with the search
 bot, with a sentence wherever the two bots disagree saying which to believe and why. Every figure has
 its 95 % interval; a figure whose interval leaves out its fair share is flagged (``FLAG``), and every
-flag is gathered at the top for the owners of the printed game.
+flag is gathered at the top for the owners of the printed game, furthest from fair first.
 """
 
 from __future__ import annotations
@@ -121,6 +121,21 @@ class Page:
         ]
 
 
+_FIGURE = re.compile(r"(-?\d+(?:\.\d+)?)% ± [\d.]+ .*?\bagainst (?:a fair share of )?(-?\d+(?:\.\d+)?)%")
+
+
+def departure(flag: str) -> float:
+    """How far a flagged figure lies from what it is held against, in points (0: a line of another
+    shape, which then keeps its place after the measured ones)."""
+    found = _FIGURE.search(flag)
+    return abs(float(found[1]) - float(found[2])) if found else 0.0
+
+
+def by_departure(flags: Sequence[str]) -> list[str]:
+    """The flags, the furthest from fair first (a stable sort: equal departures keep the page's order)."""
+    return sorted(flags, key=departure, reverse=True)
+
+
 def write_page(studies: Sequence[Study], out: Path, command: str) -> Path:
     """``balance.md`` in ``out`` (plots under ``out/images/balance``) from the games the studies' journals
     hold; returns its path."""
@@ -145,10 +160,11 @@ def write_page(studies: Sequence[Study], out: Path, command: str) -> Path:
         "## Flagged for the owners of the printed game",
         "",
         f"From the games between equal bots ({', '.join(dict.fromkeys(s.bot for s in studies))}; the counts in "
-        "each line): what a stronger player makes of each is under 'Checked by the search bot' and 'Which "
-        "to believe' in each game's part.",
+        "each line), furthest from its fair share first, so that the top of the list is where a change is "
+        "likeliest to matter: what a stronger player makes of each is under 'Checked by the search bot' and "
+        "'Which to believe' in each game's part.",
         "",
-        *(page.flags or ["Nothing flagged."]),
+        *(by_departure(page.flags) or ["Nothing flagged."]),
         "",
     ]
     path = out / "balance.md"

@@ -10,7 +10,7 @@ from click.testing import CliRunner
 
 import ludus
 from ludus.arena.balance import Study, config_label, configurations, finished, play, with_facts
-from ludus.arena.balance_page import write_page
+from ludus.arena.balance_page import by_departure, departure, write_page
 from ludus.cli import main
 
 
@@ -80,6 +80,22 @@ def test_a_leader_made_obviously_strong_in_a_data_folder_is_flagged_with_its_fil
     assert line.startswith("- ⚑") and f"leaders.json, `leaders[{index}]`" in line
     rate, reference = (float(x.split("%")[0].split()[-1]) for x in line.split("against"))
     assert rate > 90 and reference == 50.0  # strong, against the fair share of two players
+
+
+def test_the_flags_at_the_top_come_furthest_from_fair_first():
+    seat = (
+        "- ⚑ place 1 in turn order, `players=2`: wins 53.8% ± 2.2 of 2000 games against a fair share of 50.0%"
+    )
+    leader = "- ⚑ **Caratacus** (leader): win rate 44.3% ± 3.1 over 994 seats against 25.0% for all seats"
+    weak = "- ⚑ **majority of soldiers** (progress card): win rate 40.1% ± 7.9 over 147 seats against 57.5% for seats"
+    other = "- ⚑ a line of another shape"
+    assert [departure(x) for x in (seat, leader, weak, other)] == [
+        abs(53.8 - 50.0),
+        abs(44.3 - 25.0),
+        abs(40.1 - 57.5),
+        0.0,
+    ]
+    assert by_departure([other, seat, weak, leader]) == [leader, weak, seat, other]
 
 
 def test_a_journal_record_without_facts_gets_them_by_replay(tmp_path):
