@@ -214,11 +214,12 @@ def _counts(study: Study, runs: dict[str, dict[str, list[dict[str, Any]]]]) -> l
         for label in runs[study.bot]
     ]
     short = [b for b in bots if any(len(v) < targets[b] for v in runs[b].values())]
-    note = f"The target is {targets[study.bot]} games per configuration; " + (
-        f"{' and '.join(short)} did not reach it everywhere yet (the counts are the games finished; "
-        "the same command plays the rest)."
+    goals = " and ".join(f"{n} for {b}" for b, n in targets.items())
+    note = f"The target, in games a configuration: {goals}. " + (
+        f"Not reached everywhere yet by {' and '.join(short)}: the counts are the games finished, and the same "
+        "command plays the rest."
         if short
-        else "every configuration reached it."
+        else "Every configuration reached it."
     )
     return section(
         "Games played",

@@ -57,7 +57,7 @@ def test_no_play_writes_the_page_from_the_games_finished_with_their_true_count(t
     assert play([study], jobs=1, rounds=(1.0,)) == {"celtae": 2}
     longer = Study("celtae", games=5, search_games=0, results=tmp_path / "results", configs=study.configs)
     text = write_page([longer], tmp_path, "ludus balance celtae --games 5").read_text()
-    assert "| `players=2` | 2 of 5 |" in text and "did not reach it everywhere yet" in text
+    assert "| `players=2` | 2 of 5 |" in text and "Not reached everywhere yet by greedy" in text
     assert "#### Leaders" in text and "#### Components to check" in text
 
 
