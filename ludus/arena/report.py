@@ -31,8 +31,8 @@ FLAG = "⚑"
 
 def flagged(rate: float, n: int, reference: float) -> bool:
     """Whether the 95 % Wilson interval of a rate over ``n`` seats or games leaves out ``reference`` (e.g.
-    the fair share). Wilson's, not the normal one shown beside the rates: it stays honest near 0 and 1
-    and over few games (1 win in 1 game flags nothing, 24 in 24 do)."""
+    the fair share). Wilson's, which stays honest near 0 and 1 and over few games (1 win in 1 game flags
+    nothing, 24 in 24 do)."""
     if n < 1:
         return False
     z2 = 1.959964**2
@@ -91,8 +91,13 @@ def num(x: float | None) -> str:
 
 
 def _interval(p: float, n: int) -> float:
-    """Half-width of a 95 % normal interval for a proportion."""
-    return 1.96 * math.sqrt(max(p * (1 - p), 1e-9) / n) if n else 0.0
+    """Half-width of a 95 % interval for a proportion ``p`` over ``n``: Agresti-Coull's (two wins and two
+    losses added to the spread), which is the normal one over many games but stays honest near 0 and 1
+    over few (0 wins in 10 games is not "0.0% ± 0.0")."""
+    if not n:
+        return 0.0
+    adjusted = (p * n + 2) / (n + 4)
+    return 1.96 * math.sqrt(adjusted * (1 - adjusted) / (n + 4))
 
 
 def seat_stats(results: Sequence[dict[str, Any]]) -> list[dict[str, float]]:

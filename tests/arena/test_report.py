@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import ludus
 from ludus.arena.report import game_stats, seat_stats, turn_order_stats, write_report
 from ludus.arena.simulate import simulate
@@ -244,3 +246,13 @@ def test_solo_win_rates_count_scores_reaching_each_target() -> None:
     rows = solo_stats([24, 25, 30, 34, 35, 40], {"easy": 25, "normal": 30, "hard": 35})
     assert [(x["difficulty"], x["wins"]) for x in rows] == [("easy", 5), ("normal", 4), ("hard", 2)]
     assert rows[2]["win_rate"] == 2 / 6 and rows[0]["target"] == 25
+
+
+def test_a_rates_interval_is_never_zero_over_few_games_and_normal_over_many():
+    from ludus.arena.report import _interval
+
+    assert _interval(0.0, 10) > 0.15 and _interval(1.0, 10) > 0.15  # 0 of 10 says little
+    assert math.isclose(_interval(0.0, 10), _interval(1.0, 10))  # a win rate and its loss rate alike
+    normal = 1.96 * math.sqrt(0.5 * 0.5 / 2000)
+    assert abs(_interval(0.5, 2000) - normal) < 1e-4  # over many games, the normal interval
+    assert _interval(0.3, 0) == 0.0
