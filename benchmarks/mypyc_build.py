@@ -1,4 +1,4 @@
-"""The optional compiled variant: the hot rules and heuristic modules built with mypyc, into a copy.
+"""The optional compiled variant: the hot rules, heuristic and observation modules built with mypyc, into a copy.
 
 Pure Python stays the default and the only thing in the checkout: this copies the ``ludus``
 package to ``OUT/ludus`` and compiles ``MODULES`` there (``.so`` files beside their sources, which
@@ -23,7 +23,11 @@ from pathlib import Path
 PACKAGE = Path(__file__).resolve().parent.parent / "ludus"
 
 # measured with benchmarks/targets.py beside the pure-Python build; kept where they paid
-MODULES = ("games/garum/heuristic.py",) + tuple(
+MODULES = (
+    "games/garum/heuristic.py",
+    "games/garum/encoder_state.py",
+    "games/celtae/encoder_state.py",
+) + tuple(
     f"games/celtae/{name}.py"
     for name in (
         "heuristic",

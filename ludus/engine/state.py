@@ -35,7 +35,9 @@ class State(ABC):
         self.game = game
         self.seed = seed
         self.rng = random.Random(seed)
-        self._history: list[str] = []
+        # the actions applied, kept as given (their notation is written out when asked for: the
+        # games hand out immutable actions) or as notation (a state loaded from JSON)
+        self._history: list[Action | str] = []
         self._actors: list[int] = []  # the seat that took each action of the history
         self._legal: list[Action] | None = None
         self._barrier = 0  # history length before which nothing may be taken back
@@ -80,7 +82,7 @@ class State(ABC):
         if not self._offers(action):
             raise IllegalActionError(self._why_illegal(action))
         self._apply(action)
-        self._history.append(str(action))
+        self._history.append(action)
         self._actors.append(actor)
         self._legal = None
         if self._settles(actor):
@@ -206,15 +208,15 @@ class State(ABC):
 
     def history(self) -> list[str]:
         """Notation of every action applied, in order."""
-        return list(self._history)
+        return list(map(str, self._history))
 
     def log(self, seat: int | None, start: int = 0) -> list[dict[str, Any]]:
         """The move log as ``seat`` may see it: ``{"seat", "action"}`` per action, secrets masked;
         from action ``start`` on (a log kept elsewhere asks only for what is new)."""
         self._check_seat(seat)
         return [
-            {"seat": who, "action": self._public_action(text, who, seat)}
-            for text, who in zip(self._history[start:], self._actors[start:], strict=True)
+            {"seat": who, "action": self._public_action(str(action), who, seat)}
+            for action, who in zip(self._history[start:], self._actors[start:], strict=True)
         ]
 
     def _public_action(self, text: str, actor: int, seat: int | None) -> str:
@@ -241,7 +243,7 @@ class State(ABC):
                 "config": self.game.config,
                 **({"data": self.game.data_tag} if self.game.data_tag is not None else {}),
                 "seed": self.seed,
-                "history": self._history,
+                "history": self.history(),
                 "actors": self._actors,
                 "barrier": self._barrier,
                 "rng": [version, list(internal), gauss],
