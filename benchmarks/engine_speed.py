@@ -1,14 +1,14 @@
-"""Random-play speed and memory of every game configuration, against OpenSpiel's hearts.
+"""Random-play speed and memory of every game configuration, as ratios to the shared hearts yardstick.
 
-Every configuration plays uniformly random games for ``--seconds`` and reports decisions
-(actions applied) per second and games per second; OpenSpiel's native C++ ``hearts``,
-driven by the same Python loop (chance nodes sampled from ``chance_outcomes()``), is the
-yardstick each configuration is divided by. Rates are per second of this process's CPU
-time, and hearts is re-measured next to every configuration (its ratio uses that
-neighbouring figure), so a machine shared with other work skews the ratios little. Peak memory is the tracemalloc peak of one
-random game (allocations made while playing it) and the process's maximum resident set.
+Every configuration plays uniformly random games (``legal_actions()`` and ``apply_action``, every
+action applied counted) in slices alternating with slices of OpenSpiel's hearts measured by the
+project's shared ``hearts_rate`` (``yardstick.py``: every move applied, chance moves included,
+chosen uniformly), so that both meet the same load; rates are per second of this process's CPU
+time. It reports decisions and games per second, the ratio to hearts, and the peak memory of one
+random game (the tracemalloc peak of its allocations) and the process's maximum resident set.
 
-Targets: Garum 4 players Troia >= 0.10 of hearts; Celtae 4 players >= 0.05.
+Target (issue 53's raw-engine row, also in ``targets.py``): every 4-player configuration >= 0.3 of
+hearts.
 
     .venv/bin/python benchmarks/engine_speed.py [--seconds 2] [--quick]
 """
@@ -22,19 +22,25 @@ import resource
 import sys
 import time
 import tracemalloc
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
-import ludus
-from ludus.engine.errors import OptionError
-from ludus.engine.registry import game_class
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from yardstick import beside, hearts_rate  # noqa: E402
+
+import ludus  # noqa: E402
+from ludus.engine.errors import OptionError  # noqa: E402
+from ludus.engine.registry import game_class  # noqa: E402
 
 AXES = ("players", "board", "variant", "difficulty")  # the options that make a configuration
-TARGETS = {("garum", 4, "troia"): 0.10, ("celtae", 4, None): 0.05}
+TARGET = 0.3  # of hearts, for every 4-player configuration
 
 
 def configurations(quick: bool) -> Iterator[tuple[str, dict[str, Any]]]:
     """Every (game, options) over the axes each game declares; ``quick`` keeps the defaults but players."""
+    seen: set[tuple[str, tuple[tuple[str, Any], ...]]] = set()
     for name in ludus.game_names():
         options = {o.name: o for o in game_class(name).options if o.name in AXES}
         names = list(options)
@@ -46,26 +52,37 @@ def configurations(quick: bool) -> Iterator[tuple[str, dict[str, Any]]]:
                 game = ludus.load_game(name, **dict(zip(names, combo, strict=True)))
             except OptionError:
                 continue
-            yield name, {n: game.config[n] for n in names if game.config[n] is not None}
+            config = {n: game.config[n] for n in names if game.config[n] is not None}
+            key = (name, tuple(config.items()))
+            if key not in seen:  # an option left at None reads as its default: that configuration once
+                seen.add(key)
+                yield name, config
 
 
-def random_loop(
-    new_game: Callable[[int], Any], seconds: float, step: Callable[[Any, random.Random], int]
-) -> tuple[float, float, int]:
-    """(decisions/s, games/s, games) of random play for about ``seconds`` of this process's CPU time."""
-    rng = random.Random(1)
-    games = decisions = 0
-    start = time.process_time()
-    while True:
-        state = new_game(games)
-        decisions += step(state, rng)
-        games += 1
-        elapsed = time.process_time() - start
-        if elapsed >= seconds:
-            return decisions / elapsed, games / elapsed, games
+class RandomGames:
+    """Random games of one configuration, played in slices of CPU time: ``(games, decisions)`` so far."""
+
+    def __init__(self, game: Any) -> None:
+        self.game = game
+        self.rng = random.Random(1)
+        self.games = 0
+        self.seconds = 0.0  # CPU seconds played, over all slices
+
+    def __call__(self, seconds: float) -> tuple[float, float]:
+        """Whole random games for about ``seconds`` of CPU time: (decisions, CPU seconds)."""
+        decisions = 0
+        start = time.process_time()
+        while True:
+            decisions += play(self.game.new_initial_state(seed=self.games), self.rng)
+            self.games += 1
+            elapsed = time.process_time() - start
+            if elapsed >= seconds:
+                self.seconds += elapsed
+                return decisions, elapsed
 
 
-def play_ludus(state: Any, rng: random.Random) -> int:
+def play(state: Any, rng: random.Random) -> int:
+    """Play ``state`` out at random; the actions applied."""
     n = 0
     choice = rng.choice
     while not state.is_terminal():
@@ -74,31 +91,14 @@ def play_ludus(state: Any, rng: random.Random) -> int:
     return n
 
 
-def play_spiel(state: Any, rng: random.Random) -> int:
-    n = 0
-    while not state.is_terminal():
-        if state.is_chance_node():
-            outcomes = state.chance_outcomes()
-            state.apply_action(rng.choices([o for o, _ in outcomes], [p for _, p in outcomes])[0])
-        else:
-            state.apply_action(rng.choice(state.legal_actions()))
-            n += 1
-    return n
-
-
-def peak_bytes(new_game: Callable[[int], Any], step: Callable[[Any, random.Random], int]) -> int:
+def peak_bytes(game: Any) -> int:
     """tracemalloc peak while creating and playing one random game."""
     tracemalloc.start()
     tracemalloc.reset_peak()
-    step(new_game(12345), random.Random(2))
+    play(game.new_initial_state(seed=12345), random.Random(2))
     _, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
     return peak
-
-
-def target_for(name: str, config: dict[str, Any]) -> float | None:
-    key = (name, config.get("players"), config.get("board"))
-    return TARGETS.get(key) or TARGETS.get((name, config.get("players"), None))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -110,47 +110,33 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     seconds = min(args.seconds, 0.5) if args.quick else args.seconds
 
-    rows: list[tuple[str, float, float, int, float | None, float | None]] = []
-    try:
-        import pyspiel
-    except ImportError:  # pragma: no cover - open_spiel is in the rl extra
-        print("open_spiel is not installed: no hearts yardstick", file=sys.stderr)
-        hearts = None
-    else:
-        spiel_game = pyspiel.load_game("hearts")
-        dps, gps, _ = random_loop(lambda _i: spiel_game.new_initial_state(), seconds, play_spiel)
-        peak = peak_bytes(lambda _i: spiel_game.new_initial_state(), play_spiel)
-        hearts = dps
-        rows.append(("open_spiel hearts (C++, Python loop)", dps, gps, peak, None, dps))
-
+    print(
+        f"{'configuration':52} {'decisions/s':>12} {'games/s':>9} {'peak KiB':>9} {'hearts':>9} "
+        f"{'x hearts':>9}  target"
+    )
     failures = []
     for name, config in configurations(args.quick):
         game = ludus.load_game(name, **config)
-        near = hearts
-        if hearts:
-            near = random_loop(lambda _i: spiel_game.new_initial_state(), seconds / 2, play_spiel)[0]
-        dps, gps, _ = random_loop(
-            lambda seed, game=game: game.new_initial_state(seed=seed), seconds, play_ludus
-        )
-        peak = peak_bytes(lambda seed, game=game: game.new_initial_state(seed=seed), play_ludus)
+        work = RandomGames(game)
+        got = beside(work, seconds, hearts_rate, yardstick_seconds=min(0.75, seconds / 2))
+        games_per_s = work.games / work.seconds
         label = name + " " + " ".join(f"{k}={v}" for k, v in config.items())
-        rows.append((label, dps, gps, peak, target_for(name, config), near))
-
-    print(f"{'configuration':52} {'decisions/s':>12} {'games/s':>9} {'peak KiB':>9} {'x hearts':>9}  target")
-    for label, dps, gps, peak, target, near in rows:
-        ratio = dps / near if near else float("nan")
         verdict = ""
-        if target is not None and hearts:
-            ok = ratio >= target
-            verdict = f">= {target:.2f} {'ok' if ok else 'MISSED'}"
+        if config.get("players") == 4:
+            ok = got.ratio >= TARGET
+            verdict = f">= {TARGET:.2f} {'met' if ok else 'MISSED'}"
             if not ok:
                 failures.append(label)
-        print(f"{label:52} {dps:12,.0f} {gps:9,.1f} {peak / 1024:9,.0f} {ratio:9.3f}  {verdict}")
+        print(
+            f"{label:52} {got.rate:12,.0f} {games_per_s:9,.1f} {peak_bytes(game) / 1024:9,.0f} "
+            f"{got.yardstick:9,.0f} {got.ratio:9.3f}  {verdict}"
+        )
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    print("rates per CPU second; x hearts: against hearts measured just before each configuration")
     print(
-        "peak KiB: tracemalloc peak of one random game (Python allocations only, so hearts' C++ state is not seen)"
+        "rates per CPU second; hearts: the shared yardstick (OpenSpiel hearts, every move at random), "
+        "in slices alternating with the configuration's"
     )
+    print("peak KiB: tracemalloc peak of one random game (Python allocations only)")
     print(f"process max resident set: {rss / 1024:,.0f} MiB")
     if failures:
         print("targets missed: " + "; ".join(failures))
