@@ -205,6 +205,11 @@ class Encoder:
         out[:] = vector
         return out
 
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled without its writer, a cache made again on first use (OpenSpiel pickles games and their
+        observers; a compiled writer could not be pickled, nor its buffer's view)."""
+        return {**self.__dict__, "_writer": None}
+
     def mark_legal(self, state: State, actions: ActionMap, mask: np.ndarray) -> None:
         """Set 1 in ``mask`` (all zeros, int8) at each legal action's index in ``actions``.
 
@@ -264,16 +269,6 @@ class LiveVector:
                 if old is not None:
                     view[row + (0 if old < 0 else 1 + old)] = 0.0
                 view[row + (0 if w < 0 else 1 + w)] = 1.0
-
-    def __getstate__(self) -> dict[str, Any]:
-        """Pickled without the buffer view (OpenSpiel's tests pickle games and their observers)."""
-        state = dict(self.__dict__)
-        del state["view"]
-        return state
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        self.__dict__.update(state)
-        self.view = self.live.data
 
 
 def encoder_for(game: Game) -> Encoder:

@@ -9,6 +9,7 @@ the output buffer held before. The masks agree with a per-action lookup too.
 
 from __future__ import annotations
 
+import pickle
 import random
 
 import numpy as np
@@ -116,3 +117,21 @@ def test_encode_state_fills_a_buffer_of_another_type_and_works_without_a_state_w
     plain.state_writer = None
     assert np.array_equal(plain.encode_state(state, 1), expected) and plain._writer is None
     assert encoder._writer is not None  # the fast path was the one taken above
+
+
+@pytest.mark.parametrize("name", ["garum", "celtae"])
+def test_an_encoder_pickled_mid_game_writes_the_same_vectors_after_loading(name: str) -> None:
+    """OpenSpiel pickles games with their observers: the encoder's writer (a cache, compiled in the
+    compiled build) is left out and made again, and the loaded encoder goes on alike."""
+    game = ludus.load_game(name, players=2)
+    encoder = encoder_for(game)
+    state = game.new_initial_state(seed=3)
+    rng = random.Random(3)
+    for _ in range(25):
+        encoder.encode_state(state, 0)  # the writer now holds what it wrote
+        state.apply_action(rng.choice(state.legal_actions()))
+    loaded = pickle.loads(pickle.dumps(encoder))
+    for _ in range(25):
+        for seat in (None, 0, 1):
+            assert np.array_equal(loaded.encode_state(state, seat), encoder.encode_state(state, seat))
+        state.apply_action(rng.choice(state.legal_actions()))

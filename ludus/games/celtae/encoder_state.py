@@ -144,15 +144,6 @@ class StateWriter(LiveVector):
             self._leader,
         )
 
-    def __getstate__(self) -> dict[str, Any]:
-        state = super().__getstate__()
-        del state["group_values"]  # bound methods: made again on loading
-        return state
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        super().__setstate__(state)
-        self.group_values = self._groups()
-
     # -- the call --------------------------------------------------------------------------
     def write(self, state: Any, seat: int | None, out: np.ndarray | None = None) -> np.ndarray:
         """The vector of ``state`` seen by ``seat``, copied into ``out`` (a new array if None)."""
