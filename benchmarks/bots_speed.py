@@ -49,8 +49,8 @@ class SelfPlay:
     of CPU and returns (what it counted, the CPU seconds it timed). Games are seeded 0, 1, 2 ...,
     so two runs (two versions of the code) play the same games as long as they decide alike."""
 
-    def __init__(self, game_name: str, players: int) -> None:
-        self.game = ludus.load_game(game_name, players=players)
+    def __init__(self, game_name: str, players: int, **options: Any) -> None:
+        self.game = ludus.load_game(game_name, players=players, **options)
         self.games = 0
         self.state: Any = None
         self.bots: list[Any] = []
@@ -122,8 +122,8 @@ class Ismcts(SelfPlay):
 class RandomPlay(SelfPlay):
     """The raw engine: uniformly random legal actions, every action applied counted."""
 
-    def __init__(self, game_name: str, players: int) -> None:
-        super().__init__(game_name, players)
+    def __init__(self, game_name: str, players: int, **options: Any) -> None:
+        super().__init__(game_name, players, **options)
         self.rng = random.Random(1)
 
     def make_bots(self, seed: int) -> list[Any]:

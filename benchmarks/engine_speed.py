@@ -1,11 +1,12 @@
 """Random-play speed and memory of every game configuration, as ratios to the shared hearts yardstick.
 
-Every configuration plays uniformly random games (``legal_actions()`` and ``apply_action``, every
-action applied counted) in slices alternating with slices of OpenSpiel's hearts measured by the
-project's shared ``hearts_rate`` (``yardstick.py``: every move applied, chance moves included,
-chosen uniformly), so that both meet the same load; rates are per second of this process's CPU
-time. It reports decisions and games per second, the ratio to hearts, and the peak memory of one
-random game (the tracemalloc peak of its allocations) and the process's maximum resident set.
+Every configuration plays uniformly random games (``bots_speed.RandomPlay``: ``legal_actions()``
+and ``apply_action``, every action applied counted) in slices alternating with slices of
+OpenSpiel's hearts measured by the project's shared ``hearts_rate`` (``yardstick.py``: every move
+applied, chance moves included, chosen uniformly), so that both meet the same load; rates are per
+second of this process's CPU time. It reports decisions and games per second, the ratio to hearts,
+and the peak memory of one random game (the tracemalloc peak of its allocations) and the process's
+maximum resident set.
 
 Target (issue 53's raw-engine row, also in ``targets.py``): every 4-player configuration >= 0.3 of
 hearts.
@@ -17,10 +18,8 @@ from __future__ import annotations
 
 import argparse
 import itertools
-import random
 import resource
 import sys
-import time
 import tracemalloc
 from collections.abc import Iterator
 from pathlib import Path
@@ -28,7 +27,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from yardstick import beside, hearts_rate  # noqa: E402
+from bots_speed import RandomPlay  # noqa: E402
+from yardstick import Beside, beside, hearts_rate  # noqa: E402
 
 import ludus  # noqa: E402
 from ludus.engine.errors import OptionError  # noqa: E402
@@ -59,43 +59,26 @@ def configurations(quick: bool) -> Iterator[tuple[str, dict[str, Any]]]:
                 yield name, config
 
 
-class RandomGames:
-    """Random games of one configuration, played in slices of CPU time: ``(games, decisions)`` so far."""
+def random_play(work: RandomPlay, seconds: float) -> tuple[Beside, float]:
+    """``work``'s random play beside hearts, and its games per second."""
+    timed = 0.0
 
-    def __init__(self, game: Any) -> None:
-        self.game = game
-        self.rng = random.Random(1)
-        self.games = 0
-        self.seconds = 0.0  # CPU seconds played, over all slices
+    def play(s: float) -> tuple[float, float]:
+        nonlocal timed
+        count, cpu = work(s)
+        timed += cpu
+        return count, cpu
 
-    def __call__(self, seconds: float) -> tuple[float, float]:
-        """Whole random games for about ``seconds`` of CPU time: (decisions, CPU seconds)."""
-        decisions = 0
-        start = time.process_time()
-        while True:
-            decisions += play(self.game.new_initial_state(seed=self.games), self.rng)
-            self.games += 1
-            elapsed = time.process_time() - start
-            if elapsed >= seconds:
-                self.seconds += elapsed
-                return decisions, elapsed
+    got = beside(play, seconds, hearts_rate, yardstick_seconds=min(0.75, seconds / 2))
+    return got, work.games / timed
 
 
-def play(state: Any, rng: random.Random) -> int:
-    """Play ``state`` out at random; the actions applied."""
-    n = 0
-    choice = rng.choice
-    while not state.is_terminal():
-        state.apply_action(choice(state.legal_actions()))
-        n += 1
-    return n
-
-
-def peak_bytes(game: Any) -> int:
-    """tracemalloc peak while creating and playing one random game."""
+def peak_bytes(work: RandomPlay) -> int:
+    """tracemalloc peak while creating and playing one more random game (the game's caches warm)."""
     tracemalloc.start()
     tracemalloc.reset_peak()
-    play(game.new_initial_state(seed=12345), random.Random(2))
+    work.new_game()
+    work.decide()
     _, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
     return peak
@@ -116,10 +99,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     failures = []
     for name, config in configurations(args.quick):
-        game = ludus.load_game(name, **config)
-        work = RandomGames(game)
-        got = beside(work, seconds, hearts_rate, yardstick_seconds=min(0.75, seconds / 2))
-        games_per_s = work.games / work.seconds
+        work = RandomPlay(name, **config)
+        got, games_per_s = random_play(work, seconds)
         label = name + " " + " ".join(f"{k}={v}" for k, v in config.items())
         verdict = ""
         if config.get("players") == 4:
@@ -128,7 +109,7 @@ def main(argv: list[str] | None = None) -> int:
             if not ok:
                 failures.append(label)
         print(
-            f"{label:52} {got.rate:12,.0f} {games_per_s:9,.1f} {peak_bytes(game) / 1024:9,.0f} "
+            f"{label:52} {got.rate:12,.0f} {games_per_s:9,.1f} {peak_bytes(work) / 1024:9,.0f} "
             f"{got.yardstick:9,.0f} {got.ratio:9.3f}  {verdict}"
         )
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
