@@ -6,7 +6,8 @@ compared on the same deals (paired, ``compare_stats``), the game's own sections 
 hook: components with their intervals and flags), and the seat and group tables repeated with the search
 bot, with a sentence wherever the two bots disagree saying which to believe and why. Every figure has
 its 95 % interval; a figure whose interval leaves out its fair share is flagged (``FLAG``), and every
-flag is gathered at the top for the owners of the printed game, furthest from fair first.
+flag is gathered at the top for the owners of the printed game: those that hold when every figure
+tested is counted (Benjamini-Hochberg), then the rest, each list furthest from fair first.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from ..engine.registry import game_class
 from .balance import Study, config_label, finished, slug, with_facts, with_first
 from .compare import plot_differences
 from .compare_stats import Table, deal_figures, figure_row
-from .report import COMPARED, FLAG, _interval, _plt, flagged, save_plot, section
+from .report import COMPARED, FLAG, Tally, _interval, _plt, flag_figure, save_plot, section, tallying
 
 IMAGES = Path("images") / "balance"
 
@@ -99,13 +100,19 @@ def demote(lines: Sequence[str], depth: int = 1) -> list[str]:
     return ["#" * depth + line if line.startswith("#") else line for line in lines]
 
 
-class Page:
-    """The page being written: its lines, its image folder, and the flags gathered for the top."""
+FALSE_DISCOVERIES = 0.05
+"""The false discovery rate at which the flags at the top of the page are sorted (``holding``)."""
 
-    def __init__(self, out: Path) -> None:
+
+class Page:
+    """The page being written: its lines, its image folder, and the flags gathered for the top (each as
+    shown there, with the line its numbers are kept under in ``tally``)."""
+
+    def __init__(self, out: Path, tally: Tally) -> None:
         self.out = out
+        self.tally = tally
         self.lines: list[str] = []
-        self.flags: list[str] = []
+        self.flags: list[tuple[str, str]] = []
 
     def image(self, game: str, name: str) -> tuple[Path, str]:
         """Where a plot is written and how the page links it."""
@@ -117,31 +124,46 @@ class Page:
         lines = [part for line in lines for part in line.split("\n")]
         self.lines += lines
         self.flags += [
-            f"{line} ({where})" if where else line for line in lines if line.startswith(f"- {FLAG}")
+            (f"{line} ({where})" if where else line, line) for line in lines if line.startswith(f"- {FLAG}")
         ]
 
+    def top(self, rate: float = FALSE_DISCOVERIES) -> tuple[list[str], list[str]]:
+        """The flags that hold over every figure tested (Benjamini-Hochberg at ``rate``) and the rest,
+        each list furthest from fair first (equal departures keep the page's order)."""
+        numbers = self.tally.flags  # a line a section wrote without ``flag_figure``: not held, last
+        held = holding([numbers.get(key, (1.0, 0.0))[0] for _, key in self.flags], self.tally.tested, rate)
+        order = sorted(range(len(self.flags)), key=lambda i: -numbers.get(self.flags[i][1], (1.0, 0.0))[1])
+        return (
+            [self.flags[i][0] for i in order if held[i]],
+            [self.flags[i][0] for i in order if not held[i]],
+        )
 
-_FIGURE = re.compile(r"(-?\d+(?:\.\d+)?)% ± [\d.]+ .*?\bagainst (?:a fair share of )?(-?\d+(?:\.\d+)?)%")
 
-
-def departure(flag: str) -> float:
-    """How far a flagged figure lies from what it is held against, in points (0: a line of another
-    shape, which then keeps its place after the measured ones)."""
-    found = _FIGURE.search(flag)
-    return abs(float(found[1]) - float(found[2])) if found else 0.0
-
-
-def by_departure(flags: Sequence[str]) -> list[str]:
-    """The flags, the furthest from fair first (a stable sort: equal departures keep the page's order)."""
-    return sorted(flags, key=departure, reverse=True)
+def holding(p_values: Sequence[float], tested: int, rate: float = FALSE_DISCOVERIES) -> list[bool]:
+    """Which of ``p_values`` (those of the flagged figures, among ``tested`` figures in all) the
+    Benjamini-Hochberg procedure keeps at false discovery ``rate``: the k smallest, for the largest k
+    whose k-th smallest is at most k * rate / tested. The figures not flagged need not be given: their
+    p-values are above 0.05, so none of them could be kept."""
+    order = sorted(range(len(p_values)), key=p_values.__getitem__)
+    kept = 0
+    for k, i in enumerate(order, 1):
+        if p_values[i] <= k * rate / max(tested, 1):
+            kept = k
+    held = [False] * len(p_values)
+    for i in order[:kept]:
+        held[i] = True
+    return held
 
 
 def write_page(studies: Sequence[Study], out: Path, command: str) -> Path:
     """``balance.md`` in ``out`` (plots under ``out/images/balance``) from the games the studies' journals
     hold; returns its path."""
-    page = Page(out)
-    for study in studies:
-        _game(page, study)
+    with tallying() as tally:
+        page = Page(out, tally)
+        for study in studies:
+            _game(page, study)
+    held, rest = page.top()
+    bots = ", ".join(dict.fromkeys(s.bot for s in studies))
     head = [
         "# Balance",
         "",
@@ -159,12 +181,26 @@ def write_page(studies: Sequence[Study], out: Path, command: str) -> Path:
         "",
         "## Flagged for the owners of the printed game",
         "",
-        f"From the games between equal bots ({', '.join(dict.fromkeys(s.bot for s in studies))}; the counts in "
-        "each line), furthest from its fair share first, so that the top of the list is where a change is "
-        "likeliest to matter: what a stronger player makes of each is under 'Checked by the search bot' and "
-        "'Which to believe' in each game's part.",
+        f"From the games between equal bots ({bots}; the counts in each line). The page holds {tally.tested} "
+        f"figures tested against their fair share, and {len(held) + len(rest)} of them are flagged. At 1 in 20, "
+        "chance alone would flag some of them. The flags are sorted into two lists:",
         "",
-        *(by_departure(page.flags) or ["Nothing flagged."]),
+        f"- **Unlikely to be chance**: the flags that still hold when every figure is counted "
+        f"(the Benjamini-Hochberg procedure, with a false discovery rate of {100 * FALSE_DISCOVERIES:.0f} %). "
+        "Perhaps 1 in 20 of these is chance.",
+        "- **May be chance**: flagged by their own interval only.",
+        "",
+        "In each list, the figure furthest from its fair share comes first, so that the top is where a "
+        "change is likeliest to matter. What a stronger player makes of each is under 'Checked by the "
+        "search bot' and 'Which to believe' in each game's part.",
+        "",
+        f"### Unlikely to be chance ({len(held)})",
+        "",
+        *(held or ["None."]),
+        "",
+        f"### May be chance ({len(rest)})",
+        "",
+        *(rest or ["None."]),
         "",
     ]
     path = out / "balance.md"
@@ -239,13 +275,18 @@ def seat_rows(by_config: dict[str, list[dict[str, Any]]]) -> tuple[list[list[str
         players = len(recs[0]["returns"])
         cells = []
         for p, (rate, half) in enumerate(places(recs)):
-            bad = players > 1 and flagged(rate, len(recs), 1 / players)
-            cells.append(pct(rate, half) + (f" {FLAG}" if bad else ""))
-            if bad:
-                flags.append(
-                    f"- {FLAG} place {p + 1} in turn order, `{label}`: wins {pct(rate, half)} of {len(recs)} games "
-                    f"against a fair share of {100 / players:.1f}%"
+            flag = None
+            if players > 1:
+                flag = flag_figure(
+                    f"place {p + 1} in turn order, `{label}`: wins {pct(rate, half)} of {len(recs)} games "
+                    f"against a fair share of {100 / players:.1f}%",
+                    rate,
+                    len(recs),
+                    1 / players,
                 )
+            cells.append(pct(rate, half) + (f" {FLAG}" if flag else ""))
+            if flag:
+                flags.append(flag)
         rows.append([f"`{label}`", str(len(recs)), *cells, *[""] * (most - players)])
     return rows, flags, most
 

@@ -14,7 +14,10 @@ from __future__ import annotations
 import math
 import statistics
 import textwrap
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +29,8 @@ from ..engine.registry import game_class
 COMPARED = ("board", "variant", "difficulty")
 
 FLAG = "⚑"
-"""Marks a suspicious figure; a section's line starting ``- ⚑`` is gathered at the top of a balance page."""
+"""Marks a suspicious figure; a section's line starting ``- ⚑`` is gathered at the top of a balance page
+(made by ``flag_figure``, which keeps its numbers for the page; a line written by hand goes last)."""
 
 
 def flagged(rate: float, n: int, reference: float) -> bool:
@@ -39,6 +43,56 @@ def flagged(rate: float, n: int, reference: float) -> bool:
     centre = (rate + z2 / (2 * n)) / (1 + z2 / n)
     half = math.sqrt(rate * (1 - rate) / n + z2 / (4 * n * n)) * 1.959964 / (1 + z2 / n)
     return abs(centre - reference) > half
+
+
+def p_value(rate: float, n: int, reference: float) -> float:
+    """Two-sided p-value of the score test of ``rate`` over ``n`` against ``reference``: the test whose
+    95 % acceptance region is Wilson's interval, so that a figure is ``flagged`` when this is below
+    0.05."""
+    spread = reference * (1 - reference)
+    if n < 1:
+        return 1.0
+    if spread <= 0:
+        return 1.0 if rate == reference else 0.0
+    return math.erfc(abs(rate - reference) / math.sqrt(2 * spread / n))
+
+
+@dataclass
+class Tally:
+    """The figures a balance page tests against their fair share: how many, and each flag's numbers
+    (its line -> p-value and departure in points), so that the page can tell the flags that hold over
+    all its figures from those that may be chance, without reading numbers back from its text."""
+
+    tested: int = 0
+    flags: dict[str, tuple[float, float]] = field(default_factory=dict)
+
+
+_TALLY: ContextVar[Tally | None] = ContextVar("ludus_balance_tally", default=None)
+
+
+@contextmanager
+def tallying() -> Iterator[Tally]:
+    """Count the figures ``flag_figure`` tests while the block runs (the sections of a balance page)."""
+    tally = Tally()
+    token = _TALLY.set(tally)
+    try:
+        yield tally
+    finally:
+        _TALLY.reset(token)
+
+
+def flag_figure(text: str, rate: float, n: int, reference: float) -> str | None:
+    """A figure tested against its fair share: its flag line ``- ⚑ text`` (gathered at the top of a
+    balance page) if ``flagged``, else None; counted in the active ``Tally`` either way."""
+    tally = _TALLY.get()
+    if tally is not None:
+        tally.tested += 1
+    if not flagged(rate, n, reference):
+        return None
+    line = f"- {FLAG} {text}"
+    if tally is not None:
+        tally.flags[line] = (p_value(rate, n, reference), 100 * abs(rate - reference))
+    return line
 
 
 def _simulate(

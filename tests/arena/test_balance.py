@@ -7,10 +7,13 @@ import json
 from pathlib import Path
 
 from click.testing import CliRunner
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 import ludus
 from ludus.arena.balance import Study, config_label, configurations, finished, play, with_facts
-from ludus.arena.balance_page import by_departure, departure, write_page
+from ludus.arena.balance_page import Page, holding, write_page
+from ludus.arena.report import flag_figure, flagged, p_value, tallying
 from ludus.cli import main
 
 
@@ -82,20 +85,46 @@ def test_a_leader_made_obviously_strong_in_a_data_folder_is_flagged_with_its_fil
     assert rate > 90 and reference == 50.0  # strong, against the fair share of two players
 
 
-def test_the_flags_at_the_top_come_furthest_from_fair_first():
-    seat = (
-        "- ⚑ place 1 in turn order, `players=2`: wins 53.8% ± 2.2 of 2000 games against a fair share of 50.0%"
-    )
-    leader = "- ⚑ **Caratacus** (leader): win rate 44.3% ± 3.1 over 994 seats against 25.0% for all seats"
-    weak = "- ⚑ **majority of soldiers** (progress card): win rate 40.1% ± 7.9 over 147 seats against 57.5% for seats"
-    other = "- ⚑ a line of another shape"
-    assert [departure(x) for x in (seat, leader, weak, other)] == [
-        abs(53.8 - 50.0),
-        abs(44.3 - 25.0),
-        abs(40.1 - 57.5),
-        0.0,
-    ]
-    assert by_departure([other, seat, weak, leader]) == [leader, weak, seat, other]
+def test_benjamini_hochberg_keeps_every_flag_up_to_the_last_p_value_under_its_step():
+    # steps k * 0.05 / 10: 0.005, 0.01, 0.015 ... only the two smallest lie under theirs
+    assert holding([0.039, 0.001, 0.041, 0.008, 0.042], 10) == [False, True, False, True, False]
+    # step-up: the smallest (0.02) lies above its own step (0.0167), but the third (0.03) lies under its
+    # step (0.05), so all three are kept; among six figures the steps are 0.0083, 0.0167, 0.025: none is
+    assert holding([0.03, 0.021, 0.02], 3) == [True, True, True]
+    assert holding([0.03, 0.021, 0.02], 6) == [False, False, False]
+    assert holding([], 0) == []
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(1, 400), st.data(), st.floats(0.01, 0.99))
+def test_a_figure_is_flagged_when_its_score_test_p_value_is_under_five_percent(n, data, reference):
+    rate = data.draw(st.integers(0, n)) / n
+    p = p_value(rate, n, reference)
+    assume(abs(p - 0.05) > 1e-6)  # the interval's edge, where rounding may fall either side
+    assert flagged(rate, n, reference) == (p < 0.05)
+
+
+def test_the_flags_at_the_top_hold_when_every_figure_tested_is_counted_furthest_from_fair_first(tmp_path):
+    def page_of(unflagged):
+        with tallying() as tally:
+            page = Page(tmp_path, tally)
+            lines = [
+                flag_figure("close call", 0.57, 200, 0.5),  # p = 0.048
+                flag_figure("strong", 0.9, 200, 0.5),
+                flag_figure("stronger", 0.99, 200, 0.5),
+                *(flag_figure(f"fair {i}", 0.5, 200, 0.5) for i in range(unflagged)),
+            ]
+            page.add([x for x in lines if x is not None] + ["- ⚑ a line written by hand"], "here")
+        return tally, page.top()
+
+    tally, (held, rest) = page_of(0)
+    assert tally.tested == 3
+    assert held == ["- ⚑ stronger (here)", "- ⚑ strong (here)", "- ⚑ close call (here)"]
+    assert rest == ["- ⚑ a line written by hand (here)"]
+    tally, (held, rest) = page_of(97)  # the same three flags among 100 figures: the close call may be chance
+    assert tally.tested == 100
+    assert held == ["- ⚑ stronger (here)", "- ⚑ strong (here)"]
+    assert rest == ["- ⚑ close call (here)", "- ⚑ a line written by hand (here)"]
 
 
 def test_a_journal_record_without_facts_gets_them_by_replay(tmp_path):

@@ -21,7 +21,7 @@ from ludus.arena.report import (
     FLAG,
     _interval,
     _plt,
-    flagged,
+    flag_figure,
     mean_or_none,
     num,
     pct,
@@ -494,7 +494,13 @@ def component_checks(results: Sequence[dict[str, Any]], d: Any) -> list[str]:
         if ref is None:
             continue
         for name, where, n, rate, half in done or _checked(source, ref):
-            bad = flagged(rate, n, ref)
+            flag = flag_figure(
+                f"**{name}** ({kind}): win rate {100 * rate:.1f}% ± {100 * half:.1f} over {n} seats "
+                f"against {100 * ref:.1f}% for {against}; in {where}",
+                rate,
+                n,
+                ref,
+            )
             rows.append(
                 [
                     f"{name} ({kind})",
@@ -502,14 +508,11 @@ def component_checks(results: Sequence[dict[str, Any]], d: Any) -> list[str]:
                     f"{100 * rate:.1f}% ± {100 * half:.1f}",
                     f"{100 * ref:.1f}% ({against})",
                     where,
-                    FLAG if bad else "",
+                    FLAG if flag else "",
                 ]
             )
-            if bad:
-                flags.append(
-                    f"- {FLAG} **{name}** ({kind}): win rate {100 * rate:.1f}% ± {100 * half:.1f} over {n} seats "
-                    f"against {100 * ref:.1f}% for {against}; in {where}"
-                )
+            if flag:
+                flags.append(flag)
     return section(
         "Components to check",
         "Each reconstructed component's win rate (seats that played the leader, met the progress card, "

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
-from ludus.arena.report import FLAG, _interval, flagged, mean_or_none, num, pct, plot_bars, section
+from ludus.arena.report import FLAG, _interval, flag_figure, mean_or_none, num, pct, plot_bars, section
 
 from .data import JOKER, LETTERS, Board
 from .state import EMPTY
@@ -162,10 +162,14 @@ def space_name(cetarium: int, kind: str) -> str:
     return f"cetarium {cetarium} {'joker' if kind == '*' else kind}"
 
 
-def _flag_line(name: str, kind: str, rate: float, half: float, n: int, fair: float, where: str) -> str:
-    return (
-        f"- {FLAG} **{name}** ({kind}): win rate {100 * rate:.1f}% ± {100 * half:.1f} over {n} seats "
-        f"against {100 * fair:.1f}% for the fair share; in {where}"
+def _flag(name: str, kind: str, rate: float, half: float, n: int, fair: float, where: str) -> str | None:
+    """A component's win rate tested against the fair share: its flag line, or None (``flag_figure``)."""
+    return flag_figure(
+        f"**{name}** ({kind}): win rate {100 * rate:.1f}% ± {100 * half:.1f} over {n} seats "
+        f"against {100 * fair:.1f}% for the fair share; in {where}",
+        rate,
+        n,
+        fair,
     )
 
 
@@ -204,7 +208,9 @@ def garum_sections(
         name = space_name(x["cetarium"], x["kind"])
         key = keys.get((x["cetarium"], *x["cell"]))  # None: not in the file the report reads
         where = f"{board_file}, `bonuses[{key}]`" if key is not None else board_file
-        bad = x["win_rate"] is not None and flagged(x["win_rate"], x["seats"], fair)
+        flag = None
+        if x["win_rate"] is not None:
+            flag = _flag(name, "bonus space", x["win_rate"], x["ci"], x["seats"], fair, where)
         rows.append(
             [
                 name,
@@ -214,11 +220,11 @@ def garum_sections(
                 x["seats"],
                 pct(x["win_rate"]) + ("" if x["win_rate"] is None else f" ± {100 * x['ci']:.1f}"),
                 where,
-                FLAG if bad else "",
+                FLAG if flag else "",
             ]
         )
-        if bad:
-            flags.append(_flag_line(name, "bonus space", x["win_rate"], x["ci"], x["seats"], fair, where))
+        if flag:
+            flags.append(flag)
     plot_bars(
         [f"{x['cetarium']} {x['kind']}" for x in spaces],
         {
@@ -249,12 +255,12 @@ def garum_sections(
         i = LETTERS.index(x["colour"])
         name = f"{x['colour']} ({species[i].colour}, {species[i].name})"
         where = f"tiles.json, `species[{i}]`"
-        bad = flagged(x["win_rate"], x["seats"], fair)
+        flag = _flag(name, "colour", x["win_rate"], x["ci"], x["seats"], fair, where)
         rows.append(
-            [name, x["seats"], f"{pct(x['win_rate'])} ± {100 * x['ci']:.1f}", where, FLAG if bad else ""]
+            [name, x["seats"], f"{pct(x['win_rate'])} ± {100 * x['ci']:.1f}", where, FLAG if flag else ""]
         )
-        if bad:
-            flags.append(_flag_line(name, "colour", x["win_rate"], x["ci"], x["seats"], fair, where))
+        if flag:
+            flags.append(flag)
     plot_bars(
         [x["colour"] for x in colours],
         {"win rate": [x["win_rate"] for x in colours]},
