@@ -121,13 +121,22 @@ def garum_decision_by_board(page, rng: random.Random) -> str:
 def poll(page, expression: str, timeout: float = 15.0) -> object:
     """Wait until ``expression`` is truthy in the page; its value. Unlike wait_for_function, this
     evaluates through the DevTools protocol, so it works under a CSP that forbids eval()."""
+    from playwright.sync_api import Error
+
     deadline = time.monotonic() + timeout
     while True:
-        value = page.evaluate(expression)
+        try:
+            value = page.evaluate(expression)
+        except Error as exc:  # a page between two documents (no body yet, its context gone): not yet
+            value, last = None, exc
+        else:
+            last = None
         if value:
             return value
         if time.monotonic() > deadline:
-            raise TimeoutError(f"still false after {timeout} s: {expression}")
+            raise TimeoutError(
+                f"still false after {timeout} s: {expression}" + (f" ({last})" if last else "")
+            )
         time.sleep(0.05)
 
 

@@ -35,18 +35,13 @@ def client():
     return TestClient(app)
 
 
-def _serving_pages(app) -> bool:
-    return any(getattr(route, "path", None) == "/games/{game_id}" for route in app.routes)
-
-
 @pytest.fixture(scope="session")
 def server(tmp_path_factory):
     """Base URL of a live ludus server with the web client mounted."""
     from ludus.server.app import create_app
-    from ludus.web import mount
+    from ludus.server.settings import Settings
 
     db = tmp_path_factory.mktemp("web") / "ludus.db"
-    from ludus.server.settings import Settings
 
     # one browser for every test: the per-address limits meant for strangers would refuse it
     app = create_app(
@@ -61,8 +56,6 @@ def server(tmp_path_factory):
             lobby_per_host=10000,
         ),
     )
-    if not _serving_pages(app):
-        mount(app)
     with serving(app) as url:
         yield url
 

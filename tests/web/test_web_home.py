@@ -31,7 +31,6 @@ def home(tmp_path_factory) -> Iterator[tuple[str, Inbox]]:
     """A live server mailing through an aiosmtpd server of its own, its links at its own address."""
     from ludus.server.app import create_app
     from ludus.server.settings import Settings
-    from ludus.web import mount
 
     with smtp_server() as (inbox, smtp_port):
         port = free_port()
@@ -47,8 +46,6 @@ def home(tmp_path_factory) -> Iterator[tuple[str, Inbox]]:
             lobby_per_host=10000,
         )
         app = create_app(f"sqlite:///{tmp_path_factory.mktemp('home') / 'ludus.db'}", settings=settings)
-        if not any(getattr(route, "path", None) == "/games/{game_id}" for route in app.routes):
-            mount(app)
         with serving(app, port):
             yield url, inbox
 
@@ -235,6 +232,7 @@ def test_two_friends_play_a_rated_turn_based_game_by_name_over_devices_with_mail
         assert {ann, bob} <= set(listed)
         _shoot(a, screenshots, "leaderboard")
         a.locator(f"[data-testid=leaderboard-row][data-name='{bob}'] a").click()
+        a.wait_for_url(lambda url: "/players/" in url)  # the leaderboard was ready too: poll the new page
         poll(a, f"{BODY}.ready === 'true'")
         assert a.get_by_test_id("player-name").text_content() == bob
         assert a.locator(f"[data-testid=player-game][data-game='{gid}']").get_by_text("rated").count() == 1
