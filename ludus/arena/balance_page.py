@@ -268,15 +268,18 @@ def _counts(study: Study, runs: dict[str, dict[str, list[dict[str, Any]]]]) -> l
 
 
 def seat_rows(by_config: dict[str, list[dict[str, Any]]]) -> tuple[list[list[str]], list[str], int]:
-    """Rows of win rate by place in turn order per configuration, the flags, and the most places."""
+    """Rows of win rate by place in turn order per configuration, the flags, and the most places.
+
+    With two players the second place's rate is one less the first's: one figure, tested once (its
+    cell is marked with the first's)."""
     most = max(len(r[0]["returns"]) for r in by_config.values())
     rows, flags = [], []
     for label, recs in by_config.items():
         players = len(recs[0]["returns"])
         cells = []
+        flag = None  # solo: no fair share; two players: the second place keeps the first's flag
         for p, (rate, half) in enumerate(places(recs)):
-            flag = None
-            if players > 1:
+            if players > 2 or (players == 2 and p == 0):
                 flag = flag_figure(
                     f"place {p + 1} in turn order, `{label}`: wins {pct(rate, half)} of {len(recs)} games "
                     f"against a fair share of {100 / players:.1f}%",
@@ -284,9 +287,9 @@ def seat_rows(by_config: dict[str, list[dict[str, Any]]]) -> tuple[list[list[str
                     len(recs),
                     1 / players,
                 )
+                if flag:
+                    flags.append(flag)
             cells.append(pct(rate, half) + (f" {FLAG}" if flag else ""))
-            if flag:
-                flags.append(flag)
         rows.append([f"`{label}`", str(len(recs)), *cells, *[""] * (most - players)])
     return rows, flags, most
 

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 import ludus
 from ludus.arena.balance import Study, config_label, configurations, finished, play, with_facts
-from ludus.arena.balance_page import Page, holding, write_page
+from ludus.arena.balance_page import Page, holding, seat_rows, write_page
 from ludus.arena.report import flag_figure, flagged, p_value, tallying
 from ludus.cli import main
 
@@ -150,3 +150,20 @@ def test_a_data_folder_needs_one_game_named(tmp_path):
     refused = run(["balance", "--data", tmp_path, "--out", tmp_path / "docs"])
     assert refused.exit_code == 2 and "--data belongs to one game" in refused.output
     assert not (tmp_path / "docs").exists()
+
+
+def test_two_players_seat_advantage_is_one_figure_flagged_once_and_marked_on_both_places(tmp_path):
+    first_wins = [{"returns": [0.0, 1.0] if i % 2 else [1.0, 0.0], "first": i % 2} for i in range(100)]
+    three = [{"returns": [1.0, 0.0, 0.0], "first": 0} for _ in range(100)]
+    with tallying() as tally:
+        rows, flags, most = seat_rows({"players=2": first_wins, "players=3": three})
+    assert tally.tested == 1 + 3
+    assert [x.split(",")[0] for x in flags] == [
+        "- ⚑ place 1 in turn order",
+        "- ⚑ place 1 in turn order",
+        "- ⚑ place 2 in turn order",
+        "- ⚑ place 3 in turn order",
+    ]
+    one, two, none = rows[0][2:]
+    assert one.startswith("100.0% ±") and two.startswith("0.0% ±") and none == "" and most == 3
+    assert one.endswith("⚑") and two.endswith("⚑")
