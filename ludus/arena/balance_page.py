@@ -130,9 +130,10 @@ class Page:
     def top(self, rate: float = FALSE_DISCOVERIES) -> tuple[list[str], list[str]]:
         """The flags that hold over every figure tested (Benjamini-Hochberg at ``rate``) and the rest,
         each list furthest from fair first (equal departures keep the page's order)."""
-        numbers = self.tally.flags  # a line a section wrote without ``flag_figure``: not held, last
-        held = holding([numbers.get(key, (1.0, 0.0))[0] for _, key in self.flags], self.tally.tested, rate)
-        order = sorted(range(len(self.flags)), key=lambda i: -numbers.get(self.flags[i][1], (1.0, 0.0))[1])
+        # (p-value, departure) of each; a line a section wrote without ``flag_figure``: not held, last
+        numbers = [self.tally.flags.get(key, (1.0, 0.0)) for _, key in self.flags]
+        held = holding([p for p, _ in numbers], self.tally.tested, rate)
+        order = sorted(range(len(self.flags)), key=lambda i: -numbers[i][1])
         return (
             [self.flags[i][0] for i in order if held[i]],
             [self.flags[i][0] for i in order if not held[i]],

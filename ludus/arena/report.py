@@ -36,19 +36,13 @@ FLAG = "⚑"
 def flagged(rate: float, n: int, reference: float) -> bool:
     """Whether the 95 % Wilson interval of a rate over ``n`` seats or games leaves out ``reference`` (e.g.
     the fair share). Wilson's, which stays honest near 0 and 1 and over few games (1 win in 1 game flags
-    nothing, 24 in 24 do)."""
-    if n < 1:
-        return False
-    z2 = 1.959964**2
-    centre = (rate + z2 / (2 * n)) / (1 + z2 / n)
-    half = math.sqrt(rate * (1 - rate) / n + z2 / (4 * n * n)) * 1.959964 / (1 + z2 / n)
-    return abs(centre - reference) > half
+    nothing, 24 in 24 do): it holds the references the score test (``p_value``) does not refuse at 5 %."""
+    return p_value(rate, n, reference) < 0.05
 
 
 def p_value(rate: float, n: int, reference: float) -> float:
-    """Two-sided p-value of the score test of ``rate`` over ``n`` against ``reference``: the test whose
-    95 % acceptance region is Wilson's interval, so that a figure is ``flagged`` when this is below
-    0.05."""
+    """Two-sided p-value of the score test of ``rate`` over ``n`` against ``reference``, the test whose
+    95 % acceptance region is Wilson's interval (1 for no games)."""
     spread = reference * (1 - reference)
     if n < 1:
         return 1.0

@@ -4,6 +4,7 @@ its results, and a component made obviously strong in a data folder flagged with
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 
 from click.testing import CliRunner
@@ -97,11 +98,16 @@ def test_benjamini_hochberg_keeps_every_flag_up_to_the_last_p_value_under_its_st
 
 @settings(max_examples=300, deadline=None)
 @given(st.integers(1, 400), st.data(), st.floats(0.01, 0.99))
-def test_a_figure_is_flagged_when_its_score_test_p_value_is_under_five_percent(n, data, reference):
+def test_a_figure_is_flagged_when_its_wilson_interval_leaves_out_the_reference(n, data, reference):
     rate = data.draw(st.integers(0, n)) / n
-    p = p_value(rate, n, reference)
-    assume(abs(p - 0.05) > 1e-6)  # the interval's edge, where rounding may fall either side
-    assert flagged(rate, n, reference) == (p < 0.05)
+    assume(
+        abs(p_value(rate, n, reference) - 0.05) > 1e-6
+    )  # the interval's edge: rounding may fall either side
+    z2 = 1.959964**2  # Wilson's 95 % interval, as the textbooks write it
+    centre = (rate + z2 / (2 * n)) / (1 + z2 / n)
+    half = math.sqrt(rate * (1 - rate) / n + z2 / (4 * n * n)) * 1.959964 / (1 + z2 / n)
+    assert flagged(rate, n, reference) == (abs(centre - reference) > half)
+    assert flagged(rate, n, reference) == (p_value(rate, n, reference) < 0.05)
 
 
 def test_the_flags_at_the_top_hold_when_every_figure_tested_is_counted_furthest_from_fair_first(tmp_path):
