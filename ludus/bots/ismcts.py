@@ -430,13 +430,17 @@ class ISMCTSBot:
         Returns the values (every seat) after the mover's best of them: the heuristic's, or the
         learned model's where the bot has one.
         """
-        best: list[float] = []
+        best: list[float] | None = None  # every seat's values after the best action (None: its margins')
         best_action = None
         best_value = -1.0
         best_margins = None  # the heuristic's margins after the best action, where the shortcut gave them
         shortcut = heuristic_actions(world.game.name) if evaluate is not None else None
         known = shortcut(world, actions) if shortcut is not None else [None] * len(actions)
+        scale = (
+            self.scale if self.net is None else self.net.win_scale
+        )  # as _squash: only the best's squashed whole
         for action, margins in zip(actions, known, strict=True):
+            values: list[float] | None = None
             if margins is None:
                 child_state = world.clone()
                 child_state.apply_action(action)
@@ -445,14 +449,17 @@ class ISMCTSBot:
                     if child_state.is_terminal()
                     else self._score(child_state, evaluate)
                 )
+                value = values[player]
             else:
-                values = self._squash(margins)
+                value = learned.win_chance(margins[player], scale)
             child = _Node(action, node, player)
             child.visits = child.avail = 1
-            child.total = values[player]
+            child.total = value
             node.children[action] = child
-            if values[player] > best_value:
-                best, best_value, best_action, best_margins = values, values[player], action, margins
+            if value > best_value:
+                best, best_value, best_action, best_margins = values, value, action, margins
+        if best is None:
+            best = self._squash(best_margins) if best_margins is not None else []
         if self.net is not None and best_margins is not None and best_action is not None:
             # valued by the shortcut, without the model: the model values the position after it, from the
             # shortcut's margins (equal to the heuristic's there); an action played out has its model value

@@ -184,6 +184,15 @@ class Encoder:
     def encode(self, observation: dict[str, Any]) -> np.ndarray:
         raise NotImplementedError
 
+    def state_encoding(self) -> Callable[[State, int | None], np.ndarray]:
+        """``encode_state`` without its checks, for a caller that hands it only seats it checked itself
+        (the environments, on every step): a new vector for each call."""
+        if self.state_writer is None:
+            return lambda state, seat: self.encode(state.observation(seat))
+        if self._writer is None:
+            self._writer = self.state_writer(self)
+        return self._writer.write
+
     def encode_state(self, state: State, seat: int | None, out: np.ndarray | None = None) -> np.ndarray:
         """``encode(state.observation(seat))``, written into ``out`` (a vector) if given.
 

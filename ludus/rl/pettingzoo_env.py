@@ -73,6 +73,7 @@ class LudusAECEnv(AECEnv):
         self.reward_kind = reward
         self.render_mode = render_mode
         self.encoder: Encoder = encoder_for(self.game)
+        self._encode = self.encoder.state_encoding()
         self.action_map = ActionMap(self.game)
         self._num_actions = len(self.action_map)
         self._actions = self.action_map.actions
@@ -130,7 +131,7 @@ class LudusAECEnv(AECEnv):
         seat = self.agent_seat[agent]
         state = self.state
         assert state is not None, "call reset() first"
-        obs = self.encoder.encode_state(state, seat)  # a new array
+        obs = self._encode(state, seat)  # a new array
         mask = self._no_action.copy()
         if state.current_player() == seat:
             self.encoder.mark_legal(state, self.action_map, mask)

@@ -14,7 +14,7 @@ from operator import itemgetter
 from typing import Any
 
 from . import board as G
-from .scoring import leader_holds
+from .scoring import all_owner_stats, citadel_counts, leader_holds
 from .scoring import stat_value as stat_of
 
 # Weights: set by hand, checked by greedy self-play (differences of the single weights were within
@@ -92,11 +92,15 @@ class Position:
     def __init__(self, state: Any) -> None:
         d = state.data
         np_ = state.np
-        sums: dict[str, list[int]] = {}
-        self.all_stats = all_stats = _all_stats(state, sums)
-        self.tile_points = sums["tiles"]
-        self.complete = sums["complete"]  # discs on complete citadels (score A), by owner
-        self.open = sums["open"]  # discs on citadels still open, by owner
+        counts = citadel_counts(state)
+        self.all_stats = all_stats = all_owner_stats(state, counts)
+        rt, dt = d.roman_tiles, d.druid_tiles
+        self.tile_points = [  # scores C and D, by owner
+            sum(dt[t][0] for t in state.druid_won[o]) + sum(rt[t][0] for t in state.roman_won[o])
+            for o in range(np_)
+        ]
+        self.complete = counts[2]  # discs on complete citadels (score A), by owner
+        self.open = counts[3]  # discs on citadels still open, by owner
         self.w = w = weights(state)
         self.g = min(1.0, _turns_left(state) / w["horizon"])
         citadels = state.citadels
@@ -260,70 +264,6 @@ def _stat_getter(kind: str, arg: int) -> Any:
             index = value.index(found)
             return lambda st, name=name, index=index: st[name][index]
     raise ValueError(f"progress card kind {kind!r} reads no known figure")  # pragma: no cover
-
-
-_CITADELS: dict[tuple, tuple] = {}
-
-
-def _all_stats(state: Any, sums: dict[str, list[int]] | None = None) -> list[dict]:
-    """``scoring.stats`` of every owner, in one pass over the citadels; into ``sums``, by owner,
-    the points from Druid and Roman tiles ("tiles"), and the discs on complete and on open
-    citadels ("complete", "open")."""
-    np_ = state.np
-    key = (np_, *map(tuple, state.citadels))
-    counted = _CITADELS.get(key)
-    if counted is None:  # the citadels change only when a disc is built: counted once a layout
-        colour = [[0, 0, 0, 0] for _ in range(np_)]
-        region = [[0, 0] for _ in range(np_)]
-        complete = [0] * np_
-        open_ = [0] * np_
-        for idx, cit in enumerate(state.citadels):
-            c, r = idx % 4, idx // 4
-            discs = complete if -1 not in cit else open_
-            for o in range(np_):
-                k = cit.count(o)
-                if k:
-                    colour[o][c] += k
-                    region[o][r] += k
-                    discs[o] += k
-        if len(_CITADELS) >= 1_000:
-            _CITADELS.clear()
-        counted = _CITADELS[key] = (colour, region, complete, open_)
-    colour, region, complete, open_ = counted  # shared, read only
-    tile_points = None
-    if sums is not None:
-        sums["complete"], sums["open"], sums["tiles"] = complete, open_, []
-        tile_points = sums["tiles"]
-    rt = state.data.roman_tiles
-    dt = state.data.druid_tiles
-    bonus_owner = state.bonus_owner
-    garrison = state.garrison
-    out = []
-    for o in range(np_):
-        tr = state.tribe[o]
-        roman_won, druid_won = state.roman_won[o], state.druid_won[o]
-        roman_pts = [rt[t][0] for t in roman_won]
-        druid_pts = [dt[t][0] for t in druid_won]
-        out.append(
-            {
-                "colour": colour[o],
-                "region": region[o],
-                "bonus": bonus_owner.count(o),
-                "types": tr[:4],
-                "workers": tr[0] + tr[1] + tr[2] + tr[3],
-                "druids": tr[G.D],
-                "druid_tiles": len(druid_won),
-                "roman": len(roman_won),
-                "roman_by_points": [roman_pts.count(1), roman_pts.count(2)],
-                "druid_by_points": [druid_pts.count(1), druid_pts.count(2)],
-                "garrison": [garrison[0].count(o), garrison[1].count(o)],
-                "cubes": state.cubes[o],
-                "discs": state.discs[o],
-            }
-        )
-        if tile_points is not None:
-            tile_points.append(sum(druid_pts) + sum(roman_pts))  # scores C and D
-    return out
 
 
 def seat_value(state: Any, o: int, viewer: int, pos: Position) -> float:

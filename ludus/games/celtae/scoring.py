@@ -20,44 +20,79 @@ CATEGORIES = ("A", "B", "C", "D", "E", "F", "G", "H", "I", "J", "K")
 _LEADER_FIGURE = {"cubes": "cubes", "tribe_nondruid": "workers", "bonus_tiles": "bonus", "discs": "discs"}
 
 
-def stats(state: CeltaeBase, o: int) -> dict[str, Any]:
-    """What progress cards and leaders look at, for owner ``o``."""
-    colour = [0, 0, 0, 0]
-    region = [0, 0]
-    for idx, cit in enumerate(state.citadels):
-        k = cit.count(o)
-        if k:
-            colour[idx % 4] += k
-            region[idx // 4] += k
-    tr = state.tribe[o]
-    roman_points = [0, 0]  # tiles won worth 1 and 2 points
+_CITADELS: dict[tuple, tuple] = {}
+_CITADELS_MAX = 1_000
+
+
+def citadel_counts(state: CeltaeBase) -> tuple[list[list[int]], list[list[int]], list[int], list[int]]:
+    """By owner (``state.np``): discs by colour and by region, and discs on complete and on open
+    citadels; counted once for each layout (the citadels change only when a disc is built), the
+    lists shared and read only."""
+    np_ = state.np
+    key = (np_, *map(tuple, state.citadels))
+    counted = _CITADELS.get(key)
+    if counted is None:
+        colour = [[0, 0, 0, 0] for _ in range(np_)]
+        region = [[0, 0] for _ in range(np_)]
+        complete = [0] * np_
+        open_ = [0] * np_
+        for idx, cit in enumerate(state.citadels):
+            c, r = idx % 4, idx // 4
+            discs = complete if -1 not in cit else open_
+            for o in range(np_):
+                k = cit.count(o)
+                if k:
+                    colour[o][c] += k
+                    region[o][r] += k
+                    discs[o] += k
+        if len(_CITADELS) >= _CITADELS_MAX:
+            _CITADELS.clear()
+        counted = _CITADELS[key] = (colour, region, complete, open_)
+    return counted
+
+
+def all_owner_stats(state: CeltaeBase, counts: tuple | None = None) -> list[dict[str, Any]]:
+    """What progress cards and leaders look at, for every owner (``state.np``): read only (the
+    citadels' figures are ``citadel_counts``'s, given as ``counts`` by a caller that has them)."""
+    colour, region, _complete, _open = counts or citadel_counts(state)
     rt = state.data.roman_tiles
-    for t in state.roman_won[o]:
-        p = rt[t][0]
-        if p == 1 or p == 2:
-            roman_points[p - 1] += 1
-    druid_points = [0, 0]
     dt = state.data.druid_tiles
-    for t in state.druid_won[o]:
-        p = dt[t][0]
-        if p == 1 or p == 2:
-            druid_points[p - 1] += 1
-    garrison = state.garrison
-    return {
-        "colour": colour,
-        "region": region,
-        "bonus": state.bonus_owner.count(o),
-        "types": tr[:4],
-        "workers": tr[0] + tr[1] + tr[2] + tr[3],
-        "druids": tr[D],
-        "druid_tiles": len(state.druid_won[o]),
-        "roman": len(state.roman_won[o]),
-        "roman_by_points": roman_points,
-        "druid_by_points": druid_points,
-        "garrison": [garrison[0].count(o), garrison[1].count(o)],
-        "cubes": state.cubes[o],
-        "discs": state.discs[o],
-    }
+    bonus_owner, garrison, tribe, cubes, discs = (
+        state.bonus_owner,
+        state.garrison,
+        state.tribe,
+        state.cubes,
+        state.discs,
+    )
+    out = []
+    for o in range(state.np):
+        tr = tribe[o]
+        roman_won, druid_won = state.roman_won[o], state.druid_won[o]
+        roman_pts = [rt[t][0] for t in roman_won]
+        druid_pts = [dt[t][0] for t in druid_won]
+        out.append(
+            {
+                "colour": colour[o],
+                "region": region[o],
+                "bonus": bonus_owner.count(o),
+                "types": tr[:4],
+                "workers": tr[0] + tr[1] + tr[2] + tr[3],
+                "druids": tr[D],
+                "druid_tiles": len(druid_won),
+                "roman": len(roman_won),
+                "roman_by_points": [roman_pts.count(1), roman_pts.count(2)],
+                "druid_by_points": [druid_pts.count(1), druid_pts.count(2)],
+                "garrison": [garrison[0].count(o), garrison[1].count(o)],
+                "cubes": cubes[o],
+                "discs": discs[o],
+            }
+        )
+    return out
+
+
+def stats(state: CeltaeBase, o: int) -> dict[str, Any]:
+    """``all_owner_stats`` of owner ``o``."""
+    return all_owner_stats(state)[o]
 
 
 def stat_value(st: dict, kind: str, arg: int) -> int:
@@ -95,7 +130,7 @@ def meets(state: CeltaeBase, seat: int, card: int, all_stats: list[dict] | None 
     d = state.data
     kind, arg, need, _slots = d.progress_cards[card]
     if all_stats is None:
-        all_stats = [stats(state, o) for o in range(state.np)]
+        all_stats = all_owner_stats(state)
     mine = stat_value(all_stats[seat], kind, arg)
     if not kind.endswith("_maj"):
         return mine >= need
@@ -127,7 +162,7 @@ def leader_holds(state: CeltaeBase, seat: int, side: int, st: dict | None = None
 
 
 def score_breakdown(state: CeltaeBase, seat: int) -> dict[str, int]:
-    return breakdown_from_stats(state, seat, [stats(state, o) for o in range(state.np)])
+    return breakdown_from_stats(state, seat, all_owner_stats(state))
 
 
 def breakdown_from_stats(state: CeltaeBase, seat: int, all_stats: list[dict]) -> dict[str, int]:
@@ -249,16 +284,14 @@ def _rest(s: CeltaeBase) -> tuple[int, ...]:
     The same figures as the breakdown (tests/celtae/test_speed_paths.py holds them equal at every
     step of random games); the solo game, with its own rules for E and J, takes the breakdown itself.
     """
-    all_stats = [stats(s, o) for o in range(s.np)]
+    counts = citadel_counts(s)
+    all_stats = all_owner_stats(s, counts)
     n = s.n
     if s.solo:
         outs = [breakdown_from_stats(s, seat, all_stats) for seat in range(n)]
         return tuple(out["total"] - out["I"] for out in outs)
-    rest = [_own_points(s, o, all_stats[o]) for o in range(n)]
-    for cit in s.citadels:  # A: discs in complete citadels
-        if -1 not in cit:
-            for o in range(n):
-                rest[o] += cit.count(o)
+    complete = counts[2]  # A: discs in complete citadels
+    rest = [_own_points(s, o, all_stats[o]) + complete[o] for o in range(n)]
     for r in (0, 1):  # E: the soldiers of the seats with the most in a region (at least 1; ties count)
         soldiers = [all_stats[o]["garrison"][r] for o in range(n)]
         most = max(soldiers)

@@ -252,18 +252,14 @@ class CeltaeState(CeltaeBase):
 
     # -- copies and saving -------------------------------------------------------------------------------
     def _copy_into(self, other: CeltaeState) -> None:  # type: ignore[override]
-        # list(map(list.copy, rows)) copies a list of rows about twice as fast as a comprehension;
-        # bonus_at and prog_cards never change after the set-up, so clones share them
+        # every field at once, into a dict of the right size (the engine's fields, already on ``other``,
+        # kept); then new copies of the lists play changes. list(map(list.copy, rows)) copies a list of
+        # rows about twice as fast as a comprehension; bonus_at and prog_cards never change after the
+        # set-up, so clones share them
+        fields = self.__dict__.copy()
+        fields.update(other.__dict__)
+        other.__dict__ = fields
         rows = list.copy
-        other.data = self.data
-        other.n, other.np, other.solo = self.n, self.np, self.solo
-        other.phase, other.turn, other.turns_left, other.stage = (
-            self.phase,
-            self.turn,
-            self.turns_left,
-            self.stage,
-        )
-        other.marker = self.marker
         other.areas = list(map(rows, self.areas))
         other.centre = self.centre[:]
         other.bag = self.bag[:]
@@ -274,35 +270,26 @@ class CeltaeState(CeltaeBase):
         other.known = list(map(rows, self.known))
         other.strength = self.strength[:]
         other.tokens = self.tokens[:]
-        other.token_supply = self.token_supply
         other.active = list(map(rows, self.active))
         other.tribe = list(map(rows, self.tribe))
         other.discs = self.discs[:]
         other.citadels = list(map(rows, self.citadels))
-        other.bonus_at = self.bonus_at
         other.bonus_owner = self.bonus_owner[:]
         other.roman = list(map(rows, self.roman))
         other.roman_won = list(map(rows, self.roman_won))
         other.druid = list(map(rows, self.druid))
         other.druid_won = list(map(rows, self.druid_won))
         other.druid_supply = self.druid_supply[:]
-        other.druid_box = self.druid_box
         other.garrison = list(map(rows, self.garrison))
         other.cubes = self.cubes[:]
-        other.track = self.track
         other.stack_markers = self.stack_markers[:]
-        other.prog_cards = self.prog_cards
         other.prog_marks = self.prog_marks[:]
-        other.teutates = self.teutates
         other.leaders = self.leaders[:]
         other.leader_side = self.leader_side[:]
         other.flip_choice = self.flip_choice[:]
-        other.flip_revealed = self.flip_revealed
         other.offered = self.offered[:]
         other.pick_order = self.pick_order[:]
         other.pending = list(map(rows, self.pending))
-        other.sx_side, other.sx_quarter, other.sx_worker = self.sx_side, self.sx_quarter, self.sx_worker
-        other.sx_discarded_markers = self.sx_discarded_markers
         other.ctx = self.ctx.copy()
         other.last_sx = list(self.last_sx)
 

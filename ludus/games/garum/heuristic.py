@@ -139,7 +139,7 @@ def _sums(
     """Per colour: the fish of its species already on a line's cells, and those still expected on its
     free quarters (a tile of its own, or a stray fish of another colour's tile)."""
     count = [0, 0, 0, 0]
-    pending = [0.0, 0.0, 0.0, 0.0]
+    p0 = p1 = p2 = p3 = 0.0  # each colour's pending, added up cetarium by cetarium
     for cet, parts in segs:
         filled_by = slots[cet]
         free = 0
@@ -153,9 +153,11 @@ def _sums(
             continue
         stray = free * STRAY
         mine = own + (free - 2) * STRAY if free > 2 else own * LAST_SLOT
-        for c in range(4):
-            pending[c] += stray if c in filled_by else mine
-    return count, pending
+        p0 += stray if 0 in filled_by else mine
+        p1 += stray if 1 in filled_by else mine
+        p2 += stray if 2 in filled_by else mine
+        p3 += stray if 3 in filled_by else mine
+    return count, [p0, p1, p2, p3]
 
 
 _LINES: dict[tuple, dict[tuple, tuple]] = {}
@@ -189,10 +191,12 @@ def _lines(game: Any, cells: list[int], slots: dict, owners: dict, which: Any, b
         if not cets:
             continue
         key: tuple
-        if len(cets) == 1:
-            key = (line, getters[line](cells), owners[cets[0]])
-        elif len(cets) == 2:
-            key = (line, getters[line](cells), owners[cets[0]], owners[cets[1]])
+        if len(cets) == 4:  # a line across four cetaria (Troia's)
+            a, b, c, d = cets
+            key = (line, getters[line](cells), owners[a], owners[b], owners[c], owners[d])
+        elif len(cets) == 3:  # Baelo Claudia's
+            a, b, c = cets
+            key = (line, getters[line](cells), owners[a], owners[b], owners[c])
         else:
             key = (line, getters[line](cells), *[owners[cet] for cet in cets])
         value = memo.get(key)
@@ -210,7 +214,9 @@ def _line_value(
 ) -> tuple:
     own = OWN_TILE if rotation else OWN_TILE_FIXED
     count, pending = _sums(segs, cells, slots, own)
-    fills = [slots[cet] for cet, _ in segs]
+    # the colours that filled a slot of every cetarium the line crosses: no tile of theirs can reach it
+    fills = iter([slots[cet] for cet, _ in segs])
+    shut = set(next(fills)).intersection(*fills)
     name = board.name
     out = []
     for c in range(4):
@@ -222,7 +228,7 @@ def _line_value(
             if len(_POINTS) > 100_000:
                 _POINTS.clear()
             points = _POINTS[name, mean, p] = (_expected_points(vil, mean, p), _expected_points(dom, mean, p))
-        out.append((points[0], points[1], any(c not in filled for filled in fills), mean))
+        out.append((points[0], points[1], c not in shut, mean))
     return tuple(out)
 
 
@@ -418,10 +424,12 @@ def _place_values(state: Any, actions: list, colour: int, round_: int, out: list
                 hit = cache[pair] = _crossing_hit(board, memo, rotation, child, crossing)
             hits.append(hit)
         values = fixed_values[:]
+        now = None  # the crossing lines' values after this placement, by line
         for c in recount:
             v = float(bonus[c] + placement_bonus(game, action, colour)) if c == colour else float(bonus[c])
             if occupied[c]:
-                now = {line: value for line, value, _g in hits}
+                if now is None:
+                    now = {line: value for line, value, _g in hits}
                 for line, k in occupied[c]:
                     entry = now.get(line)
                     v += (lines_after[line] if entry is None else entry)[c][k]
