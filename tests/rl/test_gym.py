@@ -79,3 +79,21 @@ def test_wrong_number_of_opponents_is_refused():
 @pytest.mark.parametrize("config", [{"players": 1, "difficulty": "normal"}, {"players": 3}])
 def test_celtae_check_env_passes(config):
     check_env(gym_env("celtae", opponents=["random"] * (config["players"] - 1), **config))
+
+
+@pytest.mark.parametrize("how", ["deepcopy", "pickle"])
+def test_a_gym_env_copied_mid_game_observes_as_the_original(how: str) -> None:
+    import copy
+    import pickle
+
+    env = gym_env("celtae", players=2)
+    obs, info = env.reset(seed=3)
+    rng = np.random.default_rng(3)
+    for _ in range(6):
+        obs, _reward, _terminated, _truncated, info = env.step(
+            int(rng.choice(np.flatnonzero(info["action_mask"])))
+        )
+    twin = copy.deepcopy(env) if how == "deepcopy" else pickle.loads(pickle.dumps(env))
+    action = int(rng.choice(np.flatnonzero(info["action_mask"])))
+    mine, twins = env.step(action), twin.step(action)
+    assert np.array_equal(mine[0], twins[0]) and mine[1:4] == twins[1:4]

@@ -133,3 +133,31 @@ def test_celtae_solo_has_one_agent_whose_score_diff_is_its_score():
         total += r
         env.step(None if term or trunc else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
     assert total == env.state.scores()[0]
+
+
+@pytest.mark.parametrize("name", ["garum", "celtae"])
+@pytest.mark.parametrize("how", ["deepcopy", "pickle"])
+def test_an_env_copied_mid_game_plays_on_as_the_original(name: str, how: str) -> None:
+    """A copy (deepcopy, or pickle and back) observes what the original observes, step for step, and
+    playing it leaves the original as it was."""
+    import copy
+    import pickle
+
+    env = pettingzoo_env(name, players=2)
+    env.reset(seed=4)
+    rng = np.random.default_rng(4)
+    for _ in range(12):
+        obs, *_ = env.last()
+        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    twin = copy.deepcopy(env) if how == "deepcopy" else pickle.loads(pickle.dumps(env))
+    before = env.state.to_json()
+    for _ in range(20):
+        obs, *_ = env.last()
+        other, *_ = twin.last()
+        assert np.array_equal(obs["observation"], other["observation"])
+        assert np.array_equal(obs["action_mask"], other["action_mask"])
+        action = int(rng.choice(np.flatnonzero(obs["action_mask"])))
+        twin.step(action)
+        assert env.state.to_json() == before
+        env.step(action)
+        before = env.state.to_json()
