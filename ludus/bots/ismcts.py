@@ -436,9 +436,8 @@ class ISMCTSBot:
         best_margins = None  # the heuristic's margins after the best action, where the shortcut gave them
         shortcut = heuristic_actions(world.game.name) if evaluate is not None else None
         known = shortcut(world, actions) if shortcut is not None else [None] * len(actions)
-        scale = (
-            self.scale if self.net is None else self.net.win_scale
-        )  # as _squash: only the best's squashed whole
+        # the scale _squash uses: each child's value is the mover's win chance alone, the best's squashed whole
+        scale = self.scale if self.net is None else self.net.win_scale
         for action, margins in zip(actions, known, strict=True):
             values: list[float] | None = None
             if margins is None:
