@@ -184,14 +184,12 @@ class Encoder:
     def encode(self, observation: dict[str, Any]) -> np.ndarray:
         raise NotImplementedError
 
-    def state_encoding(self) -> Callable[[State, int | None], np.ndarray]:
-        """``encode_state`` without its checks, for a caller that hands it only seats it checked itself
-        (the environments, on every step): a new vector for each call."""
+    def encode_trusted(self, state: State, seat: int | None) -> np.ndarray:
+        """``encode_state(state, seat)`` for a seat the caller has checked itself (the environments, on
+        every step): a new vector, without the check."""
         if self.state_writer is None:
-            return lambda state, seat: self.encode(state.observation(seat))
-        if self._writer is None:
-            self._writer = self.state_writer(self)
-        return self._writer.write
+            return self.encode(state.observation(seat))
+        return self._live().write(state, seat)
 
     def encode_state(self, state: State, seat: int | None, out: np.ndarray | None = None) -> np.ndarray:
         """``encode(state.observation(seat))``, written into ``out`` (a vector) if given.
@@ -204,15 +202,21 @@ class Encoder:
             vector = self.encode(state.observation(seat))
         else:
             state._check_seat(seat)
-            if self._writer is None:
-                self._writer = self.state_writer(self)
             if out is None or (out.dtype == np.float32 and out.shape == (self.size,)):
-                return self._writer.write(state, seat, out)
-            vector = self._writer.write(state, seat)
+                return self._live().write(state, seat, out)
+            vector = self._live().write(state, seat)
         if out is None:
             return vector
         out[:] = vector
         return out
+
+    def _live(self) -> LiveVector:
+        """The encoder's writer (``state_writer``, which it names), made on first use."""
+        writer = self._writer
+        if writer is None:
+            assert self.state_writer is not None, "an encoder without a state_writer has no live vector"
+            writer = self._writer = self.state_writer(self)
+        return writer
 
     def __getstate__(self) -> dict[str, Any]:
         """Pickled without its writer, a cache made again on first use (OpenSpiel pickles games and their

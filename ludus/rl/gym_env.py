@@ -67,9 +67,6 @@ class LudusGymEnv(gym.Env):
         self.reward_kind = reward
         self.render_mode = render_mode
         self.encoder = encoder_for(self.game)
-        self._encode: Any = (
-            None  # the encoder's state_encoding() (the seat is checked above), made on first use
-        )
         self.action_map = ActionMap(self.game)
         self.observation_space = gym.spaces.Box(
             self.encoder.low, self.encoder.high, (self.encoder.size,), np.float32
@@ -112,10 +109,7 @@ class LudusGymEnv(gym.Env):
             state.apply_action(self.bots[state.current_player()].step(state))
 
     def _observation(self) -> np.ndarray:
-        encode = self._encode
-        if encode is None:  # a copied env's (see __getstate__)
-            encode = self._encode = self.encoder.state_encoding()
-        return encode(self._live(), self.seat)  # a new array
+        return self.encoder.encode_trusted(self._live(), self.seat)  # a new array (the seat checked above)
 
     def _info(self) -> dict[str, Any]:
         return {"action_mask": self.action_masks()}
@@ -152,11 +146,6 @@ class LudusGymEnv(gym.Env):
 
     def notation_to_action(self, text: str) -> int:
         return self.action_map.to_index(text)
-
-    def __getstate__(self) -> dict[str, Any]:
-        """Pickled and deep-copied without the encoding function, which holds the encoder's writer (a
-        cache; a compiled one cannot be pickled): the copy makes its own on first use."""
-        return {**self.__dict__, "_encode": None}
 
     def render(self) -> str | None:
         if self.render_mode is None:

@@ -73,7 +73,6 @@ class LudusAECEnv(AECEnv):
         self.reward_kind = reward
         self.render_mode = render_mode
         self.encoder: Encoder = encoder_for(self.game)
-        self._encode: Any = None  # the encoder's state_encoding(), made on first use
         self.action_map = ActionMap(self.game)
         self._num_actions = len(self.action_map)
         self._actions = self.action_map.actions
@@ -131,10 +130,7 @@ class LudusAECEnv(AECEnv):
         seat = self.agent_seat[agent]
         state = self.state
         assert state is not None, "call reset() first"
-        encode = self._encode
-        if encode is None:  # a copied env's (see __getstate__)
-            encode = self._encode = self.encoder.state_encoding()
-        obs = encode(state, seat)  # a new array
+        obs = self.encoder.encode_trusted(state, seat)  # a new array
         mask = self._no_action.copy()
         if state.current_player() == seat:
             self.encoder.mark_legal(state, self.action_map, mask)
@@ -164,11 +160,6 @@ class LudusAECEnv(AECEnv):
         self.rewards = dict(zip(self.possible_agents, final_rewards(state, self.reward_kind), strict=True))
         self.terminations = dict.fromkeys(self.agents, True)
         self._accumulate_rewards()
-
-    def __getstate__(self) -> dict[str, Any]:
-        """Pickled and deep-copied without the encoding function, which holds the encoder's writer (a
-        cache; a compiled one cannot be pickled): the copy makes its own on first use."""
-        return {**self.__dict__, "_encode": None}
 
     def render(self) -> str | None:
         if self.render_mode is None:
