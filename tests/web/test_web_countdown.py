@@ -25,6 +25,9 @@ def test_the_countdown_shows_the_time_left_for_the_turn_and_counts_down(page, se
     page.clock.install(time=time.time() + 2 * 3600)  # a browser clock two hours fast
     page.goto(f"{server}/games/{game_id}#token={tokens[mover]}")
     page.wait_for_function(f"{BODY}.myTurn === 'true'")
+    # the socket's view of the seat resets the page's offset to the server's clock: wait for it, as a
+    # view arriving after the clock is run would set the countdown back to the server's time
+    page.wait_for_function(f"window.ludusGame.live?.seat === {mover}")
     countdown = page.locator(COUNTDOWN)
     countdown.wait_for(state="visible")
     # both read at one instant of the page: a second may tick between two separate reads
