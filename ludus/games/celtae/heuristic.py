@@ -223,8 +223,7 @@ def canonical(state: Any, seat: int, owned: bool = False) -> Any:
             for j in range(len(s) - 1):
                 if tiles[s[j]][0] == pts:
                     s[j] = free.pop()
-    world.rng = one = random.Random.__new__(random.Random)
-    one.setstate(_RNG1)  # random.Random(1)
+    world.share_rng(_RNG1)
     world._legal = None
     return world
 
@@ -244,7 +243,7 @@ def _shuffles(*lengths: int) -> tuple[list[int], ...]:
 
 
 _RNG0 = random.Random(0).getstate()
-_RNG1 = random.Random(1).getstate()
+_RNG1 = random.Random(1)  # every canonical world's draws set out from it (never drawn from: share_rng)
 
 
 # -- the static value ---------------------------------------------------------------------------------
