@@ -62,7 +62,7 @@ def play_bots(
     players = [make_bot(spec, bot_seed(seed, s)) for s, spec in enumerate(seats)]
     thinking = [0.0] * len(seats)
     while not state.is_terminal():
-        if len(state.history()) >= max_actions:
+        if state.move_number() >= max_actions:
             raise SimulationError(f"the game did not end within {max_actions} actions")
         seat = state.current_player()
         start = time.perf_counter()

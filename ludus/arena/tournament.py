@@ -43,7 +43,7 @@ def play(
         "seed": seed,
         "seats": list(seats),
         **outcome(state),
-        "actions": len(state.history()),
+        "actions": state.move_number(),
         "seconds": [round(t, 4) for t in thinking],
     }
 

@@ -178,7 +178,7 @@ def _own_turn(state: State, seat: int) -> bool:
     return (
         not state.is_terminal()
         and state.current_player() == seat
-        and state.undo_barrier() < len(state.history())
+        and state.undo_barrier() < state.move_number()
     )
 
 
@@ -295,7 +295,7 @@ def hint_text(state: State, args: str = "") -> str:
     if len(words) > 1 or (words and not (words[0].isdigit() and 1 <= int(words[0]) <= 20)):
         return "error: hint takes an optional number of moves from 1 to 20, e.g. 'hint' or 'hint 5'"
     n = int(words[0]) if words else 3
-    hints = hint(state, n=n, seconds=TERMINAL_SECONDS, seed=len(state.history()))
+    hints = hint(state, n=n, seconds=TERMINAL_SECONDS, seed=state.move_number())
     number = {str(a): i for i, a in enumerate(state.legal_actions(), 1)}
     lines = ["Hints (each with the final result it expects, numbered as in the list of moves):"]
     for h in hints:

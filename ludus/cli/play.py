@@ -321,7 +321,7 @@ def _ending(state: State, interrupted: bool, saved: str, save_to: str | None, co
     if not state.is_terminal():
         how = "interrupted" if interrupted else "game left"
         hint = f" ('ludus play --resume {save_to}' goes on)" if save_to else " (not saved: use --save FILE)"
-        click.echo(f"{how} after {len(state.history())} actions{saved}{hint}")
+        click.echo(f"{how} after {state.move_number()} actions{saved}{hint}")
         if interrupted:
             raise click.exceptions.Exit(130)
         return

@@ -244,7 +244,7 @@ def _check_resample(state: State, rng: random.Random, resamples: int, fail: Any)
 
 
 def _check_barrier(state: State, actor: int, before: int, fail: Any) -> None:
-    n = len(state.history())
+    n = state.move_number()
     barrier = state.undo_barrier()
     if not before <= barrier <= n:
         raise fail(f"undo_barrier() went from {before} to {barrier} (history {n}): it may only move forward")

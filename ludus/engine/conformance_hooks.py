@@ -29,7 +29,7 @@ def positions(game: Game, count: int, seed: int) -> tuple[list[State], list[str 
     action played next from each (None at the end)."""
     rng = random.Random(seed)
     state = game.new_initial_state(seed=seed)
-    while not state.is_terminal() and len(state.history()) < MAX_STEPS:
+    while not state.is_terminal() and state.move_number() < MAX_STEPS:
         state.apply_action(rng.choice(state.legal_actions()))
     history = state.history()
     plies = {round(i * len(history) / max(1, count - 1)) for i in range(count)}
@@ -40,7 +40,7 @@ def positions(game: Game, count: int, seed: int) -> tuple[list[State], list[str 
             states.append(replayed.clone())
         if ply < len(history):
             replayed.apply_action(history[ply])
-    return states, [history[len(s.history())] if len(s.history()) < len(history) else None for s in states]
+    return states, [history[s.move_number()] if s.move_number() < len(history) else None for s in states]
 
 
 def _call(what: str, func: Any, *args: Any, **options: Any) -> Any:
@@ -59,7 +59,7 @@ def _expect(holds: Any, what: str) -> None:
 def _at(state: State, seat: int | None = None, view: bool = True) -> str:
     """Words for a position (and whose view of it) in a message."""
     who = "" if not view else "the spectator's view " if seat is None else f"seat {seat}'s view "
-    return f"{who}after {len(state.history())} actions"
+    return f"{who}after {state.move_number()} actions"
 
 
 def _json(value: Any, what: str) -> None:
@@ -128,7 +128,7 @@ def _svg(drawn: Any, what: str) -> None:
 
 
 def _automaton_turns(turns: Any, state: State) -> None:
-    plies = len(state.history())
+    plies = state.move_number()
     ok = isinstance(turns, list) and all(
         isinstance(t, dict) and isinstance(t.get("after"), int) and 0 <= t["after"] <= plies for t in turns
     )

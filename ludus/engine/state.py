@@ -222,6 +222,10 @@ class State(ABC):
         """Notation of every action applied, in order."""
         return list(map(str, self._history))
 
+    def move_number(self) -> int:
+        """How many actions have been applied: ``len(history())`` without writing their notation."""
+        return len(self._history)
+
     def log(self, seat: int | None, start: int = 0) -> list[dict[str, Any]]:
         """The move log as ``seat`` may see it: ``{"seat", "action"}`` per action, secrets masked;
         from action ``start`` on (a log kept elsewhere asks only for what is new)."""

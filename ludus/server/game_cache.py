@@ -171,12 +171,12 @@ class GameCache:
         stored = self.store.actions(conn, rt.id)
         texts = [a for _, a in stored]
         state = rt.state
-        if state is None or state.history() != texts[: len(state.history())]:
+        if state is None or state.history() != texts[: state.move_number()]:
             game = shared_game(row.game, row.config)
             state = game.new_initial_state(seed=row.seed)
         else:
             state = state.clone()
-        kept = len(state.history())
+        kept = state.move_number()
         forced = rt.forced[:kept] + advance(state, texts[kept:])
         rt.state = state
         rt.owners = [seat for seat, _ in stored]

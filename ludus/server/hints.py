@@ -110,7 +110,7 @@ class HintDesk:
         """Count the hint against the seat's rate, then have the pool think about it."""
         self._count(game_id, seat)
         seconds = self.seconds
-        params = {"n": n, "seconds": seconds, "seed": len(state.history())}
+        params = {"n": n, "seconds": seconds, "seed": state.move_number()}
         job = Job("hint", host, game_id, state, params, seconds)
         try:
             found = await asyncio.wait_for(asyncio.wrap_future(self.pool.submit(job)), WAIT_SECONDS)

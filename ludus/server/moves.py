@@ -260,7 +260,7 @@ def _played(
     then take back unseen).
     """
     new = state.clone()
-    start = len(state.history())
+    start = state.move_number()
     moves: list[tuple[int, str]] = []
     forced: list[bool] = []
     for i, text in enumerate(sequence):

@@ -82,7 +82,7 @@ def skip_targets(state: State) -> dict[str, Any] | None:
     """
     if optional_skip(state) is None:
         return None
-    found = stage(state, state.current_player(), len(state.history()))
+    found = stage(state, state.current_player(), state.move_number())
     return found if found is not None and (found["skip"] or "finish" in found) else None
 
 
@@ -100,7 +100,7 @@ def ahead(state: State, levels: int = 2) -> dict[str, Any] | None:
     if hook(state.game, "optional_skip") is None or state.is_terminal():
         return None
     seat = state.current_player()
-    start = len(state.history())
+    start = state.move_number()
     now = stage(state, seat, start)
     if now is None or "finish" in now:
         return None

@@ -113,7 +113,7 @@ def _public_log(rt: Runtime) -> orjson.Fragment:
     version without adding an action, so ``version - actions`` changes exactly when the history did
     not just grow. An entry's marks (``auto``, a stand-in's) are set with its action and never change
     after. Text, not dictionaries: the collector never walks it, and no view encodes it again."""
-    plies = len(rt.state.history())
+    plies = rt.state.move_number()
     epoch = (rt.version - len(rt.owners), len(rt.timeouts), rt.row.meta_version)  # names: seat changes
     cached = rt.public_log
     if cached is None or cached[0] != epoch or cached[1] > plies:

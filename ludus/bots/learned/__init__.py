@@ -99,7 +99,7 @@ def features(state: Any, heuristic: list[float], rich: bool = False) -> list[lis
     ``rich``: followed by the game's own terms for the seat and its best rival (the game's ``learned`` hook)."""
     scores = state.scores()
     players = len(scores)
-    played = float(len(state.history()))
+    played = float(state.move_number())
     mover = state.current_player()
     terms = hook(state.game.name, "learned") if rich else None
     extra = None if terms is None else terms.features

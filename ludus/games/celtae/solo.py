@@ -68,7 +68,7 @@ def solitairix_turn(state: CeltaeBase) -> bool:
     last = (card, steps, state.sx_quarter, chosen, region, swap)
     entry = (
         *last,
-        len(state.history()) + 1,
+        state.move_number() + 1,
         state.marker,
         gave,
         took,

@@ -54,7 +54,7 @@ def play_solo(
         "breakdown": breakdown,
         "target": game.data.targets[difficulty],
         "won": bool(state.winners()),
-        "actions": len(state.history()),
+        "actions": state.move_number(),
         "moves": state.history(),  # the game replays from its seed and these
         **({"data": game.data_tag} if game.data_tag is not None else {}),
     }

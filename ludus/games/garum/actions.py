@@ -38,6 +38,9 @@ class Place(Action):
     def __post_init__(self) -> None:
         object.__setattr__(self, "_text", f"c{self.cetarium}.{self.slot} {self.fish}")
 
+    def __hash__(self) -> int:  # the notation's (made of the compared fields), which the string keeps
+        return hash(self._text)
+
     def __str__(self) -> str:
         return self._text
 
