@@ -59,6 +59,7 @@ class State(ABC):
 
     @rng.setter
     def rng(self, value: random.Random) -> None:
+        vars(value).pop("_frozen", None)  # the state it was read at, if it was shared once: drawn from now
         self._rng, self._rng_shared = value, False
 
     def share_rng(self, start: random.Random) -> None:

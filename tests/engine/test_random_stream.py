@@ -57,3 +57,16 @@ def test_two_clones_play_the_same_chance_after_their_original_drew():
         second.apply_action(action)
     assert first.rng.getstate() != stream  # the moves drew
     assert first.to_json() == second.to_json()
+
+
+def test_a_generator_once_shared_and_then_given_to_a_state_is_read_afresh_when_shared_again():
+    start = random.Random(3)
+    state = ludus.load_game("garum", players=2).new_initial_state(seed=1)
+    state.share_rng(start)
+    state.clone().rng.random()  # a copy of start's state is made (and its state read)
+    other = ludus.load_game("garum", players=2).new_initial_state(seed=2)
+    other.rng = start  # given to a state as its own: drawn from from now on
+    other.rng.random()
+    expected = copy.deepcopy(start)
+    clone = other.clone()
+    assert clone.rng.random() == expected.random()
