@@ -109,7 +109,7 @@ class LudusGymEnv(gym.Env):
             state.apply_action(self.bots[state.current_player()].step(state))
 
     def _observation(self) -> np.ndarray:
-        return self.encoder.encode_trusted(self._live(), self.seat)  # a new array (the seat checked above)
+        return self.encoder.encode_trusted(self._live(), self.seat)  # a new array (seat checked in __init__)
 
     def _info(self) -> dict[str, Any]:
         return {"action_mask": self.action_masks()}
