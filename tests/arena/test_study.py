@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import io
 import json
 import os
@@ -31,6 +32,11 @@ def _work(task: dict) -> dict:
     return {"index": task["index"], "seed": task["seed"], "value": task["seed"] * 2}
 
 
+def _collector(task: dict) -> dict:
+    """A stand-in game that records the garbage collector's thresholds it was played under."""
+    return {"index": task["index"], "seed": task["seed"], "gc": list(gc.get_threshold())}
+
+
 def _tasks(n: int, **extra) -> list[dict]:
     return [{"index": i, "seed": 100 + i, **extra} for i in range(n)]
 
@@ -55,6 +61,23 @@ def test_an_interrupted_study_resumes_with_only_the_missing_games(tmp_path) -> N
     assert PLAYED == [3, 4, 5]
     assert [r["value"] for r in records] == [2 * (100 + i) for i in range(6)]
     assert [json.loads(x)["index"] for x in journal.read_text().splitlines()] == list(range(6))
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_studys_games_are_played_with_the_batch_collector_settings_and_they_are_set_back(jobs) -> None:
+    before = gc.get_threshold()
+    assert before != study.BATCH_GC
+    records = run_study(_tasks(3), _collector, jobs=jobs, progress=False)
+    assert [r["gc"] for r in records] == [list(study.BATCH_GC)] * 3
+    assert gc.get_threshold() == before
+
+
+def test_the_collector_is_set_back_when_a_game_fails() -> None:
+    before = gc.get_threshold()
+    with pytest.raises(ZeroDivisionError), study.batch_gc():
+        assert gc.get_threshold() == study.BATCH_GC
+        1 / 0  # noqa: B018
+    assert gc.get_threshold() == before
 
 
 def test_a_journal_of_another_study_is_refused_and_left_as_it_was(tmp_path) -> None:
