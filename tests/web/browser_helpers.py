@@ -45,6 +45,20 @@ def open_my_seat(page) -> str:
     return page.url.split("/games/")[1].split("?")[0].split("#")[0]
 
 
+SEAT_VIEW_LIVE = (
+    "(() => { const g = window.ludusGame;"
+    " return !!g && !!g.live && g.live.seat !== null && g.view === g.live; })()"
+)
+
+
+def wait_seat_live(page, timeout: float = 15.0) -> None:
+    """Wait until the page shows its seat's view from the socket. A seat's page draws a first view
+    from HTTP, then the socket's spectator view (not drawn), then the seat's, drawn again: that
+    redraw rebuilds the board's targets and the controls, so a focus, hover or click the test made
+    before it may be lost, and a move sent before it goes by HTTP. Call it once the page is open."""
+    poll(page, SEAT_VIEW_LIVE, timeout)
+
+
 def wait_turn(page, timeout: float = 20_000) -> str:
     """Wait until this page may move ("mine") or the game is over ("over")."""
     page.wait_for_function(

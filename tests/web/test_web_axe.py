@@ -5,7 +5,7 @@ part of the board is reachable by the keyboard, and the keyboard stays on the bo
 import httpx
 import pytest
 from axe_playwright_python.sync_playwright import Axe
-from browser_helpers import BODY, api_game
+from browser_helpers import BODY, api_game, wait_seat_live
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 WIDTHS = [(1366, 850), (390, 844)]
@@ -65,6 +65,7 @@ def test_every_board_target_is_reachable_by_keyboard_and_focus_stays_on_the_boar
         f"{server}/api/games", json={"game": game, "options": {"players": 2}, "seats": ["human", "random"]}
     ).json()
     page.goto(f"{server}/games/{created['id']}#token={created['seats'][0]['token']}")
+    wait_seat_live(page)  # its redraw would take the focus given before it
     for turn in range(4):
         page.wait_for_function(
             f"{BODY}.myTurn === 'true' && {BODY}.boardVersion === {BODY}.version && {BODY}.busy !== 'true'"

@@ -12,7 +12,7 @@ import random
 
 import httpx
 import pytest
-from browser_helpers import BODY, version, wait_board_turn, wait_version_after
+from browser_helpers import BODY, version, wait_board_turn, wait_seat_live, wait_version_after
 from test_web_lobby import serious_violations
 from turn_log import check_turn_log
 
@@ -203,6 +203,7 @@ def test_whole_garum_game_by_board_and_panel_clicks(browser, server, screenshots
     game_id = created["id"]
     token = next(s["token"] for s in created["seats"] if s["seat"] == 0)
     page.goto(f"{server}/games/{game_id}#token={token}")
+    wait_seat_live(page)  # its redraw would drop a hover or focus given before it
     page.wait_for_selector("#board svg")
     page.wait_for_selector("[data-testid=garum-panels]")
     phone = size == "phone"
@@ -260,6 +261,7 @@ def test_tooltips_on_the_garum_board_and_panels(page, server):
     ).json()
     token = next(s["token"] for s in created["seats"] if s["seat"] == 0)
     page.goto(f"{server}/games/{created['id']}#token={token}")
+    wait_seat_live(page)  # its redraw would drop the hover's bubble
     page.wait_for_selector("#board svg .bonus")
     bonus = page.locator("#board svg g.bonus").first
     bonus.hover(force=True)

@@ -6,7 +6,7 @@ import random
 import httpx
 import jsonpatch
 import pytest
-from browser_helpers import BODY, click_random_legal, wait_turn
+from browser_helpers import BODY, click_random_legal, wait_seat_live, wait_turn
 
 from ludus.server.patches import diff
 
@@ -36,6 +36,7 @@ def test_moves_by_clicks_are_answered_by_patches_and_the_view_stays_the_servers(
     )
     page.goto(f"{server}/games/{gid}#token={tokens[0]}")
     page.wait_for_function(f"{BODY}.live === 'true'")
+    wait_seat_live(page)  # before it, a move would go by HTTP
     rng = random.Random(2)
     moves = 0
     while moves < 8 and wait_turn(page) == "mine":
@@ -57,6 +58,7 @@ def test_a_gap_in_the_patches_reloads_the_whole_view(page, server):
     gid, tokens = _game(server, "garum", ["human", "human"])
     page.goto(f"{server}/games/{gid}#token={tokens[0]}")
     page.wait_for_function(f"{BODY}.live === 'true'")
+    wait_seat_live(page)  # before it, a move would go by HTTP
     # the page forgets its base, as if a message had been dropped
     page.evaluate(
         "window.ludusGame.live = null; window.ludusGame.view = {...window.ludusGame.view, version: -5}"

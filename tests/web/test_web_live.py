@@ -12,6 +12,7 @@ from browser_helpers import (
     open_my_seat,
     version,
     wait_board_turn,
+    wait_seat_live,
     wait_turn,
     wait_version_after,
 )
@@ -63,6 +64,7 @@ def test_two_browser_contexts_play_each_other_live(browser, server, screenshots)
 def test_reload_and_dropped_connection_in_the_middle_of_a_game(page, server):
     create_in_lobby(page, server, "garum", {"players": "2", "board": "baelo claudia"}, ["human", "random"])
     open_my_seat(page)
+    wait_seat_live(page)  # its redraw would drop the focus the keys give
     rng = random.Random(3)
     # by keyboard: key 1 picks the first tile, R turns it, the first quarter has the focus, Enter plays it
     # (the quarters are laid on the board's drawing, which comes apart from the view: wait for both)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 
 import httpx
-from browser_helpers import BODY, poll
+from browser_helpers import BODY, poll, wait_seat_live
 
 BUBBLE = "document.getElementById('ludus-tooltip')"
 SHOWN = f"!!{BUBBLE} && !{BUBBLE}.hidden"
@@ -29,6 +29,7 @@ def _celtae(page, server) -> None:
     ).json()
     token = next(s["token"] for s in created["seats"] if s["seat"] == 0)
     page.goto(f"{server}/games/{created['id']}#token={token}")
+    wait_seat_live(page)  # its redraw would hide a bubble shown before it
     poll(page, f"{BODY}.myTurn === 'true' && {BODY}.boardVersion === {BODY}.version", timeout=30)
 
 
@@ -97,16 +98,21 @@ def test_no_tooltip_ever_covers_a_live_target(page, server, screenshots):
     assert not page.js_errors
 
 
-def _touch(page, selector: str, kind: str, dx: float = 0) -> None:
-    """A touch pointer event of ``kind`` on the middle of a piece (moved ``dx`` pixels sideways)."""
+def _touch(page, selector: str, *events: str) -> None:
+    """Touch pointer events on the middle of a piece, in one call so that no pause of the test's can
+    come between them (a tap slower than the press's 0.5 s would be a long press): each is its kind,
+    with ``+DX`` for a pointer moved DX pixels sideways (``"pointermove+40"``)."""
     page.evaluate(
-        """([selector, kind, dx]) => {
+        """([selector, events]) => {
           const piece = document.querySelector(selector);
           const r = piece.getBoundingClientRect();
-          piece.dispatchEvent(new PointerEvent(kind, {pointerType: "touch", bubbles: true, isPrimary: true,
-            clientX: r.left + r.width / 2 + dx, clientY: r.top + r.height / 2}));
+          for (const event of events) {
+            const [kind, dx] = event.split("+");
+            piece.dispatchEvent(new PointerEvent(kind, {pointerType: "touch", bubbles: true, isPrimary: true,
+              clientX: r.left + r.width / 2 + Number(dx || 0), clientY: r.top + r.height / 2}));
+          }
         }""",
-        [selector, kind, dx],
+        [selector, list(events)],
     )
 
 
@@ -116,12 +122,10 @@ def test_a_long_press_shows_a_tooltip_and_a_tap_or_a_swipe_does_not(page, server
     _celtae(page, server)
     card = "[data-key^=market-][data-tip]"
     page.locator(card).first.scroll_into_view_if_needed()
-    _touch(page, card, "pointerdown")
-    _touch(page, card, "pointerup")  # a tap
+    _touch(page, card, "pointerdown", "pointerup")  # a tap
     page.wait_for_timeout(800)
     assert page.evaluate(GONE)
-    _touch(page, card, "pointerdown")
-    _touch(page, card, "pointermove", dx=40)  # a swipe
+    _touch(page, card, "pointerdown", "pointermove+40")  # a swipe
     page.wait_for_timeout(800)
     assert page.evaluate(GONE)
     _touch(page, card, "pointerup")
