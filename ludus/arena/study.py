@@ -218,8 +218,8 @@ def batch_gc() -> Iterator[None]:
 
     The bots' look-ahead copies states by the thousand (short-lived lists, freed by reference
     counting) while their memos keep thousands of values alive, and every full pass of the
-    collector walks those: at Python's default thresholds (700, 10, 10) the passes took ~15 % of
-    a 4-player Celtae greedy study. Young objects are collected every 100,000 allocations here and
+    collector walks those: at Python's default thresholds (700, 10, 10) the passes took ~10 % of
+    a 4-player greedy study's time. Young objects are collected every 100,000 allocations here and
     the older generations seldom: the same games, in the same memory (docs/benchmarks.md).
     """
     before = gc.get_threshold()
