@@ -223,7 +223,8 @@ def test_two_friends_play_a_rated_turn_based_game_by_name_over_devices_with_mail
             inbox.wait_for(name, "game over", link)
         rows = _rated(server, {ann, bob})
         assert rows[ann]["games"] == rows[bob]["games"] == 1
-        assert rows[ann]["rating"] != rows[bob]["rating"]  # one won: the ratings parted
+        if len(_current(server, gid)["winners"]) == 1:  # one won: the ratings parted (a shared win is rare)
+            assert rows[ann]["rating"] != rows[bob]["rating"]
         a.goto(f"{server}/ratings/garum")
         poll(a, f"{BODY}.ready === 'true'")
         listed = a.locator("[data-testid=leaderboard-row]").evaluate_all(
