@@ -58,7 +58,7 @@ def test_a_gap_in_the_patches_reloads_the_whole_view(page, server):
     gid, tokens = _game(server, "garum", ["human", "human"])
     page.goto(f"{server}/games/{gid}#token={tokens[0]}")
     page.wait_for_function(f"{BODY}.live === 'true'")
-    wait_seat_live(page)  # before it, a move would go by HTTP
+    wait_seat_live(page)  # the gap below is in the seat's patches: they start from its socket view
     # the page forgets its base, as if a message had been dropped
     page.evaluate(
         "window.ludusGame.live = null; window.ludusGame.view = {...window.ludusGame.view, version: -5}"
