@@ -35,8 +35,7 @@ def test_moves_by_clicks_are_answered_by_patches_and_the_view_stays_the_servers(
         lambda r: posts.append(r.url) if r.method == "POST" and r.url.endswith("/actions") else None,
     )
     page.goto(f"{server}/games/{gid}#token={tokens[0]}")
-    page.wait_for_function(f"{BODY}.live === 'true'")
-    wait_seat_live(page)  # before it, a move would go by HTTP
+    wait_seat_live(page)  # the socket's seat view is drawn: before it, a move would go by HTTP
     rng = random.Random(2)
     moves = 0
     while moves < 8 and wait_turn(page) == "mine":
@@ -57,7 +56,6 @@ def test_moves_by_clicks_are_answered_by_patches_and_the_view_stays_the_servers(
 def test_a_gap_in_the_patches_reloads_the_whole_view(page, server):
     gid, tokens = _game(server, "garum", ["human", "human"])
     page.goto(f"{server}/games/{gid}#token={tokens[0]}")
-    page.wait_for_function(f"{BODY}.live === 'true'")
     wait_seat_live(page)  # the gap below is in the seat's patches: they start from its socket view
     # the page forgets its base, as if a message had been dropped
     page.evaluate(
