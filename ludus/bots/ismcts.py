@@ -58,11 +58,14 @@ SHORT_FINISH = 0.1  # the weight of a short finish's margin (``_returns``)
 
 
 class _Node:
-    __slots__ = ("action", "parent", "player", "children", "visits", "avail", "total")
+    """A node of the search tree. It holds no link to its parent: an iteration backs up along the
+    path it walked, so a tree has no cycles and is freed as soon as its decision is made (with
+    parent links, each tree waited for the garbage collector)."""
 
-    def __init__(self, action: Action | None, parent: _Node | None, player: int) -> None:
+    __slots__ = ("action", "player", "children", "visits", "avail", "total")
+
+    def __init__(self, action: Action | None, player: int) -> None:
         self.action = action
-        self.parent = parent
         self.player = player  # the seat that chose ``action``
         self.children: dict[Action, _Node] = {}
         self.visits = 0
@@ -231,7 +234,7 @@ class ISMCTSBot:
                 state, deal, rng, self.plan(state.game), deadline, self.scale
             )
             return action
-        root = _Node(None, None, seat)
+        root = _Node(None, seat)
         evaluate = self._evaluator(state.game.name)
         self.net = self.model(state.game) if evaluate is not None else None
         heuristic_tree = self.expansion(state.game) == "heuristic" and evaluate is not None
@@ -329,7 +332,7 @@ class ISMCTSBot:
         if prior:
             weight = self.prior_visits
             for i in order:
-                node = _Node(legal[i], root, root.player)
+                node = _Node(legal[i], root.player)
                 node.visits = node.avail = weight
                 node.total = weight * values_of[i][root.player]
                 root.children[legal[i]] = node
@@ -359,6 +362,7 @@ class ISMCTSBot:
     def _iterate(self, root: _Node, world: State, evaluate: Any, keep: frozenset | None = None) -> None:
         rng = self.rng
         node = root
+        path = [root]  # the nodes walked, which the iteration's values are backed up along
         c = self.exploration
         sweep = self.expand == "turn" and evaluate is not None
         # Selection and expansion over the actions legal in this determinization (at the root: those kept).
@@ -370,21 +374,22 @@ class ISMCTSBot:
             player = world.current_player()
             if sweep and not children and player == node.player and node is not root and len(legal) > 1:
                 # the same seat goes on with its turn: rate all its follow-ups, back up the best
-                _backpropagate(node, self._seed(node, world, legal, player, evaluate))
+                _backpropagate(path, self._seed(node, world, legal, player, evaluate))
                 return
             untried = _untried(children, legal)
             if untried:
                 action = untried[rng.randrange(len(untried))]
-                child = _Node(action, node, player)
+                child = _Node(action, player)
                 child.avail = 1
                 children[action] = child
                 world.apply_action(action)
-                node = child
+                path.append(child)
                 break
             best = _select(children, legal, c)
             world.apply_action(best.action)  # type: ignore[arg-type]
             node = best
-        _backpropagate(node, self._playout(world, evaluate))
+            path.append(node)
+        _backpropagate(path, self._playout(world, evaluate))
 
     def _iterate_heuristic(
         self, root: _Node, world: State, evaluate: Any, keep: frozenset | None = None
@@ -398,6 +403,7 @@ class ISMCTSBot:
         model the value backed up is the model's of the position after that best action.
         """
         node = root
+        path = [root]
         c = self.exploration
         values: list[float] | None = None
         while not world.is_terminal():
@@ -407,7 +413,7 @@ class ISMCTSBot:
             player = world.current_player()
             children = node.children
             if len(legal) == 1 and not children:
-                child = _Node(legal[0], node, player)
+                child = _Node(legal[0], player)
                 children[legal[0]] = child
             if not children:
                 values = self._seed(node, world, legal, player, evaluate)
@@ -418,9 +424,10 @@ class ISMCTSBot:
             best = children[legal[0]] if len(legal) == 1 else _select(children, legal, c)
             world.apply_action(best.action)  # type: ignore[arg-type]
             node = best
+            path.append(node)
         if values is None:
             values = self._returns(world, evaluate)
-        _backpropagate(node, values)
+        _backpropagate(path, values)
 
     def _seed(
         self, node: _Node, world: State, actions: list[Action], player: int, evaluate: Any
@@ -451,7 +458,7 @@ class ISMCTSBot:
                 value = values[player]
             else:
                 value = learned.win_chance(margins[player], scale)
-            child = _Node(action, node, player)
+            child = _Node(action, player)
             child.visits = child.avail = 1
             child.total = value
             node.children[action] = child
@@ -550,9 +557,8 @@ def _select(children: dict[Action, _Node], legal: list[Action], c: float) -> _No
     return best
 
 
-def _backpropagate(node: _Node | None, values: list[float]) -> None:
+def _backpropagate(path: list[_Node], values: list[float]) -> None:
     """Each node on the path learns the reward of the seat that chose it."""
-    while node is not None:
+    for node in path:
         node.visits += 1
         node.total += values[node.player]
-        node = node.parent

@@ -130,7 +130,7 @@ def test_heuristic_expansion_rates_every_action_and_backs_up_the_movers_best(pla
     state = random_position("garum", {"players": players}, seed=players, steps=12)
     mover = state.current_player()
     bot = ISMCTSBot(seed=0, expand="heuristic")
-    node = _Node(None, None, mover)
+    node = _Node(None, mover)
     legal = state.legal_actions()
     from ludus.bots.greedy import heuristic
 
@@ -245,3 +245,31 @@ def test_heuristic_expansion_plays_a_legal_celtae_game() -> None:
     game = ludus.load_game("celtae", players=2)
     seats = [ISMCTSBot(seed=0, iterations=1, expand="heuristic"), bots.make("random", seed=1)]
     assert play_out(game.new_initial_state(seed=8), seats).is_terminal()
+
+
+@pytest.mark.parametrize(("game", "players", "expand"), [("garum", 3, "random"), ("celtae", 2, "heuristic")])
+def test_a_search_leaves_nothing_for_the_garbage_collector(game: str, players: int, expand: str) -> None:
+    """Neither the states nor the tree hold cycles (a node keeps no link to its parent), so a
+    decision's tree goes as soon as it is made: bulk play with a lazy collector
+    (``ludus.arena.study.batch_gc``) keeps no trees waiting."""
+    import gc
+
+    state = random_position(game, {"players": players}, seed=4, steps=10)
+    bot = ISMCTSBot(seed=0, iterations=40, expand=expand, preset="classic")
+    gc.collect()
+    flags = gc.get_debug()
+    gc.disable()
+    try:
+        gc.set_debug(gc.DEBUG_SAVEALL)  # what a collection finds unreachable stays in gc.garbage
+        searched = []
+        for _ in range(3):
+            state.apply_action(bot.step(state))
+            searched.append(bot.last_iterations)
+        gc.collect()
+        left = [type(o).__name__ for o in gc.garbage]
+    finally:
+        gc.set_debug(flags)
+        gc.garbage.clear()
+        gc.enable()
+    assert 40 in searched  # a tree was grown (a single legal action is played without one)
+    assert left == []

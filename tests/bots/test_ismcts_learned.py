@@ -41,7 +41,7 @@ def test_the_root_keeps_only_the_best_width_actions_by_the_model(steps: int) -> 
     state = random_position("garum", {"players": 2}, seed=steps, steps=steps)
     bot = ISMCTSBot(preset="learned", seed=0, width=WIDTH)
     bot.net = bot.model(state.game)
-    root = _Node(None, None, state.current_player())
+    root = _Node(None, state.current_player())
     keep = bot._seed_root(root, state, bot._evaluator("garum"), True, WIDTH)
     legal = state.legal_actions()
     assert keep == set(root.children) and len(keep) == min(WIDTH, len(legal)) and keep <= set(legal)

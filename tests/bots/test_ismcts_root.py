@@ -25,7 +25,7 @@ def test_the_options_are_read_from_a_spec() -> None:
 
 def _seeded_root(bot: ISMCTSBot, state: ludus.State) -> _Node:
     bot.net = bot.model(state.game)
-    root = _Node(None, None, state.current_player())
+    root = _Node(None, state.current_player())
     bot._seed_root(root, state.resample(root.player, bot.rng), bot._evaluator(state.game.name))
     return root
 
