@@ -16,6 +16,7 @@ tiles), a truth is a share of seats (how often a condition held) and a number an
 from __future__ import annotations
 
 import math
+import re
 import statistics
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -277,7 +278,7 @@ def compare_tables(pairs: Sequence[tuple[dict[str, Any], dict[str, Any]]]) -> li
             continue
         labels = [label for t, label in keys if t == table]
         if table.startswith("by "):
-            labels.sort()
+            labels.sort(key=_natural)
         rows, left_out = [], []
         for label in labels:
             row = figure_row(per_deal, (table, label))
@@ -289,6 +290,11 @@ def compare_tables(pairs: Sequence[tuple[dict[str, Any], dict[str, Any]]]) -> li
             title, intro, _, _ = _table_info(table)
             out.append(Table(table.replace(" ", "_"), title, intro, rows, tuple(left_out)))
     return out
+
+
+def _natural(label: str) -> list[Any]:
+    """A group's label as it sorts for people: its numbers by value ("2 R" before "10 *")."""
+    return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", label)]
 
 
 def figure_row(

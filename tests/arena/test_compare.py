@@ -214,3 +214,19 @@ def test_groups_seen_under_one_side_only_are_left_out_and_said():
     (leaders,) = [t for t in compare_tables(pairs) if t.key == "by_leader"]
     assert [row.label for row in leaders.rows] == ["Boudica"] and leaders.left_out == ("Avarus", "Viriato")
     assert leaders.rows[0].verdict() == "B favours Boudica (leader) by 100.0 ± 0.0 points"
+
+
+def test_groups_are_listed_with_their_numbers_in_order():
+    """Garum's bonus spaces are named by cetarium: 2 comes before 10, as on the board."""
+
+    def game(spaces):
+        return {
+            "scores": [1, 0],
+            "returns": [1.0, 0.0],
+            "actions": 10,
+            "facts": {"seats": [{"bonus_spaces_scored": spaces}, {"bonus_spaces_scored": ["1 *"]}]},
+        }
+
+    pairs = [(game(["10 *", "2 R", "9 G"]), game(["2 R", "10 *", "9 G"]))] * 3
+    (spaces,) = [t for t in compare_tables(pairs) if t.key == "by_bonus_spaces_scored"]
+    assert [row.label for row in spaces.rows] == ["1 *", "2 R", "9 G", "10 *"]
