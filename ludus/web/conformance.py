@@ -28,6 +28,8 @@ from ludus.engine.registry import game_class
 BOT = "random"  # the bot seat: quick, and any game's legal moves are its moves
 BOT_WAIT = 60.0  # a bot seat that has not moved this long after its turn came has failed
 BUSY_TRIES = 5  # a 503 (busy, with Retry-After) is asked again this many times before it counts as failed
+GAMES = 5  # games played at most until a human seat has a decision to make (chance may end one first)
+HINT = "GET /api/games/{id}/hint"  # asked on a human seat's first decision, with the other seat routes
 MEDIA = {"board": "javascript", "styles": "css", "rules": "html"}  # /api/meta's files and their types
 
 
@@ -91,7 +93,8 @@ def check_routes(
     name: str, options: dict[str, Any] | None = None, *, seed: int = 0, seconds: float = 300.0
 ) -> dict[str, int]:
     """Play one game of ``name`` (with ``options``, default the game's own) through every route a game
-    gets, on a server of its own, and check each answer. Returns the status each route answered;
+    gets, on a server of its own, and check each answer (another game, up to ``GAMES``, if chance ended
+    one before any human seat had a decision to make). Returns the status each route answered;
     raises ``ConformanceError`` naming every route that answered wrong (a game not over within
     ``seconds`` is one of them)."""
     from fastapi.testclient import TestClient
@@ -116,7 +119,16 @@ def check_routes(
             routes = Routes(client)
             svg = _meta(routes, name)
             _lobby(routes, name, options, players)
-            game_id = _play(routes, name, options, players, svg, random.Random(seed), seconds)
+            rng = random.Random(seed)
+            for _ in range(GAMES):  # a game of chance may end before any human seat decides anything
+                game_id = _play(routes, name, options, players, svg, rng, seconds)
+                if game_id is None or HINT in routes.answered:
+                    break
+            else:
+                routes.fail(
+                    "playing",
+                    f"no human seat had a decision to make in {GAMES} games of {name}: its routes went unasked",
+                )
             if game_id is not None:
                 _after(routes, game_id, name, svg)
     if routes.failures:
@@ -240,9 +252,9 @@ def _first_turn(routes: Routes, game_id: str, svg: bool, token: str, view: dict[
     """A seat's board, a hint for its move, and a move that is not notation refused with a reason."""
     base = f"/api/games/{game_id}"
     _board(routes, game_id, svg, token)
-    hint = routes.json("GET", f"{base}/hint", "GET /api/games/{id}/hint", "hints", token=token)
+    hint = routes.json("GET", f"{base}/hint", HINT, "hints", token=token)
     if hint is not None and not {h.get("action") for h in hint["hints"]} <= set(view["legal_actions"]):
-        routes.fail("GET /api/games/{id}/hint", f"hints moves that are not legal: {hint['hints']}")
+        routes.fail(HINT, f"hints moves that are not legal: {hint['hints']}")
     refused = {"action": "not a move \u00e9", "version": view["version"]}
     routes.ask(
         "POST", f"{base}/actions", "POST /api/games/{id}/actions (not notation)", (422,), token, json=refused

@@ -64,3 +64,26 @@ def test_the_route_kit_names_each_route_that_fails(monkeypatch):
     with pytest.raises(ConformanceError) as failed:
         check_routes("pig", {"players": 2, "target": 20})
     assert "GET /api/games/{id}/svg" in str(failed.value)
+
+
+def test_the_route_kit_plays_another_game_when_chance_ended_one_before_a_human_seat_decided(monkeypatch):
+    """In Pig a human seat decides nothing until a roll of its own comes up other than 1, and the bot may
+    win first: the kit then plays another game, so that the seat routes (a hint, a refused move) are
+    asked; if no game gives a human seat a decision, it says so."""
+    from ludus.web import conformance
+
+    first_turns = []
+    real = conformance._first_turn
+
+    def first_turn(routes, *args):  # the first game's first turn skipped, as if no human seat had one
+        first_turns.append(len(first_turns))
+        if len(first_turns) > 1:
+            real(routes, *args)
+
+    monkeypatch.setattr(conformance, "_first_turn", first_turn)
+    answered = check_routes("pig", {"players": 2, "target": 20})
+    assert len(first_turns) == 2 and answered[conformance.HINT] == 200
+
+    monkeypatch.setattr(conformance, "_first_turn", lambda *args: None)
+    with pytest.raises(ConformanceError, match="no human seat had a decision to make in 5 games of pig"):
+        check_routes("pig", {"players": 2, "target": 20})
