@@ -220,9 +220,10 @@ def batch_gc() -> Iterator[None]:
     counting) while their memos keep thousands of values alive, and every full pass of the
     collector walks those: at Python's default thresholds (700, 10, 10) the passes took ~10 % of
     a 4-player greedy study's time. Young objects are collected every 100,000 allocations here and
-    the older generations seldom: the same games, in the same memory (docs/benchmarks.md). Nothing a
-    game leaves behind waits for the collector: states and the search's trees hold no cycles
-    (``ludus.bots.ismcts._Node``), so reference counting frees them when a decision is made.
+    the older generations seldom: the same games, in the same memory (docs/benchmarks.md). The
+    built-in games' states and the search's trees hold no cycles (``ludus.bots.ismcts._Node``), so
+    reference counting frees them when a decision is made; a game whose states hold cycles leaves
+    them to wait for the collector.
     """
     before = gc.get_threshold()
     gc.set_threshold(*BATCH_GC)
