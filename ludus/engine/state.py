@@ -7,11 +7,21 @@ import random
 from abc import ABC, abstractmethod
 from itertools import repeat
 from operator import is_
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, SupportsIndex, cast
 
 from .errors import IllegalActionError
 
+try:  # read by mypyc only (the optional compiled build, benchmarks/mypyc_build.py)
+    from mypy_extensions import mypyc_attr
+except ImportError:  # pragma: no cover - without mypy (a dev tool) installed: a decorator that does nothing
+
+    def mypyc_attr(*attrs: str, **kwattrs: object) -> IdentityFunction:
+        return lambda cls: cls
+
+
 if TYPE_CHECKING:
+    from _typeshed import IdentityFunction
+
     from .action import Action
     from .game import Game
 
@@ -19,6 +29,7 @@ TERMINAL = -4
 """``current_player()`` once the game is over (OpenSpiel's value)."""
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # compiled, every game but a compiled one subclasses it
 class State(ABC):
     """A game in progress. Subclasses implement the ``_``-prefixed hooks.
 
@@ -31,9 +42,11 @@ class State(ABC):
     _rng: random.Random
     _rng_shared: bool
 
-    def __init__(self, game: Game, seed: int) -> None:
+    def __init__(self, game: Game, seed: int, *, _blank: bool = False) -> None:
         self.game = game
         self.seed = seed
+        if _blank:  # made by ``_blank`` (a compiled class): its caller sets the rest
+            return
         self.rng = random.Random(seed)
         # the actions applied, kept as given (their notation is written out when asked for: the
         # games hand out immutable actions) or as notation (a state loaded from JSON)
@@ -203,7 +216,7 @@ class State(ABC):
 
     # -- copies, records ----------------------------------------------------------------
     def clone(self) -> State:
-        other = object.__new__(type(self))
+        other = _blank(type(self), self.game, self.seed)
         other.game = self.game
         other.seed = self.seed
         other._rng = self._rng  # copied on first use by either (``rng``): most clones never draw
@@ -214,6 +227,12 @@ class State(ABC):
         other._barrier = self._barrier
         self._copy_into(other)
         return other
+
+    def __reduce_ex__(self, protocol: SupportsIndex) -> tuple[Any, ...]:
+        """Pickled and deep-copied as Python does, but made by ``_blank``: a class compiled by mypyc
+        runs ``__init__`` whenever it is made, and ``__init__`` needs the game and the seed."""
+        _, _, *rest = cast(tuple[Any, ...], super().__reduce_ex__(protocol))  # a tuple, for any object
+        return (_blank, (type(self), self.game, self.seed), *rest)
 
     @abstractmethod
     def _copy_into(self, other: State) -> None:
@@ -279,10 +298,10 @@ class State(ABC):
 
     @classmethod
     def from_dict(cls, game: Game, data: dict[str, Any]) -> State:
-        state = object.__new__(game.state_class)
         try:
-            state.game = game
-            state.seed = int(data["seed"])
+            seed = int(data["seed"])
+            state = _blank(game.state_class, game, seed)
+            state.game, state.seed = game, seed
             version, internal, gauss = data["rng"]
             state.rng = random.Random(0)
             state.rng.setstate((version, tuple(internal), gauss))
@@ -305,3 +324,11 @@ class State(ABC):
 
     def _text(self) -> str:
         return json.dumps(self.observation(None))
+
+
+def _blank(cls: type[State], game: Game, seed: int) -> State:
+    """A new ``cls`` for ``clone`` or ``from_dict`` to fill, made without ``__init__`` (an interpreted
+    class) or with its blank form (a class compiled by mypyc, benchmarks/mypyc_build.py, runs
+    ``State.__init__`` whenever it is made)."""
+    # object.__new__ takes (and drops) the arguments: State has an __init__
+    return cls.__new__(cls, game, seed, _blank=True)  # type: ignore[call-arg]

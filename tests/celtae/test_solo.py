@@ -245,11 +245,10 @@ def test_solo_win_against_the_difficulty_target(difficulty, target, monkeypatch)
     play_random(s, seed=2)
     assert s.is_terminal() and s.scores() == [s.score_breakdown(0)["total"]]
     assert s.winners() == ([0] if s.scores()[0] >= target else [])
-    from ludus.games.celtae import scoring
-
-    monkeypatch.setattr(scoring, "totals", lambda state: [target])  # what state.scores() adds up
+    score = s.scores()[0]
+    monkeypatch.setitem(s.data.targets, difficulty, score)  # a target just met ...
     assert s.winners() == [0] and s.returns() == [1.0]
-    monkeypatch.setattr(scoring, "totals", lambda state: [target - 1])
+    monkeypatch.setitem(s.data.targets, difficulty, score + 1)  # ... and one just missed
     assert s.winners() == [] and s.returns() == [0.0]
 
 

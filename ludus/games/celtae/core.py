@@ -20,35 +20,58 @@ from .data import CeltaeData
 class Phase(IntEnum):
     """A step of the game, with what the seat to move does in it (``text``, shown to players)."""
 
-    text: str
+    LEADER = 0
+    SETUP_DISCARD = 1
+    START = 2
+    AREA = 3
+    REFRESH = 4
+    SWAP = 5
+    EXTRA = 6
+    FARM_PICK = 7
+    BUILD_COLOUR = 8
+    BUILD_PAY = 9
+    BONUS_RECRUIT = 10
+    BONUS_DRAW = 11
+    BATTLE_DISCARD = 12
+    FIGHT = 13
+    GARRISON = 14
+    RECRUIT_PICK = 15
+    DRUID = 16
+    DRUID_PAY = 17
+    REFILL = 18
+    RELEASE = 19
+    OVER = 20
 
-    def __new__(cls, value: int, text: str = "") -> Phase:
-        member = int.__new__(cls, value)
-        member._value_ = value
-        member.text = text
-        return member
+    @property
+    def text(self) -> str:
+        return _PHASE_TEXTS[self]
 
-    LEADER = 0, "choose a leader"
-    SETUP_DISCARD = 1, "discard a set-up card"
-    START = 2, "move the action marker (or use a token to act anywhere)"
-    AREA = 3, "choose an action beside the marker"
-    REFRESH = 4, "refresh the action area or not"
-    SWAP = 5, "swap a worker or not"
-    EXTRA = 6, "spend a bonus token as an extra worker or not"
-    FARM_PICK = 7, "take market cards"
-    BUILD_COLOUR = 8, "choose a citadel colour"
-    BUILD_PAY = 9, "pay cards of the citadel's colour"
-    BONUS_RECRUIT = 10, "recruit a worker with the citadel bonus or not"
-    BONUS_DRAW = 11, "draw market cards with the citadel bonus"
-    BATTLE_DISCARD = 12, "discard cards of one icon for strength"
-    FIGHT = 13, "fight the Roman Army or not"
-    GARRISON = 14, "place a garrison cube or not"
-    RECRUIT_PICK = 15, "recruit workers into the tribe"
-    DRUID = 16, "send tribe workers to the Druid Order or not"
-    DRUID_PAY = 17, "pay cards for a druid worker"
-    REFILL = 18, "take a worker from the centre"
-    RELEASE = 19, "release tribe workers down to 8"
-    OVER = 20, "the game is over"
+
+# what the seat to move does in each phase; beside the enum, not in its members' values, so that
+# mypyc compiles this module (benchmarks/mypyc_build.py: an enum with its own __new__ it cannot)
+_PHASE_TEXTS = {
+    Phase.LEADER: "choose a leader",
+    Phase.SETUP_DISCARD: "discard a set-up card",
+    Phase.START: "move the action marker (or use a token to act anywhere)",
+    Phase.AREA: "choose an action beside the marker",
+    Phase.REFRESH: "refresh the action area or not",
+    Phase.SWAP: "swap a worker or not",
+    Phase.EXTRA: "spend a bonus token as an extra worker or not",
+    Phase.FARM_PICK: "take market cards",
+    Phase.BUILD_COLOUR: "choose a citadel colour",
+    Phase.BUILD_PAY: "pay cards of the citadel's colour",
+    Phase.BONUS_RECRUIT: "recruit a worker with the citadel bonus or not",
+    Phase.BONUS_DRAW: "draw market cards with the citadel bonus",
+    Phase.BATTLE_DISCARD: "discard cards of one icon for strength",
+    Phase.FIGHT: "fight the Roman Army or not",
+    Phase.GARRISON: "place a garrison cube or not",
+    Phase.RECRUIT_PICK: "recruit workers into the tribe",
+    Phase.DRUID: "send tribe workers to the Druid Order or not",
+    Phase.DRUID_PAY: "pay cards for a druid worker",
+    Phase.REFILL: "take a worker from the centre",
+    Phase.RELEASE: "release tribe workers down to 8",
+    Phase.OVER: "the game is over",
+}
 
 
 # Members as module constants: the rules compare phases on every step, and a module global is
@@ -84,6 +107,28 @@ ENLIST_PHASES = (BONUS_RECRUIT, RECRUIT_PICK, DRUID, DRUID_PAY, REFILL, RELEASE)
 P_TRACK, P_STACK, P_FLIP = 0, 1, 2
 
 
+# the turn context's fields (its __slots__; a class compiled by mypyc keeps no __slots__ to read)
+CONTEXT_FIELDS = (
+    "anywhere",
+    "kind",
+    "region",
+    "area",
+    "boost",
+    "budget",
+    "colour",
+    "pay",
+    "icon",
+    "recruited",
+    "recruit_max",
+    "druid_paid",
+    "draws",
+    "taken",
+    "sx_card",
+    "sx_steps",
+    "sx_moved",
+)
+
+
 class TurnContext:
     """What the turn under way has chosen so far; a new one starts every turn.
 
@@ -92,25 +137,7 @@ class TurnContext:
     5, 16, 30). Saved as the 15-number list of earlier versions (``to_list``/``from_list``).
     """
 
-    __slots__ = (
-        "anywhere",
-        "kind",
-        "region",
-        "area",
-        "boost",
-        "budget",
-        "colour",
-        "pay",
-        "icon",
-        "recruited",
-        "recruit_max",
-        "druid_paid",
-        "draws",
-        "taken",
-        "sx_card",
-        "sx_steps",
-        "sx_moved",
-    )
+    __slots__ = CONTEXT_FIELDS
 
     def __init__(self) -> None:
         self.anywhere = 0  # 1 once a token is spent to act anywhere
@@ -132,7 +159,7 @@ class TurnContext:
         self.sx_moved = 0  # Solitairix: 1 once it has moved
 
     def copy(self) -> TurnContext:
-        other = _new_context(TurnContext)
+        other = TurnContext.__new__(TurnContext)  # no __init__ (compiled: __init__, then the copy)
         (
             other.anywhere,
             other.kind,
@@ -224,10 +251,9 @@ class TurnContext:
         return ctx
 
     def __repr__(self) -> str:
-        return "TurnContext(" + ", ".join(f"{f}={getattr(self, f)}" for f in self.__slots__) + ")"
+        return "TurnContext(" + ", ".join(f"{f}={getattr(self, f)}" for f in CONTEXT_FIELDS) + ")"
 
 
-_new_context = object.__new__
 SAVED_CONTEXT_SIZE = 15  # numbers in a saved turn context (``to_list``)
 
 
@@ -245,7 +271,7 @@ class CeltaeBase(State):
     n: int  # players
     np: int  # owners: players, and Solitairix in solo
     solo: int  # 1 in a solo game
-    phase: Phase
+    phase: int  # a Phase (compiled, benchmarks/mypyc_build.py, kept as an int: a saved or test position may set one)
     turn: int  # the seat whose turn it is
     turns_left: int  # turns the seat still takes (double turns at the end)
     stage: int  # 0 playing, 1 finishing the round, 2 double turns

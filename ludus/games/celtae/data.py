@@ -8,7 +8,7 @@ file and the problem.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -123,6 +123,11 @@ class CeltaeData:
     solo_offered: int
     solo_sides: tuple[tuple[tuple[tuple[int, ...], int, tuple[int, ...]], ...], ...]
     targets: dict[str, int]
+
+    def __reduce__(self) -> tuple[type[CeltaeData], tuple[Any, ...]]:
+        """Pickled and copied as its constructor's arguments: compiled by mypyc (benchmarks/mypyc_build.py),
+        a frozen class cannot have its fields set one by one, as the default way does."""
+        return type(self), tuple(getattr(self, f.name) for f in fields(self))
 
 
 def _fail(path: Path, msg: str) -> DataFileError:

@@ -43,7 +43,7 @@ REGIONS = ("north", "south")
 SOLITAIRIX = 1  # Solitairix's owner index in a solo game
 
 # what ``done`` declines, by the phase it is played in (the log never says "passed")
-DECLINED = {
+DECLINED: dict[int, str] = {
     REFRESH: "kept the action area as it was",
     SWAP: "swapped no worker",
     EXTRA: "spent no token as an extra worker",

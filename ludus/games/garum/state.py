@@ -430,7 +430,10 @@ class GarumState(State):
     )
 
     def _copy_into(self, other: State) -> None:
-        o = other.__dict__
+        try:
+            o = other.__dict__
+        except AttributeError:  # new, over the compiled engine (benchmarks/mypyc_build.py): no dict yet
+            o = other.__dict__ = {}
         o["cells"] = self.cells[:]
         o["slots"] = {c: s[:] for c, s in self.slots.items()}
         o["placed"] = self.placed[:]  # rows are never mutated
