@@ -29,12 +29,12 @@ from __future__ import annotations
 import random
 from functools import lru_cache
 from itertools import chain
-from typing import Any
+from typing import Any, cast
 
 from ludus.engine import load_game
 
 from . import board as G
-from .core import OVER
+from .core import OVER, CeltaeBase
 from .heuristic_means import W_SOLO, Position, W, position, seat_value
 from .heuristic_means import forget as _forget_positions
 
@@ -83,20 +83,20 @@ def _hardest(game: Any) -> Any:
     return load_game(game.name, **{**game.config, "difficulty": hardest})
 
 
-def evaluate(state: Any, seat: int) -> float:
+def evaluate(state: CeltaeBase, seat: int) -> float:
     """Heuristic value of ``state`` for ``seat`` (higher is better)."""
     world, value = _finish(state, seat, _value)
     return _value(world, seat) if value is None else value
 
 
-def evaluate_owned(state: Any, seat: int) -> float:
+def evaluate_owned(state: CeltaeBase, seat: int) -> float:
     """``evaluate`` for a caller's own scratch copy, which it may change (the turn's finish then
     starts on it instead of on a copy): the greedy bot's children are such copies."""
     world, value = _finish(state, seat, _value, owned=True)
     return _value(world, seat) if value is None else value
 
 
-def evaluate_all(state: Any) -> list[float]:
+def evaluate_all(state: CeltaeBase) -> list[float]:
     """Every seat's value from one position, for search on a determinization.
 
     The turn under way is finished once, for the seat playing it, and every seat is then
@@ -116,13 +116,15 @@ def evaluate_all(state: Any) -> list[float]:
 
 
 # -- finishing one's own turn ----------------------------------------------------------------------
-def _finished(state: Any, seat: int, value_of: Any = None, owned: bool = False) -> Any:
+def _finished(state: CeltaeBase, seat: int, value_of: Any = None, owned: bool = False) -> CeltaeBase:
     """``state`` with ``seat``'s turn under way played out greedily by ``value_of`` (``_value``);
     ``owned``: ``state`` is the caller's scratch copy and may be played on."""
     return _finish(state, seat, value_of or _value, owned)[0]
 
 
-def _finish(state: Any, seat: int, value_of: Any, owned: bool = False) -> tuple[Any, float | None]:
+def _finish(
+    state: CeltaeBase, seat: int, value_of: Any, owned: bool = False
+) -> tuple[CeltaeBase, float | None]:
     """``_finished``, and ``value_of`` the position it reached if the walk took a step (else None):
     the walk valued it already, and the callers value it next."""
     if state.is_terminal() or state.pending or state.phase < _FINISH_PHASE or state.turn != seat:
@@ -136,19 +138,21 @@ def _finish(state: Any, seat: int, value_of: Any, owned: bool = False) -> tuple[
         and (world.turn, world.stage, world.turns_left) == clock
     ):
         legal = world.legal_actions()
-        best, best_value = None, float("-inf")
+        best: CeltaeBase | None = None
+        best_value = float("-inf")
         last = len(legal) - 1
         for i, action in enumerate(legal):
-            child = world.clone() if i < last else world  # the walk's own world: the last child plays on it
+            # the walk's own world: the last child plays on it
+            child = cast(CeltaeBase, world.clone()) if i < last else world
             child.apply_action(action)
             value = value_of(child, seat)
             if value > best_value:
                 best, best_value = child, value
-        world = best
+        world = cast(CeltaeBase, best)  # there is a legal action: the seat is to move
     return world, best_value
 
 
-def _own_value(state: Any, seat: int) -> float:
+def _own_value(state: CeltaeBase, seat: int) -> float:
     """The seat's own value without its rivals': the cheap guide of the finish in ``evaluate_all``."""
     if state.is_terminal():
         return float(state.scores()[seat])
@@ -159,7 +163,7 @@ _OWN: dict[tuple, float] = {}
 _OWN_MAX = 2_000  # as many as the positions kept (``heuristic_means._POSITIONS_MAX``): each key holds one
 
 
-def _own(state: Any, seat: int, pos: Position) -> float:
+def _own(state: CeltaeBase, seat: int, pos: Position) -> float:
     """``seat_value`` of ``seat`` seen by itself, memoised on what it reads beyond the position (the
     finish's sibling moves and the search's iterations meet the same figures again and again)."""
     key = (
@@ -182,10 +186,10 @@ def _own(state: Any, seat: int, pos: Position) -> float:
     return value
 
 
-def canonical(state: Any, seat: int, owned: bool = False) -> Any:
+def canonical(state: CeltaeBase, seat: int, owned: bool = False) -> CeltaeBase:
     """A clone whose hidden parts are re-dealt from a fixed order: the same for every world of the seat
     (``owned``: ``state`` itself, re-dealt in place)."""
-    world = state if owned else state.clone()
+    world = state if owned else cast(CeltaeBase, state.clone())
     hands, known = world.hands, world.known
     pool = list(world.deck)
     counts = []
@@ -251,7 +255,7 @@ _VALUES: dict[tuple, float] = {}
 _VALUES_MAX = 1_000  # entries of a few KiB each; the hits come from the same turn (500 lose 1 %)
 
 
-def _value(state: Any, seat: int) -> float:
+def _value(state: CeltaeBase, seat: int) -> float:
     """The static value, memoised on what it reads (the finishes of sibling moves meet the same
     positions again, and so do the finishes of successive decisions in one turn)."""
     s = state
@@ -282,12 +286,12 @@ def _value(state: Any, seat: int) -> float:
     return value
 
 
-def _static_value(state: Any, seat: int, pos: Position | None = None) -> float:
+def _static_value(state: CeltaeBase, seat: int, pos: Position | None = None) -> float:
     if state.is_terminal():
-        own = state.scores()[seat] if not state.solo else state.scores()[0]
+        scores = state.scores()
         if state.solo:
-            return own - state.data.targets[state.game.config["difficulty"]]
-        return own - W["rival"] * max(s for i, s in enumerate(state.scores()) if i != seat)
+            return scores[0] - state.data.targets[state.game.config["difficulty"]]
+        return scores[seat] - W["rival"] * max(s for i, s in enumerate(scores) if i != seat)
     pos = pos or position(state)
     own = seat_value(state, seat, seat, pos)
     if state.solo:
@@ -310,7 +314,7 @@ def forget() -> None:
     _forget_positions()
 
 
-def _rival_value(state: Any, o: int, pos: Position) -> float:
+def _rival_value(state: CeltaeBase, o: int, pos: Position) -> float:
     """``seat_value`` of ``o`` seen by another seat, memoised on what it reads: a seat's moves
     seldom change its rivals' values, which the turn finish otherwise recomputes at every step."""
     mine = (
@@ -334,7 +338,7 @@ def _rival_value(state: Any, o: int, pos: Position) -> float:
     return value
 
 
-def _solo_turns_left(state: Any) -> float:
+def _solo_turns_left(state: CeltaeBase) -> float:
     """The solo player's turns still to come, from the marker's steps left before the track runs out."""
     if state.stage == 2:
         return float(max(0, state.turns_left - (state.phase > 2))) if state.turn == 0 else 0.0

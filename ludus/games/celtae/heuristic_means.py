@@ -14,6 +14,7 @@ from operator import itemgetter
 from typing import Any
 
 from . import board as G
+from .core import CeltaeBase
 from .scoring import all_owner_stats, citadel_counts, leader_holds
 from .scoring import stat_value as stat_of
 
@@ -55,12 +56,12 @@ W_SOLO: dict[str, float] = {
 }
 
 
-def weights(state: Any) -> dict[str, float]:
+def weights(state: CeltaeBase) -> dict[str, float]:
     """The weights that value ``state``: the solo game's, or the multiplayer ones."""
     return W_SOLO if state.solo else W
 
 
-def _turns_left(state: Any) -> float:
+def _turns_left(state: CeltaeBase) -> float:
     """About how many more turns each seat gets (the track's markers are the clock)."""
     if state.stage == 2:
         return 2.0 if state.turn <= 0 else 1.0
@@ -89,7 +90,7 @@ class Position:
         "rival_values",
     )
 
-    def __init__(self, state: Any) -> None:
+    def __init__(self, state: CeltaeBase) -> None:
         d = state.data
         np_ = state.np
         counts = citadel_counts(state)
@@ -124,9 +125,9 @@ class Position:
                 getter = _STAT_GETTERS[kind, arg] = _stat_getter(kind, arg)
             vals = [getter(st) for st in all_stats]
             if not kind.endswith("_maj"):
-                bar = need + 0.5
+                over = need + 0.5
                 cards.append(
-                    (marks, [mine >= need for mine in vals], [min(0.9, mine / bar) for mine in vals])
+                    (marks, [mine >= need for mine in vals], [min(0.9, mine / over) for mine in vals])
                 )
                 continue
             if not solo:  # np == n: every owner is a player
@@ -163,14 +164,14 @@ class Position:
         self._seat_terms: dict[int, tuple] = {}
         self.rival_values: dict[tuple, float] = {}  # (owner, what else a rival's value reads) -> value
 
-    def seat_terms(self, state: Any, o: int) -> tuple:
+    def seat_terms(self, state: CeltaeBase, o: int) -> tuple:
         """``_seat_terms(state, o, self)``, once per owner (a leader's term once per leader and side)."""
         terms = self._seat_terms.get(o)
         if terms is None:
             terms = self._seat_terms[o] = _seat_terms(state, o, self)
         return terms
 
-    def rival_key(self, state: Any, o: int) -> tuple:
+    def rival_key(self, state: CeltaeBase, o: int) -> tuple:
         """What a rival's value reads of the position (with ``state.game``): the memo key's fixed part."""
         key = self._rival_keys.get(o)
         if key is None:
@@ -204,7 +205,7 @@ _POSITIONS: dict[tuple, Position] = {}
 _POSITIONS_MAX = 2_000
 
 
-def position(state: Any) -> Position:
+def position(state: CeltaeBase) -> Position:
     """``Position(state)``, memoised on what it reads: most steps of a turn (cards taken, workers
     swapped, strength spent) leave it as it was, and so do the sibling moves of one step."""
     s = state
@@ -266,7 +267,7 @@ def _stat_getter(kind: str, arg: int) -> Any:
     raise ValueError(f"progress card kind {kind!r} reads no known figure")  # pragma: no cover
 
 
-def seat_value(state: Any, o: int, viewer: int, pos: Position) -> float:
+def seat_value(state: CeltaeBase, o: int, viewer: int, pos: Position) -> float:
     d = state.data
     score, druid_term, tribe_term, open_term, progress_terms, leader_terms = pos.seat_terms(state, o)
     own_view = o == viewer
@@ -284,7 +285,9 @@ def seat_value(state: Any, o: int, viewer: int, pos: Position) -> float:
     if discs_left:
         need = max(1, d.disc_costs[state.discs[o]] - builders)
         if hand is not None:
-            best = max((hand[3 * c] + hand[3 * c + 1] + hand[3 * c + 2] for c in pos.open_colours), default=0)
+            best = float(
+                max((hand[3 * c] + hand[3 * c + 1] + hand[3 * c + 2] for c in pos.open_colours), default=0)
+            )
         else:
             best = hand_size / 2.5  # a rival's hand: about 40 % of it in its best colour
         value += g * w["build"] * min(1.0, best / need)
@@ -293,10 +296,12 @@ def seat_value(state: Any, o: int, viewer: int, pos: Position) -> float:
     tops = pos.roman_tops
     if tops:
         if hand is not None:
-            icon_cards = max(
-                hand[0] + hand[3] + hand[6] + hand[9],
-                hand[1] + hand[4] + hand[7] + hand[10],
-                hand[2] + hand[5] + hand[8] + hand[11],
+            icon_cards = float(
+                max(
+                    hand[0] + hand[3] + hand[6] + hand[9],
+                    hand[1] + hand[4] + hand[7] + hand[10],
+                    hand[2] + hand[5] + hand[8] + hand[11],
+                )
             )
         else:
             icon_cards = hand_size / 2.0
@@ -334,7 +339,7 @@ def seat_value(state: Any, o: int, viewer: int, pos: Position) -> float:
     return value
 
 
-def _seat_terms(state: Any, o: int, pos: Position) -> tuple:
+def _seat_terms(state: CeltaeBase, o: int, pos: Position) -> tuple:
     """The parts of ``seat_value`` of owner ``o`` that read the position only: the score so far
     without the categories I and K, then each term as ``seat_value`` adds it (same float order)."""
     d = state.data
