@@ -4,9 +4,8 @@ Pure Python stays the default and the only thing in the checkout: this copies th
 package to ``OUT/ludus`` and compiles ``MODULES`` there (``.so`` files beside their sources, which
 Python imports first), so that a run with ``PYTHONPATH=OUT`` uses the compiled modules and every
 other run the pure-Python ones. Built in place, stale ``.so`` files would shadow every later edit.
-Celtae's state becomes a native class (its fields slots the compiled rules read directly), over the
-engine's ``State``, compiled with it and open to interpreted subclasses (Garum's state, plugins',
-tests'); mypyc compiles the same arithmetic in the same order, so decisions are unchanged (run the
+Each game's state becomes a native class (its fields slots the compiled code reads directly), over the
+engine's ``State``, compiled with them and open to interpreted subclasses (plugins', tests'); mypyc compiles the same arithmetic in the same order, so decisions are unchanged (run the
 bots' reference tests with ``PYTHONPATH=OUT`` to check).
 
     .venv/bin/python benchmarks/mypyc_build.py /tmp/ludus-compiled       # needs mypyc and a C compiler
@@ -26,6 +25,8 @@ PACKAGE = Path(__file__).resolve().parent.parent / "ludus"
 # measured with benchmarks/targets.py beside the pure-Python build; kept where they paid
 MODULES = (
     "engine/state.py",
+    "games/garum/data.py",
+    "games/garum/state.py",
     "games/garum/heuristic.py",
     "games/garum/encoder_state.py",
     "games/celtae/encoder_state.py",

@@ -33,14 +33,16 @@ def test_each_hot_module_is_the_build_the_run_tests(module: str) -> None:
         assert loaded == CHECKOUT / "ludus" / module, f"{loaded} shadows the checkout's source"
 
 
-def test_celtae_clones_by_the_copy_of_its_build() -> None:
-    """Compiled, Celtae's state keeps its fields in slots, which only ``_copy_slots`` copies; interpreted,
-    in a dict, copied at once. A clone that took the other build's way would lose its fields."""
+@pytest.mark.parametrize("game_name", ["celtae", "garum"])
+def test_a_state_clones_by_the_copy_of_its_build(game_name: str) -> None:
+    """Compiled, a built-in game's state keeps its fields in slots, which only its ``_copy_slots``
+    copies; interpreted, in a dict, copied at once. A clone that took the other build's way would lose
+    its fields."""
     import ludus
-    from ludus.games.celtae import state
 
+    state = importlib.import_module(f"ludus.games.{game_name}.state")
     assert state._SLOTS is (os.environ.get("LUDUS_COMPILED") == "1")
-    game = ludus.load_game("celtae", players=3)
+    game = ludus.load_game(game_name, players=3)
     original = game.new_initial_state(seed=5)
     for _ in range(40):
         original.apply_action(original.legal_actions()[-1])

@@ -14,6 +14,7 @@ or a game name alone: one folder's values never reach a game played with another
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import os
@@ -303,3 +304,10 @@ def export(files: DataFiles, folder: str | os.PathLike[str], force: bool = False
     except OSError as exc:
         raise DataFileError(f"cannot write into {folder}: {exc.strerror or exc}") from None
     return [target / name for name in files.names()]
+
+
+def fields_reduced(record: Any) -> tuple[type, tuple[Any, ...]]:
+    """``__reduce__`` of a frozen dataclass of component facts: made again from its fields. Compiled by
+    mypyc (benchmarks/mypyc_build.py), such a class cannot be unpickled the default way, which sets
+    its frozen fields one by one."""
+    return type(record), tuple(getattr(record, f.name) for f in dataclasses.fields(record))

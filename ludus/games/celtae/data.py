@@ -8,11 +8,11 @@ file and the problem.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from ludus.engine.data import DataFiles, load_data, require
+from ludus.engine.data import DataFiles, fields_reduced, load_data, require
 from ludus.engine.errors import DataFileError
 
 DATA_DIR = Path(__file__).parent / "data"
@@ -124,10 +124,8 @@ class CeltaeData:
     solo_sides: tuple[tuple[tuple[tuple[int, ...], int, tuple[int, ...]], ...], ...]
     targets: dict[str, int]
 
-    def __reduce__(self) -> tuple[type[CeltaeData], tuple[Any, ...]]:
-        """Pickled and copied as its constructor's arguments: compiled by mypyc (benchmarks/mypyc_build.py),
-        a frozen class cannot have its fields set one by one, as the default way does."""
-        return type(self), tuple(getattr(self, f.name) for f in fields(self))
+    def __reduce__(self) -> tuple[type, tuple[Any, ...]]:
+        return fields_reduced(self)
 
 
 def _fail(path: Path, msg: str) -> DataFileError:

@@ -15,7 +15,7 @@ from operator import itemgetter
 from pathlib import Path
 from typing import Any, NamedTuple, cast
 
-from ludus.engine.data import DataFiles, load_data, require
+from ludus.engine.data import DataFiles, fields_reduced, load_data, require
 from ludus.engine.errors import DataFileError
 
 DATA = Path(__file__).parent / "data"
@@ -31,6 +31,9 @@ class Species:
     colour: str
     name: str
 
+    def __reduce__(self) -> tuple[type, tuple[Any, ...]]:
+        return fields_reduced(self)
+
 
 @dataclass(frozen=True)
 class Tiles:
@@ -38,6 +41,9 @@ class Tiles:
     patterns: tuple[str, ...]  # X/a/b/c patterns of tiles 1..16
     vilicus: int
     dominus: int
+
+    def __reduce__(self) -> tuple[type, tuple[Any, ...]]:
+        return fields_reduced(self)
 
     def tile_fish(self, colour: int, tile: int) -> tuple[int, int, int, int]:
         """The species of the four fish of tile ``tile`` (1-based) of ``colour``."""
@@ -72,6 +78,9 @@ class Board:
     lines: dict[int, tuple[int, ...]]  # cetarium -> its 8 line ids (0..size-1 rows, size.. cols)
     line_cells: tuple[tuple[int, ...], ...]  # line id -> fish cells of real cetaria
     area_of: dict[tuple[int, str], tuple[int, ...]]  # (cetarium, "h"|"v") -> cetaria of that area
+
+    def __reduce__(self) -> tuple[type, tuple[Any, ...]]:
+        return fields_reduced(self)
 
     @property
     def cetaria(self) -> tuple[int, ...]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from ludus.engine.action import Action
 from ludus.engine.state import TERMINAL, State
@@ -73,8 +73,10 @@ class GarumState(State):
     # whether any exists) and handed to the first legal_actions() after it; never copied or saved
     _workers_ready: list[Action] | None = None
 
-    def __init__(self, game: GarumGame, seed: int) -> None:
-        super().__init__(game, seed)
+    def __init__(self, game: GarumGame, seed: int, *, _blank: bool = False) -> None:
+        super().__init__(game, seed, _blank=_blank)
+        if _blank:  # compiled (benchmarks/mypyc_build.py), made by clone: it sets the rest
+            return
         g = game
         board = g.board
         size = board.size
@@ -430,10 +432,10 @@ class GarumState(State):
     )
 
     def _copy_into(self, other: State) -> None:
-        try:
-            o = other.__dict__
-        except AttributeError:  # new, over the compiled engine (benchmarks/mypyc_build.py): no dict yet
-            o = other.__dict__ = {}
+        if _SLOTS:
+            _copy_slots(self, cast(GarumState, other))
+            return
+        o = other.__dict__  # straight into the new state's dict
         o["cells"] = self.cells[:]
         o["slots"] = {c: s[:] for c, s in self.slots.items()}
         o["placed"] = self.placed[:]  # rows are never mutated
@@ -475,3 +477,30 @@ class GarumState(State):
         from .render import render_svg
 
         return render_svg(self.observation(None))
+
+
+# compiled by mypyc (benchmarks/mypyc_build.py), the fields are slots of the class, not a dict to copy
+_SLOTS = "cells" in vars(GarumState)
+
+
+def _copy_slots(self: GarumState, other: GarumState) -> None:
+    """``_copy_into`` of the class compiled by mypyc: the same copies, field by field."""
+    other.cells = self.cells[:]
+    other.slots = {c: s[:] for c, s in self.slots.items()}
+    other.placed = self.placed[:]  # rows are never mutated
+    other.hands = [h[:] for h in self.hands]
+    other.piles = [p[:] for p in self.piles]
+    other.pool = [p[:] for p in self.pool]
+    other.workers = self.workers[:]  # entries are never mutated
+    other.bonus = self.bonus[:]
+    other.aureus = self.aureus[:]
+    other.revealed = self.revealed[:]
+    other.closed = self.closed[:]
+    other.final = self.final[:]
+    other.amphora = self.amphora
+    other.round = self.round
+    other.turn = self.turn
+    other.cetarium = self.cetarium
+    other.ghost_tile = self.ghost_tile
+    other.phase = self.phase
+    other._turn_over = self._turn_over
