@@ -29,7 +29,8 @@ TERMINAL = -4
 """``current_player()`` once the game is over (OpenSpiel's value)."""
 
 
-@mypyc_attr(allow_interpreted_subclasses=True)  # compiled, every game but a compiled one subclasses it
+# compiled, interpreted states (plugins', tests') still subclass it
+@mypyc_attr(allow_interpreted_subclasses=True)
 class State(ABC):
     """A game in progress. Subclasses implement the ``_``-prefixed hooks.
 
