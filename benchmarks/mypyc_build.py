@@ -4,9 +4,10 @@ Pure Python stays the default and the only thing in the checkout: this copies th
 package to ``OUT/ludus`` and compiles ``MODULES`` there (``.so`` files beside their sources, which
 Python imports first), so that a run with ``PYTHONPATH=OUT`` uses the compiled modules and every
 other run the pure-Python ones. Built in place, stale ``.so`` files would shadow every later edit.
-Each game's state becomes a native class (its fields slots the compiled code reads directly), over the
-engine's ``State``, compiled with them and open to interpreted subclasses (plugins', tests'); mypyc compiles the same arithmetic in the same order, so decisions are unchanged (run the
-bots' reference tests with ``PYTHONPATH=OUT`` to check).
+Each game's state becomes a native class (its fields slots the compiled code reads directly), over
+the engine's ``State``, compiled with them and open to interpreted subclasses (plugins', tests');
+mypyc compiles the same arithmetic in the same order, so decisions are unchanged (run the bots'
+reference tests with ``PYTHONPATH=OUT`` to check).
 
     .venv/bin/python benchmarks/mypyc_build.py /tmp/ludus-compiled       # needs mypyc and a C compiler
     PYTHONPATH=/tmp/ludus-compiled .venv/bin/python benchmarks/targets.py

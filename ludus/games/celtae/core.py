@@ -271,7 +271,8 @@ class CeltaeBase(State):
     n: int  # players
     np: int  # owners: players, and Solitairix in solo
     solo: int  # 1 in a solo game
-    phase: int  # a Phase (compiled, benchmarks/mypyc_build.py, kept as an int: a saved or test position may set one)
+    # a Phase; an int, so that compiled (benchmarks/mypyc_build.py) a saved or test position may set one
+    phase: int
     turn: int  # the seat whose turn it is
     turns_left: int  # turns the seat still takes (double turns at the end)
     stage: int  # 0 playing, 1 finishing the round, 2 double turns
