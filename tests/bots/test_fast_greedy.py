@@ -76,17 +76,17 @@ def _stats_counted_one_owner_at_a_time(state: Any, o: int) -> dict[str, Any]:
     druid = [state.data.druid_tiles[t][0] for t in state.druid_won[o]]
     tribe = state.tribe[o]
     return {
-        "colour": colour,
-        "region": region,
+        "colour": tuple(colour),
+        "region": tuple(region),
         "bonus": state.bonus_owner.count(o),
-        "types": tribe[:4],
+        "types": tuple(tribe[:4]),
         "workers": sum(tribe[:4]),
         "druids": tribe[4],
         "druid_tiles": len(druid),
         "roman": len(roman),
-        "roman_by_points": [roman.count(1), roman.count(2)],
-        "druid_by_points": [druid.count(1), druid.count(2)],
-        "garrison": [state.garrison[0].count(o), state.garrison[1].count(o)],
+        "roman_by_points": (roman.count(1), roman.count(2)),
+        "druid_by_points": (druid.count(1), druid.count(2)),
+        "garrison": (state.garrison[0].count(o), state.garrison[1].count(o)),
         "cubes": state.cubes[o],
         "discs": state.discs[o],
     }

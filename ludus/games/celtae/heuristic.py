@@ -233,7 +233,7 @@ def canonical(state: CeltaeBase, seat: int, owned: bool = False) -> CeltaeBase:
 
 
 @lru_cache(maxsize=1024)  # a few dozen new sequences a game, ~1 KiB each
-def _shuffles(*lengths: int) -> tuple[list[int], ...]:
+def _shuffles(*lengths: int) -> tuple[tuple[int, ...], ...]:
     """The orders ``random.Random(0)`` shuffles lists of these lengths into, one after the other:
     a shuffle's order depends only on the lengths, so each sequence of them is drawn once."""
     rng = random.Random.__new__(random.Random)
@@ -242,7 +242,7 @@ def _shuffles(*lengths: int) -> tuple[list[int], ...]:
     for n in lengths:
         order = list(range(n))
         rng.shuffle(order)
-        orders.append(order)
+        orders.append(tuple(order))  # tuples: kept in the cache, the collector skips them
     return tuple(orders)
 
 

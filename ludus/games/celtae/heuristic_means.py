@@ -72,7 +72,10 @@ def _turns_left(state: CeltaeBase) -> float:
 class Position:
     """What every seat's value reads alike, gathered once a position: every owner's stats,
     the clock, the stack tops, the citadels complete and open, and for each progress card
-    with markers the figure it counts for every owner (whether it is met, how near)."""
+    with markers the figure it counts for every owner (whether it is met, how near).
+
+    Its figures are tuples, never changed: positions are kept by the thousand, and the garbage
+    collector stops walking a tuple of numbers once it has seen it (lists it walks every full pass)."""
 
     __slots__ = (
         "all_stats",
@@ -96,23 +99,23 @@ class Position:
         counts = citadel_counts(state)
         self.all_stats = all_stats = all_owner_stats(state, counts)
         rt, dt = d.roman_tiles, d.druid_tiles
-        self.tile_points = [  # scores C and D, by owner
+        self.tile_points = tuple(  # scores C and D, by owner
             sum(dt[t][0] for t in state.druid_won[o]) + sum(rt[t][0] for t in state.roman_won[o])
             for o in range(np_)
-        ]
+        )
         self.complete = counts[2]  # discs on complete citadels (score A), by owner
         self.open = counts[3]  # discs on citadels still open, by owner
         self.w = w = weights(state)
         self.g = min(1.0, _turns_left(state) / w["horizon"])
         citadels = state.citadels
-        self.open_colours = [c for c in range(4) if any(-1 in citadels[r * 4 + c] for r in (0, 1))]
-        self.roman_tops = [d.roman_tiles[s[-1]] for s in state.roman if s]
+        self.open_colours = tuple(c for c in range(4) if any(-1 in citadels[r * 4 + c] for r in (0, 1)))
+        self.roman_tops = tuple(d.roman_tiles[s[-1]] for s in state.roman if s)
         tops = []
         for s in state.druid:
             if s:
                 pts, needs, wild = d.druid_tiles[s[-1]]
                 tops.append((pts, needs, wild, sum(needs) + wild))
-        self.druid_tops = tops
+        self.druid_tops = tuple(tops)
         cards = []
         n, solo = state.n, state.solo
         for i, card in enumerate(state.prog_cards):
@@ -127,7 +130,11 @@ class Position:
             if not kind.endswith("_maj"):
                 over = need + 0.5
                 cards.append(
-                    (marks, [mine >= need for mine in vals], [min(0.9, mine / over) for mine in vals])
+                    (
+                        marks,
+                        tuple([mine >= need for mine in vals]),
+                        tuple([min(0.9, mine / over) for mine in vals]),
+                    )
                 )
                 continue
             if not solo:  # np == n: every owner is a player
@@ -139,8 +146,8 @@ class Position:
                 cards.append(
                     (
                         marks,
-                        [mine >= 1 and mine >= top for mine in vals],
-                        [min(0.9, mine / bar) for mine, bar in zip(vals, bars, strict=True)],
+                        tuple([mine >= 1 and mine >= top for mine in vals]),
+                        tuple([min(0.9, mine / bar) for mine, bar in zip(vals, bars, strict=True)]),
                     )
                 )
                 continue
@@ -158,8 +165,8 @@ class Position:
                     bar = vals[1]
                     met.append(mine >= 1 and mine >= bar)
                 near.append(min(0.9, mine / (max(bar, 1) + 0.5)))
-            cards.append((marks, met, near))
-        self.cards = cards
+            cards.append((marks, tuple(met), tuple(near)))
+        self.cards = tuple(cards)
         self._rival_keys: dict[int, tuple] = {}
         self._seat_terms: dict[int, tuple] = {}
         self.rival_values: dict[tuple, float] = {}  # (owner, what else a rival's value reads) -> value
@@ -386,7 +393,9 @@ def _seat_terms(state: CeltaeBase, o: int, pos: Position) -> tuple:
             break
         prev = sp
     open_term = g * w["open_disc"] * pos.open[o]
-    progress_terms = [g * w["progress"] * marks * near[o] for marks, met, near in pos.cards if not met[o]]
+    progress_terms = tuple(
+        [g * w["progress"] * marks * near[o] for marks, met, near in pos.cards if not met[o]]
+    )
     return score, druid_term, tribe_term, open_term, progress_terms, {}
 
 

@@ -24,10 +24,12 @@ _CITADELS: dict[tuple, tuple] = {}
 _CITADELS_MAX = 1_000
 
 
-def citadel_counts(state: CeltaeBase) -> tuple[list[list[int]], list[list[int]], list[int], list[int]]:
+def citadel_counts(
+    state: CeltaeBase,
+) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...], tuple[int, ...], tuple[int, ...]]:
     """By owner (``state.np``): discs by colour and by region, and discs on complete and on open
     citadels; counted once for each layout (the citadels change only when a disc is built), the
-    lists shared and read only."""
+    figures shared, as tuples (read only; the collector skips tuples of numbers)."""
     np_ = state.np
     key = (np_, *map(tuple, state.citadels))
     counted = _CITADELS.get(key)
@@ -47,7 +49,12 @@ def citadel_counts(state: CeltaeBase) -> tuple[list[list[int]], list[list[int]],
                     discs[o] += k
         if len(_CITADELS) >= _CITADELS_MAX:
             _CITADELS.clear()
-        counted = _CITADELS[key] = (colour, region, complete, open_)
+        counted = _CITADELS[key] = (
+            tuple(map(tuple, colour)),
+            tuple(map(tuple, region)),
+            tuple(complete),
+            tuple(open_),
+        )
     return counted
 
 
@@ -75,14 +82,14 @@ def all_owner_stats(state: CeltaeBase, counts: tuple | None = None) -> list[dict
                 "colour": colour[o],
                 "region": region[o],
                 "bonus": bonus_owner.count(o),
-                "types": tr[:4],
+                "types": (tr[0], tr[1], tr[2], tr[3]),
                 "workers": tr[0] + tr[1] + tr[2] + tr[3],
                 "druids": tr[D],
                 "druid_tiles": len(druid_won),
                 "roman": len(roman_won),
-                "roman_by_points": [roman_pts.count(1), roman_pts.count(2)],
-                "druid_by_points": [druid_pts.count(1), druid_pts.count(2)],
-                "garrison": [garrison[0].count(o), garrison[1].count(o)],
+                "roman_by_points": (roman_pts.count(1), roman_pts.count(2)),
+                "druid_by_points": (druid_pts.count(1), druid_pts.count(2)),
+                "garrison": (garrison[0].count(o), garrison[1].count(o)),
                 "cubes": cubes[o],
                 "discs": discs[o],
             }
