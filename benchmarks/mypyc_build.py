@@ -26,6 +26,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "ludus"
 # measured with benchmarks/targets.py beside the pure-Python build; kept where they paid
 MODULES = (
     "engine/state.py",
+    "engine/rand.py",
     "games/garum/data.py",
     "games/garum/state.py",
     "games/garum/heuristic.py",

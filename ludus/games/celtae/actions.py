@@ -15,7 +15,7 @@ market, area and centre positions and progress cards count from 1.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ludus.engine.action import Action
 from ludus.engine.errors import IllegalActionError
@@ -38,12 +38,17 @@ class Act(Action):
     """One Celtae decision: ``verb`` with arguments ``a`` and ``b`` (-1 when unused).
 
     Equality and hash are written out (not generated): every legality check compares the
-    action with the legal ones, which are nearly always the very same cached instances.
+    action with the legal ones, which are nearly always the very same cached instances, and
+    searches key their trees by actions (the hash is made once).
     """
 
     verb: str
     a: int = -1
     b: int = -1
+    _hash: int = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_hash", hash((self.verb, self.a, self.b)))
 
     def __eq__(self, other: object) -> bool:
         if self is other:
@@ -53,7 +58,7 @@ class Act(Action):
         return self.verb == other.verb and self.a == other.a and self.b == other.b  # type: ignore[attr-defined]
 
     def __hash__(self) -> int:
-        return hash((self.verb, self.a, self.b))
+        return self._hash
 
     def __str__(self) -> str:
         text = TEXT.get((self.verb, self.a, self.b))

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import random
 
+from ludus.engine.rand import below, shuffle
+
 from . import board as G
 from .build import builders, can_pay
 from .core import BUILD_COLOUR, BUILD_PAY, EXTRA, P_FLIP, REFRESH, SWAP, CeltaeBase
@@ -29,7 +31,7 @@ def resample(s: CeltaeBase, seat: int, rng: random.Random) -> None:
         seen.update(t for won in won_lists for t in won)
         for pts in (1, 2):
             free = [i for i in range(len(tiles)) if tiles[i][0] == pts and i not in seen]
-            rng.shuffle(free)
+            shuffle(rng, free)
             for x in stacks:
                 for j in range(len(x) - 1):
                     if tiles[x[j]][0] == pts:
@@ -38,7 +40,7 @@ def resample(s: CeltaeBase, seat: int, rng: random.Random) -> None:
     if s.pending and s.pending[0][0] == P_FLIP:
         for q in range(s.n):
             if q != seat and s.flip_choice[q] >= 0:
-                s.flip_choice[q] = rng.randrange(2)
+                s.flip_choice[q] = below(rng, 2)
 
 
 def deal_hidden_cards(s: CeltaeBase, seat: int, rng: random.Random) -> None:
@@ -55,7 +57,7 @@ def deal_hidden_cards(s: CeltaeBase, seat: int, rng: random.Random) -> None:
         unknown_counts.append(sum(hidden))
     true_hands, true_deck = s.hands, s.deck
     for _ in range(RESAMPLE_TRIES):
-        rng.shuffle(pool)
+        shuffle(rng, pool)
         rest = list(pool)
         hands = [h if q == seat else list(s.known[q]) for q, h in enumerate(true_hands)]
         for q in range(s.n):

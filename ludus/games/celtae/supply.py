@@ -7,6 +7,8 @@ Draws come from the state's RNG and mark the step as one that shows something ne
 
 from __future__ import annotations
 
+from ludus.engine.rand import below, shuffle
+
 from .core import CeltaeBase
 
 
@@ -17,7 +19,7 @@ def draw_worker(s: CeltaeBase) -> int:
     if total == 0:
         return -1
     s.closing = True  # a worker comes out of the bag
-    x = s.rng.randrange(total)
+    x = below(s.rng, total)
     for t in range(4):
         if x < bag[t]:
             bag[t] -= 1
@@ -37,7 +39,7 @@ def draw_card(s: CeltaeBase) -> int:
             return -1
         top = s.discard[-1]
         rest = s.discard[:-1]
-        s.rng.shuffle(rest)
+        shuffle(s.rng, rest)
         s.deck = rest
         s.discard = [top]
     return s.deck.pop()

@@ -15,6 +15,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any, cast
 
 from ludus.engine.action import Action
+from ludus.engine.rand import shuffle
 from ludus.engine.state import TERMINAL, State
 
 from .actions import PASS, SPECIES, Choose, Pass, Place, Worker, cetarium_places, choose
@@ -397,16 +398,16 @@ class GarumState(State):
         for c in range(4):
             pile = self.piles[c]
             if c in mine:
-                rng.shuffle(pile)  # own pile: order unknown, contents known
+                shuffle(rng, pile)  # own pile: order unknown, contents known
                 continue
             hand = self.hands[c]
             unseen = hand + pile
-            rng.shuffle(unseen)
+            shuffle(rng, unseen)
             self.hands[c] = unseen[: len(hand)]
             self.piles[c] = unseen[len(hand) :]
         if self.game.config["variant"] == "standard":
             rest = self.aureus[len(self.revealed) :]
-            rng.shuffle(rest)
+            shuffle(rng, rest)
             self.aureus[len(self.revealed) :] = rest
 
     # -- copies --------------------------------------------------------------------------
