@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 import json
+import os
 import random
 from pathlib import Path
 
@@ -122,3 +123,30 @@ def test_the_packages_modules_import_downwards_only_and_by_public_names():
 
     cycles = sorted(m for m in graph if reaches(m, m, set()))
     assert not cycles, f"modules in an import cycle: {cycles}"
+
+
+def test_an_action_pickled_in_another_process_hashes_as_this_ones():
+    """A string's hash differs from process to process (``PYTHONHASHSEED``): an action made in one (a
+    worker's record, a state sent to a Ray task) must find its equal in this one's dicts and sets."""
+    import pickle
+    import subprocess
+    import sys
+
+    from ludus.games.celtae.actions import Act
+
+    made = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import pickle, sys; from ludus.games.celtae.actions import Act; "
+            "sys.stdout.buffer.write(pickle.dumps([Act('swap', 1, 2), Act('done')]))",
+        ],
+        capture_output=True,
+        check=True,
+        env={**os.environ, "PYTHONHASHSEED": "12345"},
+    ).stdout
+    theirs = pickle.loads(made)
+    ours = [Act("swap", 1, 2), Act("done")]
+    assert theirs == ours
+    assert {a: i for i, a in enumerate(ours)}[theirs[0]] == 0
+    assert [hash(a) for a in theirs] == [hash(a) for a in ours]

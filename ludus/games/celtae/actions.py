@@ -50,6 +50,11 @@ class Act(Action):
     def __post_init__(self) -> None:
         object.__setattr__(self, "_hash", hash((self.verb, self.a, self.b)))
 
+    def __reduce__(self) -> tuple[type, tuple[str, int, int]]:
+        """Pickled as its fields: another process hashes strings with another seed, so the hash is
+        made again there, never carried over."""
+        return Act, (self.verb, self.a, self.b)
+
     def __eq__(self, other: object) -> bool:
         if self is other:
             return True

@@ -74,8 +74,9 @@ class Position:
     the clock, the stack tops, the citadels complete and open, and for each progress card
     with markers the figure it counts for every owner (whether it is met, how near).
 
-    Its figures are tuples, never changed: positions are kept by the thousand, and the garbage
-    collector stops walking a tuple of numbers once it has seen it (lists it walks every full pass)."""
+    It keeps its figures in tuples (the owners' stats in dicts of them), never changed: positions are
+    kept by the thousand, and the garbage collector stops walking a tuple of numbers, and a dict of
+    such tuples, once it has seen them (lists it walks on every full pass)."""
 
     __slots__ = (
         "all_stats",
