@@ -14,6 +14,8 @@ from typing import Any
 
 def below(rng: random.Random, n: int) -> int:
     """``rng.randrange(n)`` for ``n >= 1``: ``k``-bit draws until one falls below ``n``."""
+    if n < 1:
+        raise ValueError(f"cannot draw below {n}: the bound must be 1 or more")
     k = n.bit_length()
     r: int = rng.getrandbits(k)
     while r >= n:

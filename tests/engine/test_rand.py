@@ -4,6 +4,7 @@ game or a seeded study replays the same whichever the code calls)."""
 
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -27,3 +28,12 @@ def test_below_draws_what_randrange_draws(seed, bounds):
     ours, theirs = random.Random(seed), random.Random(seed)
     assert [below(ours, n) for n in bounds] == [theirs.randrange(n) for n in bounds]
     assert ours.getstate() == theirs.getstate()
+
+
+@pytest.mark.parametrize("n", [0, -3])
+def test_below_refuses_a_bound_with_nothing_below_it(n):
+    rng = random.Random(1)
+    before = rng.getstate()
+    with pytest.raises(ValueError, match=f"below {n}"):
+        below(rng, n)
+    assert rng.getstate() == before
