@@ -433,24 +433,26 @@ class GarumState(State):
     )
 
     def _copy_into(self, other: State) -> None:
-        if _SLOTS:
-            _copy_slots(self, cast(GarumState, other))
-            return
-        o = other.__dict__  # straight into the new state's dict
-        o["cells"] = self.cells[:]
-        o["slots"] = {c: s[:] for c, s in self.slots.items()}
-        o["placed"] = self.placed[:]  # rows are never mutated
-        o["hands"] = [h[:] for h in self.hands]
-        o["piles"] = [p[:] for p in self.piles]
-        o["pool"] = [p[:] for p in self.pool]
-        o["workers"] = self.workers[:]  # entries are never mutated
-        o["bonus"] = self.bonus[:]
-        o["aureus"] = self.aureus[:]
-        o["revealed"] = self.revealed[:]
-        o["closed"] = self.closed[:]
-        o["final"] = self.final[:]
-        for name in ("amphora", "round", "turn", "cetarium", "ghost_tile", "phase"):
-            o[name] = self.__dict__[name]
+        o = cast(GarumState, other)  # typed, so that compiled (benchmarks/mypyc_build.py) it sets slots
+        o.cells = self.cells[:]
+        o.slots = {c: s[:] for c, s in self.slots.items()}
+        o.placed = self.placed[:]  # rows are never mutated
+        o.hands = [h[:] for h in self.hands]
+        o.piles = [p[:] for p in self.piles]
+        o.pool = [p[:] for p in self.pool]
+        o.workers = self.workers[:]  # entries are never mutated
+        o.bonus = self.bonus[:]
+        o.aureus = self.aureus[:]
+        o.revealed = self.revealed[:]
+        o.closed = self.closed[:]
+        o.final = self.final[:]
+        o.amphora = self.amphora
+        o.round = self.round
+        o.turn = self.turn
+        o.cetarium = self.cetarium
+        o.ghost_tile = self.ghost_tile
+        o.phase = self.phase
+        o._turn_over = self._turn_over
 
     def _dump(self) -> dict[str, Any]:
         data = {name: getattr(self, name) for name in self._FIELDS}
@@ -478,30 +480,3 @@ class GarumState(State):
         from .render import render_svg
 
         return render_svg(self.observation(None))
-
-
-# compiled by mypyc (benchmarks/mypyc_build.py), the fields are slots of the class, not a dict to copy
-_SLOTS = "cells" in vars(GarumState)
-
-
-def _copy_slots(self: GarumState, other: GarumState) -> None:
-    """``_copy_into`` of the class compiled by mypyc: the same copies, field by field."""
-    other.cells = self.cells[:]
-    other.slots = {c: s[:] for c, s in self.slots.items()}
-    other.placed = self.placed[:]  # rows are never mutated
-    other.hands = [h[:] for h in self.hands]
-    other.piles = [p[:] for p in self.piles]
-    other.pool = [p[:] for p in self.pool]
-    other.workers = self.workers[:]  # entries are never mutated
-    other.bonus = self.bonus[:]
-    other.aureus = self.aureus[:]
-    other.revealed = self.revealed[:]
-    other.closed = self.closed[:]
-    other.final = self.final[:]
-    other.amphora = self.amphora
-    other.round = self.round
-    other.turn = self.turn
-    other.cetarium = self.cetarium
-    other.ghost_tile = self.ghost_tile
-    other.phase = self.phase
-    other._turn_over = self._turn_over
