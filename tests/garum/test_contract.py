@@ -116,6 +116,16 @@ def test_save_and_resume_mid_game():
     assert resumed.history() == state.history() and resumed.scores() == state.scores()
 
 
+def test_a_resumed_state_clones_before_its_first_action():
+    """A game the server loads from its database is cloned by a bot before anything is played on it."""
+    state = play_random(new(seed=6, players=3), upto=30)
+    resumed = state.game.state_from_json(state.to_json())
+    copy = resumed.clone()
+    assert copy.to_json() == state.to_json()
+    play_random(copy, seed=9)
+    assert resumed.to_json() == state.to_json()
+
+
 @pytest.mark.parametrize("text", ["not json", "[]", '{"game": "celtae"}', json.dumps({"game": "garum"})])
 def test_state_from_json_refuses_garbage(text):
     with pytest.raises(ValueError):

@@ -463,6 +463,7 @@ class GarumState(State):
         for name in self._FIELDS:
             setattr(self, name, data[name])
         self.slots = {int(c): s for c, s in data["slots"].items()}
+        self._turn_over = False  # between actions, as __init__ leaves it (the copy reads it)
         if self.phase not in PHASES:
             raise ValueError(f"unknown phase {self.phase!r}")
         if "turn_start" in data:  # saved before Garum's undo was the engine's: its own barrier, the true one
