@@ -150,3 +150,14 @@ def test_heuristic_evaluate_all_matches_evaluate_in_the_solo_game():
 
     s = play_random(started(1, 4), seed=4, upto=50)
     assert evaluate_all(s) == [evaluate(s, 0)]
+
+
+@pytest.mark.parametrize("players", [1, 2, 3, 4])
+def test_a_resumed_state_clones_before_its_first_action(players):
+    """A game the server loads from its database is cloned by a bot before anything is played on it."""
+    state = play_random(started(players, seed=players), seed=players, upto=25)
+    resumed = state.game.state_from_json(state.to_json())
+    copy = resumed.clone()
+    assert copy.to_json() == state.to_json()
+    play_random(copy, seed=9)
+    assert resumed.to_json() == state.to_json()

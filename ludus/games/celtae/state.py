@@ -327,6 +327,7 @@ class CeltaeState(CeltaeBase):
                 v = list(v)
             setattr(self, f, v)
         self.ctx = TurnContext.from_list(data["ctx"], solitairix=bool(self.solo) and self.turn == 1)
+        self.closing = False  # between steps, as a new game starts (the compiled copy reads it)
 
 
 def _copy_slots(self: CeltaeState, other: CeltaeState) -> None:
